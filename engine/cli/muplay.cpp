@@ -1,0 +1,125 @@
+// muplay: the command-line front end of the engine.
+//
+//   muplay run SPEC.json [--out RESULT.json] [--quiet]   train every sweep member, write the result document
+//   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
+//   muplay presets [--dir DIR]                            list the preset specs of examples/
+//   muplay --help
+//
+// Exit codes: 0 success, 1 a run diverged (the result is still written), 2 bad input.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "engine/presets.hpp"
+#include "engine/runner.hpp"
+#include "engine/spec.hpp"
+
+#ifndef MUPLAY_EXAMPLES_DIR
+#define MUPLAY_EXAMPLES_DIR "examples"
+#endif
+
+namespace {
+
+const char* kUsage =
+    "usage:\n"
+    "  muplay run SPEC.json [--out RESULT.json] [--quiet]\n"
+    "      Train every member of the spec's sweep (width x lr x seed) and write the result document\n"
+    "      (schema muplay-result v1, see README) to RESULT.json, or to stdout without --out.\n"
+    "  muplay validate SPEC.json\n"
+    "      Check a spec; print every problem with its field path. Exit 2 if any.\n"
+    "  muplay presets [--dir DIR]\n"
+    "      List the preset specs in DIR (default: the project's examples/).\n"
+    "  muplay --help\n";
+
+int bad_input(const std::string& message) {
+  std::fprintf(stderr, "muplay: %s\n", message.c_str());
+  return 2;
+}
+
+bool load_spec(const std::string& path, SpecResult& out) {
+  std::string text;
+  if (!read_text_file(path, text)) {
+    out.errors.push_back("cannot read " + path);
+    return false;
+  }
+  out = parse_spec_text(text);
+  return out.ok();
+}
+
+int report_errors(const std::string& path, const SpecResult& r) {
+  for (const std::string& e : r.errors) std::fprintf(stderr, "%s: %s\n", path.c_str(), e.c_str());
+  return 2;
+}
+
+int cmd_validate(const std::string& path) {
+  SpecResult r;
+  if (!load_spec(path, r)) return report_errors(path, r);
+  std::printf("%s: valid (%s)\n", path.c_str(), r.spec.name.c_str());
+  return 0;
+}
+
+int cmd_run(const std::string& path, const std::string& out_path, bool quiet) {
+  SpecResult r;
+  if (!load_spec(path, r)) return report_errors(path, r);
+  Runner runner(r.spec);
+  const long planned = runner.planned_steps();
+  long next_report = planned / 20;
+  while (runner.step()) {
+    if (!quiet && runner.total_steps() >= next_report) {
+      std::fprintf(stderr, "\r%s: %3ld%% (%ld / %ld steps)", r.spec.name.c_str(), 100 * runner.total_steps() / planned,
+                   runner.total_steps(), planned);
+      next_report += planned / 20 + 1;
+    }
+  }
+  int diverged = 0;
+  for (const auto& run : runner.runs()) {
+    if (run->status() == RunStatus::diverged) {
+      diverged++;
+      if (!quiet) std::fprintf(stderr, "\n%s: diverged at step %d", run->label().c_str(), run->diverged_at());
+    }
+  }
+  if (!quiet) std::fprintf(stderr, "\n%zu runs, %d diverged\n", runner.runs().size(), diverged);
+  const std::string text = json::write(runner.results(), 1) + "\n";
+  if (out_path.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    std::ofstream out(out_path, std::ios::binary);
+    if (!(out << text)) return bad_input("cannot write " + out_path);
+  }
+  return diverged ? 1 : 0;
+}
+
+int cmd_presets(const std::string& dir) {
+  const std::vector<PresetFile> presets = list_presets(dir);
+  if (presets.empty()) return bad_input("no preset files (*.json) in " + dir);
+  for (const PresetFile& p : presets) {
+    std::printf("%-40s %s%s\n", p.path.c_str(), p.name.c_str(), p.errors.empty() ? "" : "  [INVALID]");
+    for (const std::string& e : p.errors) std::printf("    %s\n", e.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string cmd = argv[1];
+  std::string positional, out_path, dir = MUPLAY_EXAMPLES_DIR;
+  bool quiet = false;
+  for (int i = 2; i < argc; i++) {
+    const std::string arg = argv[i];
+    if (arg == "--out" && i + 1 < argc) out_path = argv[++i];
+    else if (arg == "--dir" && i + 1 < argc) dir = argv[++i];
+    else if (arg == "--quiet") quiet = true;
+    else if (!arg.empty() && arg[0] != '-' && positional.empty()) positional = arg;
+    else return bad_input("unexpected argument '" + arg + "' (see muplay --help)");
+  }
+  if (cmd == "presets") return cmd_presets(dir);
+  if (cmd != "run" && cmd != "validate") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
+  if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");
+  return cmd == "run" ? cmd_run(positional, out_path, quiet) : cmd_validate(positional);
+}

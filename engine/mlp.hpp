@@ -1,0 +1,59 @@
+// A multilayer perceptron with explicit forward and backward passes (in the style of llm.c).
+//
+//   h_1 = m_1 · x W_1ᵀ,  x_l = phi(h_l),  h_{l+1} = m_{l+1} · x_l W_{l+1}ᵀ,  f = h_{L+1}
+//
+// W_l is stored row-major as (fan_out × fan_in), like PyTorch's nn.Linear, in one flat parameter buffer.
+// The multipliers m_l, init stds and learning-rate multipliers come from the Parametrization.
+// All buffers are sized in the constructor for `max_batch` rows: forward and backward allocate nothing.
+#pragma once
+#include <vector>
+
+#include "engine/activation.hpp"
+#include "engine/parametrization.hpp"
+#include "engine/rng.hpp"
+
+class Mlp {
+ public:
+  // dims = {d_in, n_1, ..., n_L, d_out}; scaling has one entry per weight matrix (dims.size() - 1).
+  Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch);
+
+  // w ~ N(0, init_std²) per layer, drawn in layer order, row-major.
+  void init(Rng& rng);
+
+  // Forward `batch` rows of x (batch × d_in, must stay alive until backward). Returns f (batch × d_out).
+  const double* forward(const double* x, int batch);
+  // Backward from dL/df (batch × d_out) of the last forward: overwrites the gradient buffer.
+  void backward(const double* dout, int batch);
+
+  int layers() const { return int(dims_.size()) - 1; }
+  const std::vector<int>& dims() const { return dims_; }
+  const std::vector<TensorScaling>& scaling() const { return scaling_; }
+  Activation activation() const { return act_; }
+  int max_batch() const { return max_batch_; }
+
+  // Parameters of layer l (fan_out × fan_in) and their gradients, inside the flat buffers.
+  double* weights(int l) { return params_.data() + offset_[size_t(l)]; }
+  const double* weights(int l) const { return params_.data() + offset_[size_t(l)]; }
+  const double* grads(int l) const { return grads_.data() + offset_[size_t(l)]; }
+  long layer_size(int l) const { return long(dims_[size_t(l) + 1]) * dims_[size_t(l)]; }
+  std::vector<double>& params() { return params_; }
+  std::vector<double>& grads() { return grads_; }
+
+  // Preactivation h_{l+1} of the last forward (batch × dims[l+1]); l = layers()-1 is the output f.
+  const double* preactivation(int l) const { return h_[size_t(l)].data(); }
+
+ private:
+  const double* layer_input(int l) const { return l == 0 ? input_ : x_[size_t(l) - 1].data(); }
+
+  std::vector<int> dims_;
+  Activation act_;
+  std::vector<TensorScaling> scaling_;
+  int max_batch_;
+  std::vector<long> offset_;
+  std::vector<double> params_, grads_;
+  std::vector<std::vector<double>> h_;  // preactivations, one per layer
+  std::vector<std::vector<double>> x_;  // phi(h) of the hidden layers
+  std::vector<double> delta_, delta_prev_;  // backward scratch: ∂L/∂h of the current and the previous layer
+  std::vector<double> transposed_;  // forward scratch: one weight matrix transposed
+  const double* input_ = nullptr;
+};

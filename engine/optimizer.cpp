@@ -1,0 +1,52 @@
+#include "engine/optimizer.hpp"
+
+#include <cmath>
+
+#include "engine/detmath.hpp"
+
+const char* optimizer_name(OptimizerKind k) {
+  switch (k) {
+    case OptimizerKind::sgd: return "sgd";
+    case OptimizerKind::adam: return "adam";
+    case OptimizerKind::adamw: return "adamw";
+  }
+  return "?";
+}
+
+Optimizer::Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, long total_size)
+    : config_(config), tensors_(std::move(tensors)) {
+  const bool needs_m = config_.kind != OptimizerKind::sgd || config_.momentum != 0;
+  if (needs_m) m_.assign(size_t(total_size), 0.0);
+  if (config_.kind != OptimizerKind::sgd) v_.assign(size_t(total_size), 0.0);
+}
+
+void Optimizer::step(double* params, const double* grads) {
+  t_++;
+  const OptimizerConfig& c = config_;
+  for (const TensorSlice& s : tensors_) {
+    const double lr = c.lr * s.lr_multiplier;
+    double* w = params + s.offset;
+    const double* g = grads + s.offset;
+    if (c.kind == OptimizerKind::sgd) {
+      for (long i = 0; i < s.size; i++) {
+        double gi = g[i] + c.weight_decay * w[i];
+        if (!m_.empty()) gi = m_[size_t(s.offset + i)] = c.momentum * m_[size_t(s.offset + i)] + gi;
+        w[i] -= lr * gi;
+      }
+      continue;
+    }
+    // Adam: bias-corrected moments. pow() of integers is replaced by exp(t log β) from detmath for determinism.
+    const double bias1 = 1 - detmath::exp(double(t_) * detmath::log(c.beta1));
+    const double bias2 = 1 - detmath::exp(double(t_) * detmath::log(c.beta2));
+    const bool decoupled = c.kind == OptimizerKind::adamw;
+    double* m = m_.data() + s.offset;
+    double* v = v_.data() + s.offset;
+    for (long i = 0; i < s.size; i++) {
+      const double gi = decoupled ? g[i] : g[i] + c.weight_decay * w[i];
+      m[i] = c.beta1 * m[i] + (1 - c.beta1) * gi;
+      v[i] = c.beta2 * v[i] + (1 - c.beta2) * gi * gi;
+      const double update = (m[i] / bias1) / (std::sqrt(v[i] / bias2) + c.eps);
+      w[i] -= lr * (decoupled ? update + c.weight_decay * w[i] : update);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+// SGD (with momentum) and Adam / AdamW over a model's flat parameter buffer, one learning-rate
+// multiplier per tensor (from the Parametrization). State is allocated once; step() allocates nothing.
+#pragma once
+#include <vector>
+
+enum class OptimizerKind { sgd, adam, adamw };
+
+const char* optimizer_name(OptimizerKind k);
+
+struct OptimizerConfig {
+  OptimizerKind kind = OptimizerKind::sgd;
+  double lr = 0.1;
+  double momentum = 0;  // SGD only
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  double weight_decay = 0;  // L2 added to the gradient (sgd, adam); decoupled for adamw
+};
+
+struct TensorSlice {
+  long offset = 0, size = 0;
+  double lr_multiplier = 1;
+};
+
+class Optimizer {
+ public:
+  Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, long total_size);
+  void step(double* params, const double* grads);
+  long steps_taken() const { return t_; }
+
+ private:
+  OptimizerConfig config_;
+  std::vector<TensorSlice> tensors_;
+  std::vector<double> m_, v_;
+  long t_ = 0;
+};

@@ -1,0 +1,49 @@
+// Width parametrizations (spec/parametrizations.md §1-§3) as a small object the model asks.
+//
+// abc form: layer l computes with W = n^-a * w, where w is the trained parameter, drawn w ~ N(0, (base n^-b)^2),
+// and trained with learning rate eta * n^-c. The presets SP, NTP, MFP and muP are tables of (a, b, c);
+// models never hard-code a scaling rule, they take a TensorScaling per weight matrix from here.
+#pragma once
+#include <string>
+#include <vector>
+
+enum class Preset { sp, sp_lr_over_n, ntp, mfp, mup, custom };
+enum class UpdateRule { sgd, adam };  // Adam's step ignores the gradient's scale, so its c differs
+
+struct Abc {
+  double a = 0, b = 0, c = 0;
+};
+
+struct TensorScaling {
+  double init_std = 0;       // std of the trained parameter w at init
+  double multiplier = 1;     // forward multiplier n^-a
+  double lr_multiplier = 1;  // the optimizer's learning rate is eta * lr_multiplier
+};
+
+const char* preset_name(Preset p);
+const char* preset_title(Preset p);  // for people: "muP (maximal update)"
+
+// Exponents of a preset for a net of `layers` weight matrices (L hidden layers + readout = L + 1).
+std::vector<Abc> preset_exponents(Preset p, int layers, UpdateRule rule);
+
+// The width n that layer l scales with: the input layer's fan-out, every other layer's fan-in.
+// (All hidden widths equal n in the abc papers; this is the natural reading when they differ.)
+int scaling_width(int layer, const std::vector<int>& dims);
+
+// dims = {d_in, n_1, ..., n_L, d_out}. theta shifts every layer by the symmetry (a+θ, b−θ, c−2θ) for SGD
+// and (a+θ, b−θ, c−θ) for Adam, which leaves the training trajectory unchanged.
+std::vector<TensorScaling> scale_layers(const std::vector<Abc>& abc, const std::vector<int>& dims,
+                                        UpdateRule rule, double theta);
+
+enum class Regime { unstable, trivial, kernel, feature_learning };
+const char* regime_name(Regime r);
+
+struct Classification {
+  Regime regime = Regime::unstable;
+  double r = 0;        // Δx^L = Θ(n^-r)
+  std::string reason;  // which inequalities of TP4 Thm 3.3 decide it, in words
+};
+
+// Classify an SGD abc-parametrization of an MLP with L = abc.size() - 1 hidden layers (TP4 Def 3.2, Thm 3.3).
+// Per-layer c is first folded into (a, b) by the per-layer symmetry, so any per-layer choice is accepted.
+Classification classify(const std::vector<Abc>& abc);

@@ -1,0 +1,213 @@
+#include "engine/run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/loss.hpp"
+
+const char* run_status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::running: return "running";
+    case RunStatus::finished: return "finished";
+    case RunStatus::diverged: return "diverged";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr int kMaxProbe = 128;
+
+bool wants(const ExperimentSpec& s, const char* metric) {
+  return std::find(s.metrics.begin(), s.metrics.end(), metric) != s.metrics.end();
+}
+
+std::vector<TensorSlice> tensor_slices(const Mlp& m) {
+  std::vector<TensorSlice> out;
+  long offset = 0;
+  for (int l = 0; l < m.layers(); l++) {
+    out.push_back({offset, m.layer_size(l), m.scaling()[size_t(l)].lr_multiplier});
+    offset += m.layer_size(l);
+  }
+  return out;
+}
+
+Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
+  const std::vector<int> dims = model_dims(s, c.width);
+  const UpdateRule rule = update_rule(s.optimizer.kind);
+  return Mlp(dims, s.model.activation, scale_layers(spec_exponents(s), dims, rule, s.parametrization.theta),
+             capacity);
+}
+
+OptimizerConfig optimizer_config(const ExperimentSpec& s, const MemberCoords& c) {
+  OptimizerConfig o = s.optimizer;
+  o.lr = c.lr;
+  return o;
+}
+
+}  // namespace
+
+Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
+    : spec_(spec),
+      data_(data),
+      coords_(coords),
+      mlp_(make_model(spec, coords,
+                       std::max(spec.schedule.batch_size == 0 ? data.train.size : spec.schedule.batch_size,
+                                std::min(data.train.size, kMaxProbe)))),
+      optimizer_(optimizer_config(spec, coords), tensor_slices(mlp_), long(mlp_.params().size())),
+      batch_rng_(Rng::stream(coords.seed, /*purpose=*/3)) {
+  Rng init_rng = Rng::stream(coords.seed, /*purpose=*/2);
+  mlp_.init(init_rng);
+
+  const Dataset& train = data_.train;
+  batch_size_ = spec.schedule.batch_size == 0 ? train.size : spec.schedule.batch_size;
+  probe_size_ = std::min(train.size, kMaxProbe);
+  want_test_ = wants(spec, "test_loss");
+  want_accuracy_ = wants(spec, "test_accuracy");
+  want_act_ = wants(spec, "act_rms");
+  want_delta_ = wants(spec, "act_delta_rms");
+
+  if (batch_size_ < train.size) {
+    order_.resize(size_t(train.size));
+    for (int i = 0; i < train.size; i++) order_[size_t(i)] = i;
+    order_pos_ = train.size;  // shuffle on first use
+    batch_x_.resize(size_t(batch_size_) * size_t(train.input_dim));
+    batch_y_.resize(size_t(batch_size_) * size_t(train.outputs));
+    batch_labels_.resize(size_t(batch_size_));
+  }
+  dout_.resize(size_t(mlp_.max_batch()) * size_t(data_.outputs));
+
+  // Series: one slot per recorded step, reserved now so recording never allocates.
+  const size_t records = size_t(spec.schedule.steps / spec.schedule.record_every + 2);
+  auto add = [&](const std::string& name) {
+    series_.push_back({name, {}});
+    series_.back().values.reserve(records);
+    return int(series_.size()) - 1;
+  };
+  train_loss_ = add("train_loss");
+  if (want_test_) test_loss_ = add("test_loss");
+  if (want_accuracy_) test_accuracy_ = add("test_accuracy");
+  auto layer_name = [&](int l) { return l + 1 == mlp_.layers() ? std::string("f") : "h" + std::to_string(l + 1); };
+  if (want_act_) {
+    act_rms_ = int(series_.size());
+    for (int l = 0; l < mlp_.layers(); l++) add("act_rms/" + layer_name(l));
+  }
+  if (want_delta_) {
+    act_delta_ = int(series_.size());
+    for (int l = 0; l < mlp_.layers(); l++) add("act_delta_rms/" + layer_name(l));
+    long units = 0;
+    for (int l = 0; l < mlp_.layers(); l++) units += mlp_.dims()[size_t(l) + 1];
+    probe_init_.resize(size_t(probe_size_) * size_t(units));
+  }
+  recorded_steps_.reserve(records);
+}
+
+std::string Run::label() const {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "n=%d lr=%g seed=%llu", coords_.width > 0 ? coords_.width : mlp_.dims()[1],
+                coords_.lr, static_cast<unsigned long long>(coords_.seed));
+  return buf;
+}
+
+const Series* Run::find_series(const std::string& name) const {
+  for (const Series& s : series_)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+Run::Batch Run::next_batch() {
+  const Dataset& train = data_.train;
+  if (batch_size_ == train.size) return {train.x.data(), train.y.data(), train.labels.data(), train.size};
+  if (order_pos_ + batch_size_ > train.size) {  // new epoch: Fisher-Yates shuffle
+    for (int i = train.size - 1; i > 0; i--) std::swap(order_[size_t(i)], order_[batch_rng_.below(uint64_t(i) + 1)]);
+    order_pos_ = 0;
+  }
+  const int d = train.input_dim, o = train.outputs;
+  for (int b = 0; b < batch_size_; b++) {
+    const int i = order_[size_t(order_pos_ + b)];
+    std::copy_n(&train.x[size_t(i) * size_t(d)], d, &batch_x_[size_t(b) * size_t(d)]);
+    if (data_.classification) batch_labels_[size_t(b)] = train.labels[size_t(i)];
+    else std::copy_n(&train.y[size_t(i) * size_t(o)], o, &batch_y_[size_t(b) * size_t(o)]);
+  }
+  order_pos_ += batch_size_;
+  return {batch_x_.data(), batch_y_.data(), batch_labels_.data(), batch_size_};
+}
+
+double Run::batch_loss(const Batch& b, double* dout, int* correct) {
+  const double* f = mlp_.forward(b.x, b.size);
+  if (data_.classification) return cross_entropy_loss(f, b.labels, b.size, data_.outputs, dout, correct);
+  return mse_loss(f, b.y, b.size, data_.outputs, dout);
+}
+
+double Run::dataset_loss(const Dataset& d, int* correct) {
+  double sum = 0;
+  int hits = 0;
+  for (int start = 0; start < d.size; start += mlp_.max_batch()) {
+    const int n = std::min(mlp_.max_batch(), d.size - start);
+    const Batch b{&d.x[size_t(start) * size_t(d.input_dim)],
+                  data_.classification ? nullptr : &d.y[size_t(start) * size_t(d.outputs)],
+                  data_.classification ? &d.labels[size_t(start)] : nullptr, n};
+    int chunk_hits = 0;
+    sum += batch_loss(b, nullptr, &chunk_hits) * n;
+    hits += chunk_hits;
+  }
+  if (correct) *correct = hits;
+  return sum / d.size;
+}
+
+void Run::measure_probe(int index) {
+  mlp_.forward(data_.train.x.data(), probe_size_);
+  long offset = 0;
+  for (int l = 0; l < mlp_.layers(); l++) {
+    const long n = long(probe_size_) * mlp_.dims()[size_t(l) + 1];
+    const double* h = mlp_.preactivation(l);
+    double* h0 = probe_init_.empty() ? nullptr : &probe_init_[size_t(offset)];
+    if (h0 && index == 0) std::copy_n(h, n, h0);
+    double sum = 0, sum_delta = 0;
+    for (long i = 0; i < n; i++) {
+      sum += h[i] * h[i];
+      if (h0) sum_delta += (h[i] - h0[i]) * (h[i] - h0[i]);
+    }
+    if (want_act_) series_[size_t(act_rms_ + l)].values.push_back(std::sqrt(sum / double(n)));
+    if (want_delta_) series_[size_t(act_delta_ + l)].values.push_back(std::sqrt(sum_delta / double(n)));
+    offset += n;
+  }
+}
+
+void Run::record(int t, double train_loss) {
+  const int index = int(recorded_steps_.size());
+  recorded_steps_.push_back(t);
+  if (std::isnan(train_loss)) train_loss = dataset_loss(data_.train, nullptr);
+  series_[size_t(train_loss_)].values.push_back(train_loss);
+  if (want_test_ || want_accuracy_) {
+    int correct = 0;
+    const double loss = dataset_loss(data_.test, &correct);
+    if (want_test_) series_[size_t(test_loss_)].values.push_back(loss);
+    if (want_accuracy_) series_[size_t(test_accuracy_)].values.push_back(double(correct) / data_.test.size);
+  }
+  if (want_act_ || want_delta_) measure_probe(index);
+}
+
+void Run::diverge(int t) {
+  status_ = RunStatus::diverged;
+  diverged_at_ = t;
+}
+
+void Run::step() {
+  if (done()) return;
+  const int t = step_;
+  const Batch b = next_batch();
+  const double loss = batch_loss(b, dout_.data(), nullptr);
+  if (!std::isfinite(loss) || loss > spec_.schedule.divergence_loss) return diverge(t);
+  mlp_.backward(dout_.data(), b.size);
+  if (t % spec_.schedule.record_every == 0) record(t, b.size == data_.train.size ? loss : NAN);
+  optimizer_.step(mlp_.params().data(), mlp_.grads().data());
+  step_ = t + 1;
+  if (step_ == spec_.schedule.steps) {
+    const double final_loss = dataset_loss(data_.train, nullptr);
+    if (!std::isfinite(final_loss) || final_loss > spec_.schedule.divergence_loss) return diverge(step_);
+    record(step_, final_loss);
+    status_ = RunStatus::finished;
+  }
+}

@@ -1,0 +1,81 @@
+// One sweep member: a model, its optimizer and its recorded metrics, advanced one step at a time.
+//
+// At every recorded step t the metrics describe the parameters θ_t (before update t), measured on fixed sets:
+// train loss on the whole train set, test loss/accuracy on the test set, and the RMS of every layer's
+// preactivation h_l (and of its change since init) on a fixed probe batch (the first train examples).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/mlp.hpp"
+#include "engine/optimizer.hpp"
+#include "engine/spec.hpp"
+#include "engine/task.hpp"
+
+struct MemberCoords {
+  int width = 0;  // 0: model.widths as written
+  double lr = 0;
+  uint64_t seed = 0;
+};
+
+enum class RunStatus { running, finished, diverged };
+const char* run_status_name(RunStatus s);
+
+struct Series {
+  std::string name;  // "train_loss", "act_rms/h1", ..., "act_rms/f"
+  std::vector<double> values;  // one per recorded step
+};
+
+class Run {
+ public:
+  // `data` is shared by all members and must outlive the run. The spec must be valid.
+  Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords);
+
+  void step();  // one optimizer step; records metrics on schedule; no allocation
+  bool done() const { return status_ != RunStatus::running; }
+
+  const MemberCoords& coords() const { return coords_; }
+  RunStatus status() const { return status_; }
+  int steps_done() const { return step_; }
+  int diverged_at() const { return diverged_at_; }  // -1 unless diverged
+  const std::vector<int>& recorded_steps() const { return recorded_steps_; }
+  const std::vector<Series>& series() const { return series_; }
+  const Series* find_series(const std::string& name) const;
+  const Mlp& model() const { return mlp_; }
+  std::string label() const;  // "n=256 lr=0.1 seed=0"
+
+ private:
+  struct Batch { const double* x; const double* y; const int* labels; int size; };
+  Batch next_batch();
+  // Loss of the current parameters on a dataset, in chunks the model's buffers can hold.
+  double dataset_loss(const Dataset& d, int* correct);
+  double batch_loss(const Batch& b, double* dout, int* correct);
+  void record(int t, double train_loss);
+  void measure_probe(int index);  // act_rms / act_delta_rms into series at record `index`
+  void diverge(int t);
+
+  const ExperimentSpec& spec_;
+  const TaskData& data_;
+  MemberCoords coords_;
+  Mlp mlp_;
+  Optimizer optimizer_;
+  Rng batch_rng_;
+  int step_ = 0;
+  RunStatus status_ = RunStatus::running;
+  int diverged_at_ = -1;
+  int batch_size_;
+  int probe_size_;
+  bool want_test_, want_accuracy_, want_act_, want_delta_;
+
+  std::vector<int> order_;  // a shuffled epoch of train indices (mini-batch SGD)
+  int order_pos_ = 0;
+  std::vector<double> batch_x_, batch_y_;
+  std::vector<int> batch_labels_;
+  std::vector<double> dout_;
+  std::vector<double> probe_init_;  // preactivations of the probe set at init, all layers concatenated
+
+  std::vector<int> recorded_steps_;
+  std::vector<Series> series_;
+  int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1;  // series indices
+};

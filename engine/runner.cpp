@@ -1,0 +1,95 @@
+#include "engine/runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+TaskData make_data(const ExperimentSpec& spec) {
+  TaskData data = make_task(spec.task);
+  if (spec.model.input_bias) {
+    append_constant_input(data.train);
+    append_constant_input(data.test);
+  }
+  return data;
+}
+
+json::Value number_or_null(double x) { return std::isfinite(x) ? json::Value::make_number(x) : json::Value(); }
+
+json::Value run_summary(const Run& run) {
+  json::Value s = json::Value::make_object();
+  for (const Series& series : run.series()) {
+    if (series.values.empty() || series.name.find('/') != std::string::npos) continue;
+    s.set("final_" + series.name, number_or_null(series.values.back()));
+    const bool higher_better = series.name == "test_accuracy";
+    const double best = higher_better ? *std::max_element(series.values.begin(), series.values.end())
+                                      : *std::min_element(series.values.begin(), series.values.end());
+    s.set((higher_better ? "max_" : "min_") + series.name, number_or_null(best));
+  }
+  return s;
+}
+
+}  // namespace
+
+Runner::Runner(const ExperimentSpec& spec) : spec_(spec), data_(make_data(spec_)) {
+  const std::vector<int> as_written{0};
+  const std::vector<double> spec_lr{spec_.optimizer.lr};
+  const std::vector<int>& widths = spec_.sweep.width.empty() ? as_written : spec_.sweep.width;
+  const std::vector<double>& lrs = spec_.sweep.lr.empty() ? spec_lr : spec_.sweep.lr;
+  for (int width : widths)
+    for (double lr : lrs)
+      for (uint64_t seed : spec_.sweep.seeds) runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed}));
+}
+
+bool Runner::done() const {
+  for (const auto& r : runs_)
+    if (!r->done()) return false;
+  return true;
+}
+
+long Runner::planned_steps() const { return long(runs_.size()) * spec_.schedule.steps; }
+
+bool Runner::step() {
+  const int count = int(runs_.size());
+  for (int k = 0; k < count; k++) {
+    Run& run = *runs_[size_t((next_ + k) % count)];
+    if (run.done()) continue;
+    run.step();
+    total_steps_++;
+    next_ = (next_ + k + 1) % count;
+    return true;
+  }
+  return false;
+}
+
+json::Value Runner::results() const {
+  using json::Value;
+  Value root = Value::make_object();
+  root.set("schema", Value::make_string("muplay-result"));
+  root.set("version", Value::make_number(kResultVersion));
+  root.set("spec", spec_to_json(spec_));
+  Value runs = Value::make_array();
+  for (const auto& r : runs_) {
+    Value run = Value::make_object();
+    run.set("width", Value::make_number(r->model().dims()[1]));
+    run.set("lr", Value::make_number(r->coords().lr));
+    run.set("seed", Value::make_number(double(r->coords().seed)));
+    run.set("status", Value::make_string(run_status_name(r->status())));
+    run.set("diverged_at", r->diverged_at() >= 0 ? Value::make_number(r->diverged_at()) : Value());
+    run.set("steps_done", Value::make_number(r->steps_done()));
+    Value steps = Value::make_array();
+    for (int t : r->recorded_steps()) steps.push(Value::make_number(t));
+    run.set("recorded_steps", steps);
+    Value series = Value::make_object();
+    for (const Series& s : r->series()) {
+      Value values = Value::make_array();
+      for (double x : s.values) values.push(number_or_null(x));
+      series.set(s.name, values);
+    }
+    run.set("series", series);
+    run.set("summary", run_summary(*r));
+    runs.push(run);
+  }
+  root.set("runs", runs);
+  return root;
+}

@@ -1,0 +1,36 @@
+// Runs every member of a sweep (width × lr × seed) side by side, one step at a time, round robin,
+// so a caller can advance it in small time slices (the page does, each frame) and all curves grow together.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "engine/json.hpp"
+#include "engine/run.hpp"
+#include "engine/spec.hpp"
+
+class Runner {
+ public:
+  explicit Runner(const ExperimentSpec& spec);  // spec must be valid (parse_spec)
+
+  // Advances the next unfinished member by one step. Returns false when every member is done.
+  bool step();
+  bool done() const;
+  long total_steps() const { return total_steps_; }  // steps taken, all members together
+  long planned_steps() const;                        // steps when every member finishes
+
+  const ExperimentSpec& spec() const { return spec_; }
+  const std::vector<std::unique_ptr<Run>>& runs() const { return runs_; }
+  int active_run() const { return next_; }
+
+  // Result document: schema "muplay-result" version 1 (see README).
+  json::Value results() const;
+
+ private:
+  ExperimentSpec spec_;
+  TaskData data_;
+  std::vector<std::unique_ptr<Run>> runs_;
+  int next_ = 0;
+  long total_steps_ = 0;
+};
+
+constexpr int kResultVersion = 1;

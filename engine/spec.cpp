@@ -1,0 +1,422 @@
+#include "engine/spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace {
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", x);
+  return buf;
+}
+
+std::string describe(const json::Value& v) {
+  switch (v.type) {
+    case json::Type::number: return num(v.number);
+    case json::Type::string: return "\"" + v.string.substr(0, 40) + (v.string.size() > 40 ? "…\"" : "\"");
+    default: return json::type_name(v.type);
+  }
+}
+
+// Reads the fields of one JSON object into a struct, collecting errors with full paths.
+// Every key read is remembered; finish() reports the keys nobody asked for as unknown fields.
+class ObjectReader {
+ public:
+  ObjectReader(const json::Value* obj, std::string path, std::vector<std::string>& errors)
+      : obj_(obj), path_(std::move(path)), errors_(errors) {
+    if (obj_ && !obj_->is_object()) {
+      error(path_, std::string("expected an object, got ") + json::type_name(obj_->type));
+      obj_ = nullptr;
+    }
+  }
+
+  const json::Value* field(const char* key) {
+    read_.push_back(key);
+    return obj_ ? obj_->find(key) : nullptr;
+  }
+  std::string at(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  void number(const char* key, double& out, double lo, double hi) {
+    if (const json::Value* v = field(key)) read_number(*v, at(key), out, lo, hi);
+  }
+  void integer(const char* key, int& out, int lo, int hi) {
+    if (const json::Value* v = field(key)) read_integer(*v, at(key), out, lo, hi);
+  }
+  void boolean(const char* key, bool& out) {
+    const json::Value* v = field(key);
+    if (!v) return;
+    if (v->type == json::Type::boolean) out = v->boolean;
+    else error(at(key), "expected true or false, got " + describe(*v));
+  }
+  void text(const char* key, std::string& out, size_t max_len) {
+    const json::Value* v = field(key);
+    if (!v) return;
+    if (!v->is_string()) error(at(key), "expected a string, got " + describe(*v));
+    else if (v->string.size() > max_len) error(at(key), "longer than " + std::to_string(max_len) + " characters");
+    else out = v->string;
+  }
+  template <class Enum, class NameFn>
+  void choice(const char* key, Enum& out, std::initializer_list<Enum> options, NameFn name) {
+    const json::Value* v = field(key);
+    if (!v) return;
+    std::string allowed;
+    for (Enum e : options) {
+      if (v->is_string() && v->string == name(e)) { out = e; return; }
+      allowed += std::string(allowed.empty() ? "" : ", ") + name(e);
+    }
+    error(at(key), describe(*v) + " is not one of " + allowed);
+  }
+
+  void finish() {
+    if (!obj_) return;
+    for (const auto& kv : obj_->object) {
+      bool known = false;
+      for (const std::string& k : read_) known = known || k == kv.first;
+      if (!known) error(at(kv.first.c_str()), "unknown field");
+    }
+  }
+
+  void error(const std::string& where, const std::string& what) { errors_.push_back(where + ": " + what); }
+
+  void read_number(const json::Value& v, const std::string& where, double& out, double lo, double hi) {
+    if (!v.is_number()) return error(where, "expected a number, got " + describe(v));
+    if (!(v.number >= lo && v.number <= hi))
+      return error(where, num(v.number) + " is not in [" + num(lo) + ", " + num(hi) + "]");
+    out = v.number;
+  }
+  void read_integer(const json::Value& v, const std::string& where, int& out, int lo, int hi) {
+    double x = out;
+    if (!v.is_number()) return error(where, "expected an integer, got " + describe(v));
+    if (v.number != std::floor(v.number)) return error(where, num(v.number) + " is not an integer");
+    read_number(v, where, x, lo, hi);
+    out = int(x);
+  }
+
+ private:
+  const json::Value* obj_;
+  std::string path_;
+  std::vector<std::string>& errors_;
+  std::vector<std::string> read_;
+};
+
+// An array field whose items are read by `item(value, path, index)`.
+template <class Fn>
+void read_array(ObjectReader& r, const char* key, size_t max_items, Fn item, bool* present = nullptr) {
+  const json::Value* v = r.field(key);
+  if (present) *present = v != nullptr;
+  if (!v) return;
+  if (!v->is_array()) return r.error(r.at(key), std::string("expected an array, got ") + json::type_name(v->type));
+  if (v->array.size() > max_items)
+    return r.error(r.at(key), std::to_string(v->array.size()) + " items, more than " + std::to_string(max_items));
+  for (size_t i = 0; i < v->array.size(); i++) item(v->array[i], r.at(key) + "[" + std::to_string(i) + "]");
+}
+
+constexpr int kMaxWidth = 16384;
+constexpr int kMaxHiddenLayers = 16;
+constexpr size_t kMaxSweepMembers = 256;
+
+void read_model(ObjectReader& r, ModelSpec& m) {
+  bool present = false;
+  std::vector<int> widths;
+  read_array(r, "widths", kMaxHiddenLayers, [&](const json::Value& v, const std::string& at) {
+    int w = 0;
+    r.read_integer(v, at, w, 1, kMaxWidth);
+    widths.push_back(w);
+  }, &present);
+  if (present) {
+    if (widths.empty()) r.error(r.at("widths"), "needs at least one hidden layer");
+    m.widths = widths;
+  }
+  r.choice("activation", m.activation,
+           {Activation::relu, Activation::tanh, Activation::gelu, Activation::linear, Activation::sigmoid},
+           activation_name);
+  r.boolean("input_bias", m.input_bias);
+  r.finish();
+}
+
+void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<std::string>& errors) {
+  r.choice("preset", p.preset,
+           {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup, Preset::custom}, preset_name);
+  r.number("theta", p.theta, -2, 2);
+  read_array(r, "custom", kMaxHiddenLayers + 1, [&](const json::Value& v, const std::string& at) {
+    Abc e;
+    ObjectReader layer(&v, at, errors);
+    layer.number("a", e.a, -4, 4);
+    layer.number("b", e.b, -4, 4);
+    layer.number("c", e.c, -4, 4);
+    layer.finish();
+    p.custom.push_back(e);
+  });
+  r.finish();
+}
+
+void read_task(ObjectReader& r, TaskConfig& t) {
+  r.choice("kind", t.kind, {TaskKind::sin_regression, TaskKind::sectors}, task_name);
+  r.integer("input_dim", t.input_dim, 1, 4096);
+  r.integer("train_size", t.train_size, 1, 100000);
+  r.integer("test_size", t.test_size, 1, 100000);
+  r.number("frequency", t.frequency, 0, 1000);
+  r.integer("classes", t.classes, 2, 64);
+  r.number("twist", t.twist, -100, 100);
+  double seed = double(t.seed);
+  r.number("seed", seed, 0, 9007199254740991.0);
+  if (seed != std::floor(seed)) r.error(r.at("seed"), num(seed) + " is not an integer");
+  t.seed = uint64_t(seed);
+  r.finish();
+}
+
+void read_optimizer(ObjectReader& r, OptimizerConfig& o) {
+  r.choice("kind", o.kind, {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw}, optimizer_name);
+  r.number("lr", o.lr, 1e-12, 1e6);
+  r.number("momentum", o.momentum, 0, 0.9999);
+  r.number("beta1", o.beta1, 0, 0.9999);
+  r.number("beta2", o.beta2, 0, 0.999999);
+  r.number("eps", o.eps, 1e-30, 1);
+  r.number("weight_decay", o.weight_decay, 0, 100);
+  r.finish();
+}
+
+void read_schedule(ObjectReader& r, ScheduleSpec& s) {
+  r.integer("steps", s.steps, 1, 1000000);
+  r.integer("batch_size", s.batch_size, 0, 100000);
+  r.integer("record_every", s.record_every, 1, 1000000);
+  r.number("divergence_loss", s.divergence_loss, 1e-6, 1e300);
+  r.finish();
+}
+
+void read_sweep(ObjectReader& r, SweepSpec& s) {
+  s.width.clear();
+  read_array(r, "width", 64, [&](const json::Value& v, const std::string& at) {
+    int w = 0;
+    r.read_integer(v, at, w, 1, kMaxWidth);
+    s.width.push_back(w);
+  });
+  s.lr.clear();
+  read_array(r, "lr", 64, [&](const json::Value& v, const std::string& at) {
+    double x = 0;
+    r.read_number(v, at, x, 1e-12, 1e6);
+    s.lr.push_back(x);
+  });
+  bool present = false;
+  std::vector<uint64_t> seeds;
+  read_array(r, "seeds", 64, [&](const json::Value& v, const std::string& at) {
+    int x = 0;
+    r.read_integer(v, at, x, 0, 2147483647);
+    seeds.push_back(uint64_t(x));
+  }, &present);
+  if (present) {
+    if (seeds.empty()) r.error(r.at("seeds"), "needs at least one seed");
+    s.seeds = seeds;
+  }
+  r.finish();
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_metrics() {
+  static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms"};
+  return names;
+}
+
+UpdateRule update_rule(OptimizerKind k) { return k == OptimizerKind::sgd ? UpdateRule::sgd : UpdateRule::adam; }
+
+std::vector<int> model_dims(const ExperimentSpec& s, int width) {
+  std::vector<int> dims{s.task.input_dim + (s.model.input_bias ? 1 : 0)};
+  for (int w : s.model.widths) dims.push_back(width > 0 ? width : w);
+  dims.push_back(s.task.kind == TaskKind::sectors ? s.task.classes : 1);
+  return dims;
+}
+
+std::vector<Abc> spec_exponents(const ExperimentSpec& s) {
+  if (s.parametrization.preset == Preset::custom) return s.parametrization.custom;
+  return preset_exponents(s.parametrization.preset, int(s.model.widths.size()) + 1, update_rule(s.optimizer.kind));
+}
+
+double estimate_memory_bytes(const ExperimentSpec& s) {
+  const std::vector<int> no_sweep{0};
+  const std::vector<int>& widths = s.sweep.width.empty() ? no_sweep : s.sweep.width;
+  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size());
+  const int batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
+  double bytes = 0;
+  for (int w : widths) {
+    const std::vector<int> dims = model_dims(s, w);
+    double params = 0, units = 0;
+    for (size_t l = 1; l < dims.size(); l++) {
+      params += double(dims[l]) * dims[l - 1];
+      units += dims[l];
+    }
+    const double records = double(s.schedule.steps / s.schedule.record_every + 2) * (2.0 * dims.size() + 4);
+    // weights, grads, two optimizer moments; forward/backward buffers; init activations of the probe set; series
+    const double member = 8 * (4 * params + 4.0 * batch * units + 256.0 * units + records);
+    bytes += member * members_per_width;
+  }
+  bytes += 8.0 * (s.task.train_size + s.task.test_size) * (s.task.input_dim + 2);
+  return bytes;
+}
+
+std::vector<std::string> check_spec(const ExperimentSpec& s) {
+  std::vector<std::string> errors;
+  const int layers = int(s.model.widths.size()) + 1;
+  if (s.version != kSpecVersion)
+    errors.push_back("version: " + std::to_string(s.version) + " is not supported (this build reads version " +
+                     std::to_string(kSpecVersion) + ")");
+  if (s.parametrization.preset == Preset::custom && int(s.parametrization.custom.size()) != layers)
+    errors.push_back("parametrization.custom: has " + std::to_string(s.parametrization.custom.size()) +
+                     " layers, the model has " + std::to_string(layers) + " weight matrices (hidden layers + 1)");
+  if (s.parametrization.preset != Preset::custom && !s.parametrization.custom.empty())
+    errors.push_back("parametrization.custom: only used with preset \"custom\"");
+  if (s.parametrization.preset == Preset::mfp && s.model.widths.size() != 1)
+    errors.push_back("parametrization.preset: mfp is defined for exactly 1 hidden layer, the model has " +
+                     std::to_string(s.model.widths.size()));
+  if (s.task.kind == TaskKind::sectors && s.task.input_dim != 2)
+    errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) + " is not 2 (sectors is a 2-D task)");
+  if (s.schedule.batch_size > s.task.train_size)
+    errors.push_back("schedule.batch_size: " + std::to_string(s.schedule.batch_size) +
+                     " is larger than task.train_size " + std::to_string(s.task.train_size));
+  for (size_t i = 0; i < s.metrics.size(); i++) {
+    bool known = false;
+    for (const auto& m : known_metrics()) known = known || m == s.metrics[i];
+    if (!known) {
+      std::string allowed;
+      for (const auto& m : known_metrics()) allowed += (allowed.empty() ? "" : ", ") + m;
+      errors.push_back("metrics[" + std::to_string(i) + "]: \"" + s.metrics[i] + "\" is not one of " + allowed);
+    } else if (s.metrics[i] == "test_accuracy" && s.task.kind != TaskKind::sectors) {
+      errors.push_back("metrics[" + std::to_string(i) + "]: test_accuracy needs a classification task");
+    }
+  }
+  const size_t members =
+      std::max<size_t>(s.sweep.width.size(), 1) * std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size();
+  if (members > kMaxSweepMembers)
+    errors.push_back("sweep: " + std::to_string(members) + " runs (width × lr × seeds), more than " +
+                     std::to_string(kMaxSweepMembers));
+  const double bytes = estimate_memory_bytes(s);
+  if (bytes > kMemoryBudgetBytes) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "needs about %.0f MB of memory, more than the limit of %.0f MB: "
+                  "use smaller widths, batch or sweep", bytes / 1e6, kMemoryBudgetBytes / 1e6);
+    errors.push_back(std::string("sweep: ") + buf);
+  }
+  return errors;
+}
+
+SpecResult parse_spec(const json::Value& v) {
+  SpecResult out;
+  std::vector<std::string>& errors = out.errors;
+  ExperimentSpec& s = out.spec;
+  ObjectReader root(&v, "", errors);
+  if (!v.is_object()) return out;
+  if (!root.field("version")) {
+    errors.push_back("version: missing (this build reads version " + std::to_string(kSpecVersion) + ")");
+  }
+  root.integer("version", s.version, 1, 1000000);
+  root.text("name", s.name, 200);
+  root.text("description", s.description, 4000);
+  ObjectReader model(root.field("model"), "model", errors);
+  read_model(model, s.model);
+  ObjectReader param(root.field("parametrization"), "parametrization", errors);
+  read_parametrization(param, s.parametrization, errors);
+  ObjectReader task(root.field("task"), "task", errors);
+  read_task(task, s.task);
+  ObjectReader opt(root.field("optimizer"), "optimizer", errors);
+  read_optimizer(opt, s.optimizer);
+  ObjectReader sched(root.field("schedule"), "schedule", errors);
+  read_schedule(sched, s.schedule);
+  ObjectReader sweep(root.field("sweep"), "sweep", errors);
+  read_sweep(sweep, s.sweep);
+  bool present = false;
+  std::vector<std::string> metrics;
+  read_array(root, "metrics", 16, [&](const json::Value& m, const std::string& at) {
+    if (m.is_string()) metrics.push_back(m.string);
+    else root.error(at, "expected a metric name, got " + describe(m));
+  }, &present);
+  if (present) s.metrics = metrics;
+  root.finish();
+  if (errors.empty()) errors = check_spec(s);
+  return out;
+}
+
+SpecResult parse_spec_text(const std::string& text) {
+  json::ParseResult parsed = json::parse(text);
+  if (!parsed.ok()) {
+    SpecResult out;
+    out.errors.push_back("not valid JSON: " + parsed.error);
+    return out;
+  }
+  return parse_spec(parsed.value);
+}
+
+json::Value spec_to_json(const ExperimentSpec& s) {
+  using json::Value;
+  auto numbers = [](const auto& xs) {
+    Value a = Value::make_array();
+    for (auto x : xs) a.push(Value::make_number(double(x)));
+    return a;
+  };
+  Value root = Value::make_object();
+  root.set("version", Value::make_number(s.version));
+  root.set("name", Value::make_string(s.name));
+  if (!s.description.empty()) root.set("description", Value::make_string(s.description));
+
+  Value model = Value::make_object();
+  model.set("widths", numbers(s.model.widths));
+  model.set("activation", Value::make_string(activation_name(s.model.activation)));
+  model.set("input_bias", Value::make_bool(s.model.input_bias));
+  root.set("model", model);
+
+  Value param = Value::make_object();
+  param.set("preset", Value::make_string(preset_name(s.parametrization.preset)));
+  param.set("theta", Value::make_number(s.parametrization.theta));
+  if (!s.parametrization.custom.empty()) {
+    Value layers = Value::make_array();
+    for (const Abc& e : s.parametrization.custom) {
+      Value layer = Value::make_object();
+      layer.set("a", Value::make_number(e.a));
+      layer.set("b", Value::make_number(e.b));
+      layer.set("c", Value::make_number(e.c));
+      layers.push(layer);
+    }
+    param.set("custom", layers);
+  }
+  root.set("parametrization", param);
+
+  Value task = Value::make_object();
+  task.set("kind", Value::make_string(task_name(s.task.kind)));
+  task.set("input_dim", Value::make_number(s.task.input_dim));
+  task.set("train_size", Value::make_number(s.task.train_size));
+  task.set("test_size", Value::make_number(s.task.test_size));
+  task.set("frequency", Value::make_number(s.task.frequency));
+  task.set("classes", Value::make_number(s.task.classes));
+  task.set("twist", Value::make_number(s.task.twist));
+  task.set("seed", Value::make_number(double(s.task.seed)));
+  root.set("task", task);
+
+  Value opt = Value::make_object();
+  opt.set("kind", Value::make_string(optimizer_name(s.optimizer.kind)));
+  opt.set("lr", Value::make_number(s.optimizer.lr));
+  opt.set("momentum", Value::make_number(s.optimizer.momentum));
+  opt.set("beta1", Value::make_number(s.optimizer.beta1));
+  opt.set("beta2", Value::make_number(s.optimizer.beta2));
+  opt.set("eps", Value::make_number(s.optimizer.eps));
+  opt.set("weight_decay", Value::make_number(s.optimizer.weight_decay));
+  root.set("optimizer", opt);
+
+  Value sched = Value::make_object();
+  sched.set("steps", Value::make_number(s.schedule.steps));
+  sched.set("batch_size", Value::make_number(s.schedule.batch_size));
+  sched.set("record_every", Value::make_number(s.schedule.record_every));
+  sched.set("divergence_loss", Value::make_number(s.schedule.divergence_loss));
+  root.set("schedule", sched);
+
+  Value sweep = Value::make_object();
+  sweep.set("width", numbers(s.sweep.width));
+  sweep.set("lr", numbers(s.sweep.lr));
+  sweep.set("seeds", numbers(s.sweep.seeds));
+  root.set("sweep", sweep);
+
+  Value metrics = Value::make_array();
+  for (const auto& m : s.metrics) metrics.push(Value::make_string(m));
+  root.set("metrics", metrics);
+  return root;
+}

@@ -1,0 +1,82 @@
+// ExperimentSpec: the single source of truth for an experiment (DESIGN.md). JSON in and out.
+//
+// parse_spec() reads JSON and validates every field, collecting *all* problems, each with its path, the value
+// and the allowed range (e.g. `model.widths[2]: 0 is not in [1, 16384]`). Unknown fields are errors.
+// Absent fields take the defaults below, so a spec file only needs what differs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/activation.hpp"
+#include "engine/json.hpp"
+#include "engine/optimizer.hpp"
+#include "engine/parametrization.hpp"
+#include "engine/task.hpp"
+
+constexpr int kSpecVersion = 1;
+
+struct ModelSpec {
+  std::vector<int> widths{64, 64};  // hidden widths n_1..n_L
+  Activation activation = Activation::relu;
+  bool input_bias = false;  // fold a first-layer bias in as a constant input coordinate
+};
+
+struct ParametrizationSpec {
+  Preset preset = Preset::mup;
+  double theta = 0;         // the symmetry shift (a+θ, b−θ, c−2θ): same trajectory, other bookkeeping
+  std::vector<Abc> custom;  // per weight matrix, when preset == custom
+};
+
+struct ScheduleSpec {
+  int steps = 200;
+  int batch_size = 0;  // 0: full batch
+  int record_every = 1;
+  double divergence_loss = 1e6;  // a loss above this (or NaN/inf) ends the run as diverged
+};
+
+struct SweepSpec {
+  std::vector<int> width;  // each value replaces every hidden width; empty: model.widths as written
+  std::vector<double> lr;  // empty: optimizer.lr
+  std::vector<uint64_t> seeds{0};
+};
+
+struct ExperimentSpec {
+  int version = kSpecVersion;
+  std::string name = "untitled";
+  std::string description;
+  ModelSpec model;
+  ParametrizationSpec parametrization;
+  TaskConfig task;
+  OptimizerConfig optimizer;
+  ScheduleSpec schedule;
+  SweepSpec sweep;
+  std::vector<std::string> metrics{"train_loss", "test_loss"};
+};
+
+// Metric names a spec may ask for (train_loss is always recorded).
+const std::vector<std::string>& known_metrics();
+
+struct SpecResult {
+  ExperimentSpec spec;
+  std::vector<std::string> errors;  // empty when valid
+  bool ok() const { return errors.empty(); }
+};
+
+SpecResult parse_spec(const json::Value& v);
+SpecResult parse_spec_text(const std::string& text);
+json::Value spec_to_json(const ExperimentSpec& s);
+
+// Checks that need the whole spec (sizes against the memory budget, options that fit the task, ...).
+// parse_spec already calls it; exposed for code that edits a spec in place.
+std::vector<std::string> check_spec(const ExperimentSpec& s);
+
+// Estimated bytes of memory the whole sweep needs (parameters, optimizer state, activations, data).
+double estimate_memory_bytes(const ExperimentSpec& s);
+constexpr double kMemoryBudgetBytes = 1.0e9;  // wasm32 gives at most 2-4 GB; leave room for the page
+
+// The weight-matrix dims {d_in, n_1, ..., n_L, d_out} of a member with hidden width `width` (0: as written).
+std::vector<int> model_dims(const ExperimentSpec& s, int width);
+UpdateRule update_rule(OptimizerKind k);
+// The abc exponents in force: the preset's, or the custom list.
+std::vector<Abc> spec_exponents(const ExperimentSpec& s);

@@ -1,0 +1,82 @@
+#include "engine/task.hpp"
+
+#include <cmath>
+
+#include "engine/detmath.hpp"
+#include "engine/rng.hpp"
+
+const char* task_name(TaskKind k) {
+  switch (k) {
+    case TaskKind::sin_regression: return "sin_regression";
+    case TaskKind::sectors: return "sectors";
+  }
+  return "?";
+}
+
+namespace {
+
+void random_unit_vector(Rng& rng, double* v, int d) {
+  double norm2 = 0;
+  for (int i = 0; i < d; i++) {
+    v[i] = rng.normal();
+    norm2 += v[i] * v[i];
+  }
+  const double norm = std::sqrt(norm2);
+  for (int i = 0; i < d; i++) v[i] /= norm;
+}
+
+Dataset sin_regression(const TaskConfig& c, const std::vector<double>& v, Rng& rng, int size) {
+  Dataset d{size, c.input_dim, 1, std::vector<double>(size_t(size) * size_t(c.input_dim)),
+            std::vector<double>(size_t(size)), {}};
+  for (int i = 0; i < size; i++) {
+    double* x = &d.x[size_t(i) * size_t(c.input_dim)];
+    random_unit_vector(rng, x, c.input_dim);
+    double dot = 0;
+    for (int k = 0; k < c.input_dim; k++) dot += x[k] * v[size_t(k)];
+    d.y[size_t(i)] = detmath::sin(c.frequency * dot);
+  }
+  return d;
+}
+
+Dataset sectors(const TaskConfig& c, Rng& rng, int size) {
+  Dataset d{size, 2, 1, std::vector<double>(size_t(size) * 2), {}, std::vector<int>(size_t(size))};
+  for (int i = 0; i < size; i++) {
+    const double radius = 0.1 + 0.9 * std::sqrt(rng.uniform());  // uniform in area
+    const double angle = 2 * detmath::kPi * rng.uniform();
+    d.x[size_t(2 * i)] = radius * detmath::cos(angle);
+    d.x[size_t(2 * i + 1)] = radius * detmath::sin(angle);
+    const double turned = angle + c.twist * radius;
+    const double sector = std::floor(turned / (2 * detmath::kPi) * c.classes);
+    d.labels[size_t(i)] = int(((long(sector) % c.classes) + c.classes) % c.classes);
+  }
+  return d;
+}
+
+}  // namespace
+
+TaskData make_task(const TaskConfig& c) {
+  Rng rng = Rng::stream(c.seed, /*purpose=*/1);
+  TaskData t;
+  if (c.kind == TaskKind::sin_regression) {
+    std::vector<double> v(size_t(c.input_dim));
+    random_unit_vector(rng, v.data(), c.input_dim);
+    t.train = sin_regression(c, v, rng, c.train_size);
+    t.test = sin_regression(c, v, rng, c.test_size);
+  } else {
+    t.classification = true;
+    t.outputs = c.classes;
+    t.train = sectors(c, rng, c.train_size);
+    t.test = sectors(c, rng, c.test_size);
+  }
+  return t;
+}
+
+void append_constant_input(Dataset& d) {
+  std::vector<double> x(size_t(d.size) * size_t(d.input_dim + 1));
+  for (int i = 0; i < d.size; i++) {
+    for (int k = 0; k < d.input_dim; k++) x[size_t(i * (d.input_dim + 1) + k)] = d.x[size_t(i * d.input_dim + k)];
+    x[size_t(i * (d.input_dim + 1) + d.input_dim)] = 1.0;
+  }
+  d.x = std::move(x);
+  d.input_dim += 1;
+}

@@ -1,0 +1,39 @@
+// The training step loop allocates nothing (DESIGN.md "Fast"): count every operator new while stepping.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "engine/runner.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(size_t size) {
+  g_allocations++;
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+
+TEST(StepLoop, AllocatesNothing) {
+  for (OptimizerKind kind : {OptimizerKind::sgd, OptimizerKind::adam}) {
+    ExperimentSpec s;
+    s.model.widths = {32, 32};
+    s.optimizer.kind = kind;
+    s.optimizer.lr = 0.01;
+    s.schedule.steps = 100;
+    s.schedule.batch_size = 16;  // mini-batches: exercises shuffling and gathering
+    s.sweep.width = {16, 32};
+    s.metrics = {"train_loss", "test_loss", "act_rms", "act_delta_rms"};
+    Runner runner(s);
+    const long before = g_allocations.load();
+    long steps = 0;
+    while (runner.step()) steps++;
+    EXPECT_EQ(steps, 200);
+    EXPECT_EQ(g_allocations.load() - before, 0) << optimizer_name(kind);
+  }
+}
