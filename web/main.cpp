@@ -1,0 +1,98 @@
+// Browser entry point: a GLFW window on the page's <canvas id="canvas">, a WebGL2 context, and the Dear ImGui
+// frame loop driven by requestAnimationFrame (emscripten_set_main_loop).
+#include <GLES3/gl3.h>
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+#include "web/app.hpp"
+
+namespace {
+
+// Stop with a message: abort() reaches index.html's Module.onAbort, which shows stderr in the error area,
+// so a failure is never a silently blank page.
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "muplay: %s\n", what);
+  std::abort();
+}
+
+struct CanvasSize {
+  double css_w, css_h;  // CSS pixels: ImGui's coordinate space
+  int fb_w, fb_h;       // backing-store pixels: CSS size x devicePixelRatio, so text and lines stay sharp
+};
+
+// Sizes the canvas backing store to its CSS box (index.html makes that the whole window) times devicePixelRatio.
+// Done every frame rather than on 'resize' events: it also catches zoom and moving to a screen with another DPR.
+// (Emscripten 3.1.6's GLFW knows nothing of DPR, and glfwSetWindowSize may even request fullscreen.)
+CanvasSize fit_canvas() {
+  CanvasSize s{};
+  emscripten_get_element_css_size("#canvas", &s.css_w, &s.css_h);
+  const double dpr = emscripten_get_device_pixel_ratio();
+  s.fb_w = std::max(1, static_cast<int>(std::lround(s.css_w * dpr)));
+  s.fb_h = std::max(1, static_cast<int>(std::lround(s.css_h * dpr)));
+  int cur_w = 0, cur_h = 0;
+  emscripten_get_canvas_element_size("#canvas", &cur_w, &cur_h);
+  if (cur_w != s.fb_w || cur_h != s.fb_h) emscripten_set_canvas_element_size("#canvas", s.fb_w, s.fb_h);
+  return s;
+}
+
+void frame() {
+  const CanvasSize s = fit_canvas();
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  // The GLFW backend reports its fixed window size and mouse positions in backing-store pixels; restate both in
+  // CSS pixels with the framebuffer scale, the way ImGui expects a high-DPI display.
+  ImGuiIO& io = ImGui::GetIO();
+  if (s.css_w > 0 && s.css_h > 0) {
+    const float sx = static_cast<float>(s.fb_w / s.css_w), sy = static_cast<float>(s.fb_h / s.css_h);
+    io.DisplaySize = ImVec2(static_cast<float>(s.css_w), static_cast<float>(s.css_h));
+    io.DisplayFramebufferScale = ImVec2(sx, sy);
+    if (ImGui::IsMousePosValid(&io.MousePos)) io.MousePos = ImVec2(io.MousePos.x / sx, io.MousePos.y / sy);
+  }
+
+  ImGui::NewFrame();
+  App& app = the_app();
+  draw_ui(app);
+  ImGui::Render();
+
+  glViewport(0, 0, s.fb_w, s.fb_h);
+  glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  app.frame_count += 1;
+}
+
+}  // namespace
+
+int main() {
+  if (!glfwInit()) fail("glfwInit failed");
+  // WebGL2 == OpenGL ES 3.0.
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  const CanvasSize s = fit_canvas();
+  GLFWwindow* window = glfwCreateWindow(s.fb_w, s.fb_h, "muPlayground", nullptr, nullptr);
+  if (!window) fail("could not create a WebGL2 context on #canvas");
+  glfwMakeContextCurrent(window);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code (and, later, the URL)
+  ImGui::StyleColorsDark();
+  if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))
+    fail("Dear ImGui backend initialisation failed");
+
+  // fps 0: run on requestAnimationFrame. simulate_infinite_loop: main never returns, so the runtime and our
+  // state stay alive without -sEXIT_RUNTIME games.
+  emscripten_set_main_loop(frame, 0, true);
+  return 0;
+}
