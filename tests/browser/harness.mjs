@@ -1,0 +1,54 @@
+// Shared set-up for the browser tests: serves build/site on a random 127.0.0.1 port, launches the system Chromium
+// headless (playwright-core never downloads a browser), opens the page and collects console errors.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/static-server.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SITE = path.join(ROOT, 'build', 'site');
+export const SCREENSHOTS = path.join(ROOT, 'build', 'screenshots');
+
+// No network beyond loopback here: everything that could phone home is off. A fresh profile per launch.
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// Opens the playground. Options: waitReady (default true) awaits window.muplay.ready; beforeLoad(page) runs
+// before navigation (e.g. to add init scripts or routes). Returns { page, errors, url, close }.
+export async function openPlayground({ waitReady = true, beforeLoad, viewport = { width: 1280, height: 800 } } = {}) {
+  const server = await startServer({ root: SITE, port: 0 });
+  const profile = mkdtempSync(path.join(tmpdir(), 'muplay-chromium-'));
+  let context;
+  const close = async () => {
+    await context?.close().catch(() => {});
+    await server.close();
+    rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    // A persistent context is playwright's way to pass our own fresh --user-data-dir.
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      viewport,
+    });
+    const page = context.pages()[0] ?? await context.newPage();
+    const errors = [];
+    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+    page.on('pageerror', (err) => errors.push(String(err)));
+    if (beforeLoad) await beforeLoad(page);
+    await page.goto(server.url);
+    if (waitReady) await page.evaluate(() => window.muplay.ready.then(() => true));
+    return { page, errors, url: server.url, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+// Saves a screenshot to build/screenshots/NAME.png and returns the PNG bytes.
+export async function screenshot(page, name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
