@@ -1,14 +1,65 @@
-// UI state of the browser app and the function that draws it each frame.
-// The app owns no experiment logic: panels only read and edit engine objects.
+// The browser app's state and the actions the panels (and the JS test hook) take on it.
+//
+// The app holds what the user sees and edits: the spec document in the editor, its validation errors,
+// the presets, and the Runner of the experiment being trained. Training itself is the engine's: the app
+// only calls Runner::step() in time slices each frame, so the page stays responsive.
 #pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/json.hpp"
+#include "engine/presets.hpp"
+#include "engine/runner.hpp"
+
+enum class RunState { idle, running, paused, finished };
+const char* run_state_name(RunState s);
 
 struct App {
-  double frame_count = 0;  // frames drawn so far; read by JS (muplay_frame_count) to know the app is alive
+  // The experiment being edited: a JSON document that may be invalid while the user types.
+  json::Value spec_doc;
+  std::string spec_text;                 // the JSON tab's text buffer
+  std::vector<std::string> spec_errors;  // validation of spec_doc (empty: valid)
+  bool spec_edited = false;              // spec_doc differs from the spec the runner was built from
+
+  std::vector<PresetFile> presets;
+  int preset_index = -1;
+
+  // The experiment being trained, built from a valid spec.
+  std::unique_ptr<Runner> runner;
+  RunState state = RunState::idle;
+  double steps_per_second = 0;
+  double last_advance_ms = 0;
+
+  // Plot choices.
+  int plot_metric = 0;  // index into the metric names of the first run
+  bool log_x = false, log_y = true;
+
+  std::string message;  // the latest problem to show in the status bar ("" when none)
+  double frame_count = 0;
 };
 
 // The single App of the page. main.cpp's frame loop and js_api.cpp's exports both need it, and emscripten's
 // main-loop callback takes no context we could thread it through cleanly, so one accessor it is.
 App& the_app();
+
+// Reads the presets from `dir` and loads the first valid one.
+void app_init(App& app, const std::string& presets_dir);
+bool load_preset(App& app, int index);
+// Replaces the editor's spec with `text`. Returns the problems (empty if it is a valid spec); on a JSON
+// syntax error the editor keeps its previous document, so nothing the user made is lost.
+std::vector<std::string> load_spec_text(App& app, const std::string& text);
+// Re-validates after an edit of app.spec_doc.
+void spec_doc_changed(App& app);
+
+// Run controls. reset() rebuilds the runner from the editor's spec (if valid) without starting it.
+bool reset(App& app);
+void run(App& app);
+void pause(App& app);
+void step_once(App& app);
+
+// Trains for about `budget_ms` of wall time (called once per frame while running).
+void advance(App& app, double budget_ms, double (*now_ms)());
 
 // Builds this frame's ImGui windows (call between ImGui::NewFrame and ImGui::Render).
 void draw_ui(App& app);

@@ -1,0 +1,96 @@
+// A newcomer's path through the page: pick a preset, run it, watch one loss curve per width fall;
+// a garbage spec shows an error and the page keeps working.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openPlayground, screenshot } from './harness.mjs';
+import { colourHistogram, decodePng } from './png.mjs';
+
+const T = { timeout: 120_000 };
+let pg;
+before(async () => { pg = await openPlayground(); }, T);
+after(async () => { await pg?.close(); });
+
+const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
+
+test('presets from examples/ are listed and the first one is loaded', T, async () => {
+  const presets = JSON.parse(await call('muplay_list_presets'));
+  assert.ok(presets.length >= 3, `${presets.length} presets`);
+  assert.ok(presets.every((p) => p.valid), JSON.stringify(presets));
+  const spec = JSON.parse(await call('muplay_get_spec'));
+  assert.equal(spec.name, presets[0].name);
+  assert.equal(await call('muplay_state'), 'idle');
+});
+
+test('a preset runs in the page and every width\'s loss falls', T, async () => {
+  // A shortened copy of the first preset, so the test stays quick; the page trains it in frame-sized slices.
+  const spec = JSON.parse(await call('muplay_get_spec'));
+  spec.schedule.steps = 40;
+  spec.sweep.width = [32, 64, 128];
+  const loaded = JSON.parse(await call('muplay_load_spec', JSON.stringify(spec)));
+  assert.deepEqual(loaded, { ok: true, errors: [] });
+  await call('muplay_run');
+  const fpsProbe = await pg.page.evaluate(async () => {
+    // Frames keep coming while training: count them over one second.
+    const f0 = window.muplay.muplay_frame_count();
+    await new Promise((r) => setTimeout(r, 1000));
+    return window.muplay.muplay_frame_count() - f0;
+  });
+  assert.ok(fpsProbe >= 10, `only ${fpsProbe} frames in 1 s while training`);
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 90_000 });
+  assert.equal(await call('muplay_total_steps'), 3 * 40);
+  const results = JSON.parse(await call('muplay_get_results'));
+  assert.equal(results.schema, 'muplay-result');
+  assert.deepEqual(results.runs.map((r) => r.width), [32, 64, 128]);
+  for (const run of results.runs) {
+    const loss = run.series.train_loss;
+    assert.equal(run.status, 'finished');
+    assert.ok(loss.at(-1) < 0.5 * loss[0], `width ${run.width}: loss ${loss[0]} -> ${loss.at(-1)}`);
+  }
+  // The plot shows the curves: the five-colour ramp of the legend adds colours a blank plot does not have.
+  const png = decodePng(await screenshot(pg.page, 'training-finished'));
+  assert.ok(colourHistogram(png).size > 50, 'the finished plot looks empty');
+});
+
+test('the same spec and seed give the same numbers again (deterministic)', T, async () => {
+  const first = JSON.parse(await call('muplay_get_results'));
+  assert.equal(await call('muplay_reset'), 1);
+  await call('muplay_run');
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 90_000 });
+  const second = JSON.parse(await call('muplay_get_results'));
+  assert.deepEqual(second.runs.map((r) => r.series), first.runs.map((r) => r.series));
+});
+
+test('a garbage spec shows an error and leaves the page working', T, async () => {
+  const before = await call('muplay_get_spec');
+  const garbage = JSON.parse(await call('muplay_load_spec', '{"version": 1, "model": {"widths": [8, 0]'));
+  assert.equal(garbage.ok, false);
+  assert.match(garbage.errors[0], /not valid JSON/);
+  assert.equal(await call('muplay_get_spec'), before, 'the editor lost the previous spec');
+
+  const invalid = JSON.parse(await call('muplay_load_spec', '{"version": 1, "model": {"widths": [8, 0]}, "colour": 1}'));
+  assert.equal(invalid.ok, false);
+  assert.ok(invalid.errors.includes('model.widths[1]: 0 is not in [1, 16384]'), invalid.errors.join('\n'));
+  assert.ok(invalid.errors.includes('colour: unknown field'), invalid.errors.join('\n'));
+  const shown = JSON.parse(await call('muplay_get_errors'));
+  assert.equal(shown.spec.length, 2);
+  await screenshot(pg.page, 'garbage-spec');
+
+  // Still alive: frames advance, and a preset loads and steps.
+  const f0 = await call('muplay_frame_count');
+  await pg.page.waitForFunction((f) => window.muplay.muplay_frame_count() > f + 5, f0);
+  assert.equal(await call('muplay_load_preset', 1), 1);
+  await call('muplay_step');
+  assert.equal(await call('muplay_total_steps'), 1);
+  assert.deepEqual(pg.errors, []);
+});
+
+test('keyboard: Space runs and pauses, R resets', T, async () => {
+  await call('muplay_load_preset', 0);
+  await pg.page.mouse.click(900, 500);  // on the plot, away from any text field
+  await pg.page.keyboard.press('Space');
+  await pg.page.waitForFunction(() => window.muplay.muplay_total_steps() > 0);
+  await pg.page.keyboard.press('Space');
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'paused');
+  await pg.page.keyboard.press('KeyR');
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'idle' && window.muplay.muplay_total_steps() === 0);
+});

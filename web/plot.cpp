@@ -1,0 +1,174 @@
+#include "web/plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace {
+
+struct Range {
+  double lo = INFINITY, hi = -INFINITY;
+  void add(double v) { lo = std::min(lo, v); hi = std::max(hi, v); }
+  bool empty() const { return !(lo <= hi); }
+};
+
+// Maps data values to pixels on one axis; log axes map log10(v).
+struct Scale {
+  double lo, hi;  // in axis units (log10 for log axes)
+  float p0, p1;   // pixel positions of lo and hi
+  bool log;
+  double unit(double v) const { return log ? std::log10(v) : v; }
+  float pixel(double v) const { return p0 + float((unit(v) - lo) / (hi - lo)) * (p1 - p0); }
+};
+
+bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
+
+Range axis_range(const std::vector<PlotCurve>& curves, bool use_x, bool log) {
+  Range r;
+  for (const PlotCurve& c : curves)
+    for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++) {
+      const double v = use_x ? c.x[i] : c.y[i];
+      if (std::isfinite(c.x[i]) && std::isfinite(c.y[i]) && usable(v, log)) r.add(log ? std::log10(v) : v);
+    }
+  if (r.empty()) return {0, 1};
+  if (r.hi - r.lo < 1e-12) { r.lo -= 0.5; r.hi += 0.5; }
+  if (log) { r.lo = std::floor(r.lo * 4) / 4; r.hi = std::ceil(r.hi * 4) / 4; }  // quarter-decade padding
+  return r;
+}
+
+// Tick positions in axis units: decades for log axes, 1-2-5 steps for linear ones.
+std::vector<double> ticks(double lo, double hi, bool log) {
+  std::vector<double> out;
+  if (log) {
+    const double step = std::max(1.0, std::ceil((hi - lo) / 6));
+    for (double t = std::ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push_back(t);
+    return out;
+  }
+  const double raw = (hi - lo) / 5, mag = std::pow(10, std::floor(std::log10(raw)));
+  const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
+  for (double t = std::ceil(lo / step) * step; t <= hi + 1e-9 * step; t += step) out.push_back(std::fabs(t) < 1e-12 * step ? 0 : t);
+  return out;
+}
+
+std::string tick_label(double t, bool log) {
+  char buf[32];
+  if (log) std::snprintf(buf, sizeof buf, "1e%d", int(std::lround(t)));
+  else std::snprintf(buf, sizeof buf, "%g", t);
+  return buf;
+}
+
+void draw_axes(ImDrawList* dl, const PlotAxes& axes, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b) {
+  const ImU32 grid = IM_COL32(255, 255, 255, 28), text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  for (double t : ticks(sx.lo, sx.hi, sx.log)) {
+    const float px = sx.p0 + float((t - sx.lo) / (sx.hi - sx.lo)) * (sx.p1 - sx.p0);
+    dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
+    const std::string s = tick_label(t, sx.log);
+    dl->AddText(ImVec2(px - ImGui::CalcTextSize(s.c_str()).x / 2, b.y + 3), dim, s.c_str());
+  }
+  for (double t : ticks(sy.lo, sy.hi, sy.log)) {
+    const float py = sy.p0 + float((t - sy.lo) / (sy.hi - sy.lo)) * (sy.p1 - sy.p0);
+    dl->AddLine(ImVec2(a.x, py), ImVec2(b.x, py), grid);
+    const std::string s = tick_label(t, sy.log);
+    const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+    dl->AddText(ImVec2(a.x - ts.x - 4, py - ts.y / 2), dim, s.c_str());
+  }
+  dl->AddRect(a, b, IM_COL32(255, 255, 255, 90));
+  const float line = ImGui::GetTextLineHeight();
+  const std::string x_label = axes.x_label + (axes.log_x ? " (log)" : "");
+  const std::string y_label = axes.y_label + (axes.log_y ? " (log)" : "");
+  dl->AddText(ImVec2((a.x + b.x - ImGui::CalcTextSize(x_label.c_str()).x) / 2, b.y + line + 4), text, x_label.c_str());
+  dl->AddText(ImVec2(a.x, a.y - line - 2), text, y_label.c_str());  // y label above the axis: ImGui cannot rotate text
+  dl->AddText(ImVec2((a.x + b.x - ImGui::CalcTextSize(axes.title.c_str()).x) / 2, a.y - 2 * line - 4), text,
+              axes.title.c_str());
+}
+
+void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy) {
+  std::vector<ImVec2> points;
+  for (const PlotCurve& c : curves) {
+    points.clear();
+    for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
+      if (usable(c.x[i], sx.log) && usable(c.y[i], sy.log)) points.emplace_back(sx.pixel(c.x[i]), sy.pixel(c.y[i]));
+    if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), c.color, ImDrawFlags_None, 2.0f);
+    if (points.size() == 1) dl->AddCircleFilled(points[0], 3, c.color);
+    if (c.diverged && !points.empty()) {
+      const ImVec2 p = points.back();
+      dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), c.color, 2.5f);
+      dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), c.color, 2.5f);
+    }
+  }
+}
+
+void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, ImVec2 top_right) {
+  const float line = ImGui::GetTextLineHeight();
+  float width = 0;
+  for (const PlotCurve& c : curves) width = std::max(width, ImGui::CalcTextSize(c.label.c_str()).x);
+  const ImVec2 a(top_right.x - width - 34, top_right.y + 6);
+  dl->AddRectFilled(a, ImVec2(top_right.x - 6, a.y + line * float(curves.size()) + 6), IM_COL32(20, 20, 24, 210));
+  for (size_t i = 0; i < curves.size(); i++) {
+    const float y = a.y + 3 + line * float(i);
+    dl->AddLine(ImVec2(a.x + 4, y + line / 2), ImVec2(a.x + 22, y + line / 2), curves[i].color, 3);
+    dl->AddText(ImVec2(a.x + 28, y), ImGui::GetColorU32(ImGuiCol_Text), curves[i].label.c_str());
+  }
+}
+
+// Tooltip with each curve's value at the recorded x nearest the mouse.
+void hover_readout(const std::vector<PlotCurve>& curves, const Scale& sx) {
+  const double mouse_unit = sx.lo + double((ImGui::GetIO().MousePos.x - sx.p0) / (sx.p1 - sx.p0)) * (sx.hi - sx.lo);
+  ImGui::BeginTooltip();
+  for (const PlotCurve& c : curves) {
+    size_t best = 0;
+    double best_d = INFINITY;
+    for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++) {
+      if (!usable(c.x[i], sx.log)) continue;
+      const double d = std::fabs(sx.unit(c.x[i]) - mouse_unit);
+      if (d < best_d) { best_d = d; best = i; }
+    }
+    if (best_d == INFINITY) continue;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.color), "%s: x = %g, y = %.4g", c.label.c_str(), c.x[best],
+                       c.y[best]);
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+ImU32 curve_color(int index, int count) {
+  // Samples of the viridis-like "plasma" ramp: ordered, readable on a dark background.
+  static const ImU32 ramp[] = {IM_COL32(252, 225, 56, 255), IM_COL32(252, 166, 54, 255), IM_COL32(239, 112, 74, 255),
+                               IM_COL32(214, 66, 112, 255), IM_COL32(177, 42, 144, 255), IM_COL32(130, 34, 167, 255),
+                               IM_COL32(84, 40, 190, 255),  IM_COL32(60, 90, 220, 255)};
+  const int n = int(sizeof ramp / sizeof ramp[0]);
+  if (count <= 1) return ramp[2];
+  return ramp[std::min(n - 1, index * (n - 1) / std::max(1, count - 1))];
+}
+
+void line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve>& curves, ImVec2 size) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (size.x <= 0) size.x = avail.x;
+  if (size.y <= 0) size.y = avail.y;
+  size = ImVec2(std::max(size.x, 160.0f), std::max(size.y, 120.0f));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, size);
+  const bool hovered = ImGui::IsItemHovered();
+
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 a(origin.x + 58, origin.y + 2 * line + 8), b(origin.x + size.x - 10, origin.y + size.y - 2 * line - 10);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const Range rx = axis_range(curves, true, axes.log_x), ry = axis_range(curves, false, axes.log_y);
+  const Scale sx{rx.lo, rx.hi, a.x, b.x, axes.log_x}, sy{ry.lo, ry.hi, b.y, a.y, axes.log_y};
+
+  dl->AddRectFilled(a, b, IM_COL32(0, 0, 0, 60));
+  draw_axes(dl, axes, sx, sy, a, b);
+  if (curves.empty()) {
+    const char* hint = "no data yet: press Run";
+    const ImVec2 ts = ImGui::CalcTextSize(hint);
+    dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), hint);
+    return;
+  }
+  dl->PushClipRect(a, b, true);
+  draw_curves(dl, curves, sx, sy);
+  draw_legend(dl, curves, ImVec2(b.x, a.y));
+  dl->PopClipRect();
+  if (hovered) hover_readout(curves, sx);
+}

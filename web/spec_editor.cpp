@@ -1,0 +1,152 @@
+#include "web/spec_editor.hpp"
+
+#include <cstdlib>
+
+#include "engine/activation.hpp"
+#include "engine/optimizer.hpp"
+#include "engine/parametrization.hpp"
+#include "engine/task.hpp"
+#include "imgui.h"
+#include "imgui_stdlib.h"
+
+namespace {
+
+// Fields whose value is one of a few names: shown as a combo box. The names come from the engine.
+std::vector<std::string> choices_for(const std::string& path) {
+  std::vector<std::string> out;
+  if (path == "model.activation")
+    for (Activation a : {Activation::relu, Activation::tanh, Activation::gelu, Activation::linear, Activation::sigmoid})
+      out.push_back(activation_name(a));
+  if (path == "parametrization.preset")
+    for (Preset p : {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup, Preset::custom})
+      out.push_back(preset_name(p));
+  if (path == "task.kind")
+    for (TaskKind k : {TaskKind::sin_regression, TaskKind::sectors}) out.push_back(task_name(k));
+  if (path == "optimizer.kind")
+    for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw})
+      out.push_back(optimizer_name(k));
+  return out;
+}
+
+// The errors that name this field or an item inside it (children too: fields of an object).
+std::string errors_at(const std::string& path, const std::vector<std::string>& errors, bool children) {
+  std::string out;
+  for (const std::string& e : errors) {
+    if (e.compare(0, path.size(), path) != 0) continue;
+    const char next = e.size() > path.size() ? e[path.size()] : '\0';
+    if (next == ':' || next == '[' || (children && next == '.')) out += (out.empty() ? "" : "\n") + e;
+  }
+  return out;
+}
+
+// A list of scalars (widths, seeds, metric names) edits as one comma-separated line: "64, 128, 256".
+bool edit_scalar_list(json::Value& v) {
+  std::string text;
+  for (size_t i = 0; i < v.array.size(); i++) {
+    const json::Value& item = v.array[i];
+    text += (i ? ", " : "") + (item.is_string() ? item.string : json::write(item));
+  }
+  if (!ImGui::InputText("##list", &text, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll) &&
+      !ImGui::IsItemDeactivatedAfterEdit())
+    return false;
+  json::Value list = json::Value::make_array();
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string token = text.substr(start, end - start);
+    token.erase(0, token.find_first_not_of(" \t"));
+    token.erase(token.find_last_not_of(" \t") + 1);
+    if (!token.empty()) {
+      char* rest = nullptr;
+      const double x = std::strtod(token.c_str(), &rest);
+      list.push(rest && *rest == '\0' ? json::Value::make_number(x) : json::Value::make_string(token));
+    }
+    start = end + 1;
+  }
+  v = list;
+  return true;
+}
+
+bool edit_leaf(json::Value& v, const std::string& path) {
+  ImGui::SetNextItemWidth(-1);
+  switch (v.type) {
+    case json::Type::boolean: return ImGui::Checkbox("##b", &v.boolean);
+    case json::Type::number: {
+      // Commit on Enter or leaving the field, so typing "0.05" does not restart a run at "0".
+      double x = v.number;
+      ImGui::InputDouble("##n", &x, 0, 0, "%.6g");
+      if (ImGui::IsItemDeactivatedAfterEdit() && x != v.number) {
+        v.number = x;
+        return true;
+      }
+      return false;
+    }
+    case json::Type::string: {
+      const std::vector<std::string> options = choices_for(path);
+      if (options.empty()) return ImGui::InputText("##s", &v.string);
+      bool changed = false;
+      if (ImGui::BeginCombo("##c", v.string.c_str())) {
+        for (const std::string& o : options)
+          if (ImGui::Selectable(o.c_str(), o == v.string)) { v.string = o; changed = true; }
+        ImGui::EndCombo();
+      }
+      return changed;
+    }
+    case json::Type::array: return edit_scalar_list(v);
+    default: ImGui::TextDisabled("null"); return false;
+  }
+}
+
+bool is_scalar_list(const json::Value& v) {
+  if (!v.is_array()) return false;
+  for (const json::Value& item : v.array)
+    if (item.is_array() || item.is_object()) return false;
+  return true;
+}
+
+bool edit_node(const std::string& key, json::Value& v, const std::string& path, const std::vector<std::string>& errors) {
+  bool changed = false;
+  const bool container = v.is_object() || (v.is_array() && !is_scalar_list(v));
+  const std::string problems = errors_at(path, errors, container);
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::PushID(path.c_str());
+  if (container) {
+    const bool open = ImGui::TreeNodeEx(key.c_str(), ImGuiTreeNodeFlags_SpanFullWidth |
+                                                         (path.find('.') == std::string::npos ? ImGuiTreeNodeFlags_DefaultOpen : 0));
+    if (!problems.empty()) { ImGui::TableNextColumn(); ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "(problem inside)"); }
+    if (open) {
+      if (v.is_object())
+        for (auto& kv : v.object) changed |= edit_node(kv.first, kv.second, path + "." + kv.first, errors);
+      else
+        for (size_t i = 0; i < v.array.size(); i++)
+          changed |= edit_node("[" + std::to_string(i) + "]", v.array[i], path + "[" + std::to_string(i) + "]", errors);
+      ImGui::TreePop();
+    }
+  } else {
+    ImGui::TreeNodeEx(key.c_str(), ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen | ImGuiTreeNodeFlags_SpanFullWidth);
+    ImGui::TableNextColumn();
+    changed = edit_leaf(v, path);
+    if (!problems.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", problems.c_str());
+  }
+  ImGui::PopID();
+  return changed;
+}
+
+}  // namespace
+
+bool spec_editor(json::Value& doc, const std::vector<std::string>& errors) {
+  if (!doc.is_object()) {
+    ImGui::TextDisabled("(the spec is not a JSON object: fix it in the JSON tab)");
+    return false;
+  }
+  bool changed = false;
+  if (ImGui::BeginTable("spec", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable)) {
+    ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthStretch, 0.45f);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.55f);
+    for (auto& kv : doc.object) changed |= edit_node(kv.first, kv.second, kv.first, errors);
+    ImGui::EndTable();
+  }
+  return changed;
+}

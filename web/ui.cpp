@@ -1,0 +1,208 @@
+// The page's panels, drawn each frame as plain functions of the App (Dear ImGui's immediate mode):
+// presets and spec editor on the left, run controls, the live plot and the runs table on the right,
+// a status bar at the bottom. Keyboard: Space run/pause, S single step, R reset (when no field is active).
+#include <algorithm>
+#include <cstdio>
+
+#include "imgui.h"
+#include "imgui_stdlib.h"
+#include "web/app.hpp"
+#include "web/plot.hpp"
+#include "web/spec_editor.hpp"
+
+namespace {
+
+const ImVec4 kErrorColor(1.0f, 0.45f, 0.45f, 1.0f);
+
+void presets_panel(App& app) {
+  ImGui::TextDisabled("EXPERIMENTS");
+  for (int i = 0; i < int(app.presets.size()); i++) {
+    const PresetFile& p = app.presets[size_t(i)];
+    const std::string label = (p.name.empty() ? p.path : p.name) + (p.errors.empty() ? "" : "  [invalid]");
+    if (ImGui::Selectable(label.c_str(), i == app.preset_index)) load_preset(app, i);
+    if (ImGui::IsItemHovered() && !p.description.empty()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(420);
+      ImGui::TextUnformatted(p.description.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
+}
+
+void errors_list(const std::vector<std::string>& errors) {
+  for (const std::string& e : errors) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(kErrorColor, "%s", e.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void spec_panel(App& app) {
+  ImGui::TextDisabled("SPEC");
+  if (const json::Value* d = app.spec_doc.find("description"); d && d->is_string()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(d->string.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (app.spec_edited && app.spec_errors.empty())
+    ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "Edited: Run or Reset (R) starts the edited experiment.");
+  errors_list(app.spec_errors);
+  if (!ImGui::BeginTabBar("spec tabs")) return;
+  if (ImGui::BeginTabItem("Fields")) {
+    if (spec_editor(app.spec_doc, app.spec_errors)) spec_doc_changed(app);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("JSON")) {
+    ImGui::InputTextMultiline("##json", &app.spec_text, ImVec2(-1, ImGui::GetContentRegionAvail().y - 32));
+    if (ImGui::Button("Apply JSON")) load_spec_text(app, app.spec_text);
+    ImGui::SameLine();
+    ImGui::TextDisabled("paste a spec, then Apply");
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
+}
+
+void controls(App& app) {
+  const bool running = app.state == RunState::running;
+  if (ImGui::Button(running ? "Pause (Space)" : "Run (Space)", ImVec2(120, 0))) running ? pause(app) : run(app);
+  ImGui::SameLine();
+  if (ImGui::Button("Step (S)")) step_once(app);
+  ImGui::SameLine();
+  if (ImGui::Button("Reset (R)")) reset(app);
+  const ImGuiIO& io = ImGui::GetIO();
+  // ImGui 1.86 indexes keys by the backend's codes; GLFW's codes for letters are their ASCII capitals.
+  if (!io.WantTextInput) {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) running ? pause(app) : run(app);
+    if (ImGui::IsKeyPressed('S', true)) step_once(app);
+    if (ImGui::IsKeyPressed('R', false)) reset(app);
+  }
+  if (app.runner) {
+    ImGui::SameLine();
+    const float done = app.runner->planned_steps() ? float(app.runner->total_steps()) / float(app.runner->planned_steps()) : 0;
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "%ld / %ld steps", app.runner->total_steps(), app.runner->planned_steps());
+    ImGui::ProgressBar(done, ImVec2(-1, 0), overlay);
+  }
+}
+
+// The series names of the first run ("train_loss", "act_rms/h1", ...): the metrics one can plot.
+std::vector<std::string> metric_names(const App& app) {
+  std::vector<std::string> out;
+  if (app.runner && !app.runner->runs().empty())
+    for (const Series& s : app.runner->runs()[0]->series()) out.push_back(s.name);
+  return out;
+}
+
+std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
+  std::vector<PlotCurve> out;
+  if (!app.runner) return out;
+  const auto& runs = app.runner->runs();
+  for (size_t i = 0; i < runs.size(); i++) {
+    const Run& run = *runs[i];
+    const Series* s = run.find_series(metric);
+    if (!s) continue;
+    PlotCurve c;
+    c.label = run.label() + (run.status() == RunStatus::diverged ? " (diverged at " + std::to_string(run.diverged_at()) + ")" : "");
+    c.x.assign(run.recorded_steps().begin(), run.recorded_steps().begin() + long(s->values.size()));
+    c.y = s->values;
+    c.color = curve_color(int(i), int(runs.size()));
+    c.diverged = run.status() == RunStatus::diverged;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void plot_panel(App& app) {
+  const std::vector<std::string> names = metric_names(app);
+  app.plot_metric = std::clamp(app.plot_metric, 0, std::max(0, int(names.size()) - 1));
+  const std::string metric = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
+  ImGui::SetNextItemWidth(220);
+  if (ImGui::BeginCombo("metric", metric.c_str())) {
+    for (int i = 0; i < int(names.size()); i++)
+      if (ImGui::Selectable(names[size_t(i)].c_str(), i == app.plot_metric)) app.plot_metric = i;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::Checkbox("log x", &app.log_x);
+  ImGui::SameLine();
+  ImGui::Checkbox("log y", &app.log_y);
+  PlotAxes axes;
+  axes.title = metric + " vs step, one curve per sweep member";
+  axes.x_label = "step";
+  axes.y_label = metric;
+  axes.log_x = app.log_x;
+  axes.log_y = app.log_y;
+  const float table_height = std::min(200.0f, 40.0f + 22.0f * float(app.runner ? app.runner->runs().size() : 0));
+  line_plot("##plot", axes, curves_for(app, metric), ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - table_height)));
+}
+
+void runs_table(const App& app) {
+  if (!app.runner) return;
+  if (!ImGui::BeginTable("runs", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
+                         ImVec2(0, ImGui::GetContentRegionAvail().y)))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"run", "status", "steps", "train loss", "test"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  const auto& runs = app.runner->runs();
+  for (size_t i = 0; i < runs.size(); i++) {
+    const Run& run = *runs[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(curve_color(int(i), int(runs.size()))), "%s", run.label().c_str());
+    ImGui::TableNextColumn();
+    if (run.status() == RunStatus::diverged) ImGui::TextColored(kErrorColor, "diverged at step %d", run.diverged_at());
+    else ImGui::TextUnformatted(run_status_name(run.status()));
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", run.steps_done());
+    for (const char* name : {"train_loss", "test_loss"}) {
+      ImGui::TableNextColumn();
+      const Series* s = run.find_series(name);
+      if (s && !s->values.empty()) ImGui::Text("%.4g", s->values.back());
+      else ImGui::TextDisabled("-");
+    }
+  }
+  ImGui::EndTable();
+}
+
+void status_bar(const App& app) {
+  ImGui::Separator();
+  const Runner* r = app.runner.get();
+  ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, float64) | %s | %.0f FPS", run_state_name(app.state),
+              app.steps_per_second,
+              r && !r->runs().empty() && app.state != RunState::finished ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
+              ImGui::GetIO().Framerate);
+  if (!app.message.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(kErrorColor, "| %s", app.message.c_str());
+  }
+}
+
+}  // namespace
+
+void draw_ui(App& app) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->Pos);
+  ImGui::SetNextWindowSize(vp->Size);
+  ImGui::Begin("\xC2\xB5Playground", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  const float status_height = ImGui::GetFrameHeightWithSpacing() + 6;
+  const float left_width = std::clamp(vp->Size.x * 0.36f, 300.0f, 520.0f);
+  ImGui::BeginChild("left", ImVec2(left_width, -status_height), true);
+  // "\xC2\xB5" is U+00B5 MICRO SIGN: ImGui's built-in font covers Latin-1 but not Greek.
+  ImGui::TextUnformatted("\xC2\xB5Playground: width scaling you can see");
+  ImGui::Separator();
+  presets_panel(app);
+  ImGui::Separator();
+  spec_panel(app);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("right", ImVec2(0, -status_height), true);
+  controls(app);
+  plot_panel(app);
+  runs_table(app);
+  ImGui::EndChild();
+  status_bar(app);
+  ImGui::End();
+}
