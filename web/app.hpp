@@ -37,6 +37,7 @@ struct App {
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
+  double frame_work_ms = 0, train_ms = 0;  // per frame, smoothed: all of our work, and its training part
 };
 
 // The single App of the page. main.cpp's frame loop and js_api.cpp's exports both need it, and emscripten's

@@ -33,6 +33,15 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_version() { return "0.1.0 (Dear ImGui " 
 // Frames drawn so far (a double: exact far beyond 2^32, and a plain JS number).
 EMSCRIPTEN_KEEPALIVE double muplay_frame_count() { return the_app().frame_count; }
 
+// Our own work per frame in ms, smoothed: {"frame_work_ms", "train_ms", "fps"} as JSON.
+EMSCRIPTEN_KEEPALIVE const char* muplay_frame_stats() {
+  json::Value r = json::Value::make_object();
+  r.set("frame_work_ms", json::Value::make_number(the_app().frame_work_ms));
+  r.set("train_ms", json::Value::make_number(the_app().train_ms));
+  r.set("fps", json::Value::make_number(ImGui::GetIO().Framerate));
+  return out(json::write(r));
+}
+
 // The editor's spec document as JSON text (possibly invalid while being edited).
 EMSCRIPTEN_KEEPALIVE const char* muplay_get_spec() { return out(json::write(the_app().spec_doc, 2)); }
 

@@ -169,10 +169,11 @@ void runs_table(const App& app) {
 void status_bar(const App& app) {
   ImGui::Separator();
   const Runner* r = app.runner.get();
-  ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, float64) | %s | %.0f FPS", run_state_name(app.state),
-              app.steps_per_second,
-              r && !r->runs().empty() && app.state != RunState::finished ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
-              ImGui::GetIO().Framerate);
+  const bool active = r && !r->runs().empty() && app.state == RunState::running;
+  ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, float64) | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
+              run_state_name(app.state), app.steps_per_second,
+              active ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
+              ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   if (!app.message.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(kErrorColor, "| %s", app.message.c_str());
