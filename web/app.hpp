@@ -35,6 +35,8 @@ struct App {
   int plot_metric = 0;  // index into the metric names of the first run
   bool log_x = false, log_y = true;
 
+  std::vector<int> pressed_keys;  // key presses since the last frame (GLFW key codes), for the shortcuts
+
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
   double frame_work_ms = 0, train_ms = 0;  // per frame, smoothed: all of our work, and its training part

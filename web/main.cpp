@@ -44,6 +44,13 @@ CanvasSize fit_canvas() {
   return s;
 }
 
+// ImGui 1.86 polls key state once per frame, so a tap that goes down and up between two frames (easy at a low frame
+// rate) would be lost. Key presses for the app's shortcuts are queued here as they happen, then passed on to ImGui.
+void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+  if (action == GLFW_PRESS || action == GLFW_REPEAT) the_app().pressed_keys.push_back(key);
+}
+
 void frame() {
   const CanvasSize s = fit_canvas();
 
@@ -101,6 +108,7 @@ int main() {
   ImGui::StyleColorsDark();
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))
     fail("Dear ImGui backend initialisation failed");
+  glfwSetKeyCallback(window, key_callback);  // replaces the backend's own, which key_callback chains to
 
   app_init(the_app(), "/examples");  // presets embedded from examples/ at build time
 

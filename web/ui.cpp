@@ -71,12 +71,14 @@ void controls(App& app) {
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) reset(app);
   const ImGuiIO& io = ImGui::GetIO();
-  // ImGui 1.86 indexes keys by the backend's codes; GLFW's codes for letters are their ASCII capitals.
-  if (!io.WantTextInput) {
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) running ? pause(app) : run(app);
-    if (ImGui::IsKeyPressed('S', true)) step_once(app);
-    if (ImGui::IsKeyPressed('R', false)) reset(app);
-  }
+  // Shortcuts, unless a text field has the keyboard. GLFW's codes for letters are their ASCII capitals.
+  if (!io.WantTextInput)
+    for (int key : app.pressed_keys) {
+      if (key == ' ') app.state == RunState::running ? pause(app) : run(app);
+      if (key == 'S') step_once(app);
+      if (key == 'R') reset(app);
+    }
+  app.pressed_keys.clear();
   if (app.runner) {
     ImGui::SameLine();
     const float done = app.runner->planned_steps() ? float(app.runner->total_steps()) / float(app.runner->planned_steps()) : 0;
