@@ -1,6 +1,7 @@
 // muplay: the command-line front end of the engine.
 //
-//   muplay run SPEC.json [--out RESULT.json] [--quiet]   train every sweep member, write the result document
+//   muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet]
+//                                                         train every sweep member, write the result document
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
 //   muplay --help
@@ -12,8 +13,10 @@
 #include <string>
 
 #include "engine/presets.hpp"
+#include "engine/result_files.hpp"
 #include "engine/runner.hpp"
 #include "engine/spec.hpp"
+#include "engine/spec_migrations.hpp"
 
 #ifndef MUPLAY_EXAMPLES_DIR
 #define MUPLAY_EXAMPLES_DIR "examples"
@@ -23,9 +26,10 @@ namespace {
 
 const char* kUsage =
     "usage:\n"
-    "  muplay run SPEC.json [--out RESULT.json] [--quiet]\n"
+    "  muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet]\n"
     "      Train every member of the spec's sweep (width x lr x seed) and write the result document\n"
-    "      (schema muplay-result v1, see README) to RESULT.json, or to stdout without --out.\n"
+    "      (schema muplay-result v1, see README) to RESULT.json, or to stdout without --out; --csv also\n"
+    "      writes its metrics as CSV (one row per run and recorded step), as the page's download does.\n"
     "  muplay validate SPEC.json\n"
     "      Check a spec; print every problem with its field path. Exit 2 if any.\n"
     "  muplay presets [--dir DIR]\n"
@@ -43,7 +47,7 @@ bool load_spec(const std::string& path, SpecResult& out) {
     out.errors.push_back("cannot read " + path);
     return false;
   }
-  out = parse_spec_text(text);
+  out = read_spec_text(text);  // older spec versions are migrated
   return out.ok();
 }
 
@@ -59,7 +63,12 @@ int cmd_validate(const std::string& path) {
   return 0;
 }
 
-int cmd_run(const std::string& path, const std::string& out_path, bool quiet) {
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  return bool(out << text);
+}
+
+int cmd_run(const std::string& path, const std::string& out_path, const std::string& csv_path, bool quiet) {
   SpecResult r;
   if (!load_spec(path, r)) return report_errors(path, r);
   Runner runner(r.spec);
@@ -80,13 +89,11 @@ int cmd_run(const std::string& path, const std::string& out_path, bool quiet) {
     }
   }
   if (!quiet) std::fprintf(stderr, "\n%zu runs, %d diverged\n", runner.runs().size(), diverged);
-  const std::string text = json::write(runner.results(), 1) + "\n";
-  if (out_path.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    std::ofstream out(out_path, std::ios::binary);
-    if (!(out << text)) return bad_input("cannot write " + out_path);
-  }
+  const json::Value results = runner.results();
+  const std::string text = result_file_text(results);
+  if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
+  else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
+  if (!csv_path.empty() && !write_file(csv_path, results_csv(results))) return bad_input("cannot write " + csv_path);
   return diverged ? 1 : 0;
 }
 
@@ -108,11 +115,12 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   const std::string cmd = argv[1];
-  std::string positional, out_path, dir = MUPLAY_EXAMPLES_DIR;
+  std::string positional, out_path, csv_path, dir = MUPLAY_EXAMPLES_DIR;
   bool quiet = false;
   for (int i = 2; i < argc; i++) {
     const std::string arg = argv[i];
     if (arg == "--out" && i + 1 < argc) out_path = argv[++i];
+    else if (arg == "--csv" && i + 1 < argc) csv_path = argv[++i];
     else if (arg == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (arg == "--quiet") quiet = true;
     else if (!arg.empty() && arg[0] != '-' && positional.empty()) positional = arg;
@@ -121,5 +129,5 @@ int main(int argc, char** argv) {
   if (cmd == "presets") return cmd_presets(dir);
   if (cmd != "run" && cmd != "validate") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
   if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");
-  return cmd == "run" ? cmd_run(positional, out_path, quiet) : cmd_validate(positional);
+  return cmd == "run" ? cmd_run(positional, out_path, csv_path, quiet) : cmd_validate(positional);
 }
