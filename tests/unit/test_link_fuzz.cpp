@@ -4,8 +4,10 @@
 // (A coverage-guided libFuzzer target can reuse mutate(); this one needs no special compiler.)
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <iterator>
 #include <random>
 
 #include "engine/base64url.hpp"
