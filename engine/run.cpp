@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/loss.hpp"
+#include "engine/spectral.hpp"
 
 const char* run_status_name(RunStatus s) {
   switch (s) {
@@ -67,6 +68,7 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
   want_accuracy_ = wants(spec, "test_accuracy");
   want_act_ = wants(spec, "act_rms");
   want_delta_ = wants(spec, "act_delta_rms");
+  want_weight_delta_ = wants(spec, "weight_delta_spectral");
 
   if (batch_size_ < train.size) {
     order_.resize(size_t(train.size));
@@ -99,6 +101,17 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
     long units = 0;
     for (int l = 0; l < mlp_.layers(); l++) units += mlp_.dims()[size_t(l) + 1];
     probe_init_.resize(size_t(probe_size_) * size_t(units));
+  }
+  if (want_weight_delta_) {
+    weight_delta_ = int(series_.size());
+    for (int l = 0; l < mlp_.layers(); l++) add("weight_delta_spectral/W" + std::to_string(l + 1));
+    params_init_ = mlp_.params();
+    const int widest = *std::max_element(mlp_.dims().begin(), mlp_.dims().end());
+    power_u_.resize(size_t(widest));
+    power_v_.resize(size_t(widest));
+    for (int l = 0; l < mlp_.layers(); l++)
+      init_norm_.push_back(spectral_norm(mlp_.weights(l), nullptr, mlp_.dims()[size_t(l) + 1], mlp_.dims()[size_t(l)],
+                                         power_u_.data(), power_v_.data()));
   }
   recorded_steps_.reserve(records);
 }
@@ -187,6 +200,19 @@ void Run::record(int t, double train_loss) {
     if (want_accuracy_) series_[size_t(test_accuracy_)].values.push_back(double(correct) / data_.test.size);
   }
   if (want_act_ || want_delta_) measure_probe(index);
+  if (want_weight_delta_) measure_weight_change();
+}
+
+void Run::measure_weight_change() {
+  // The trained w and the effective W = n^-a w differ by a constant factor, which cancels in the ratio.
+  long offset = 0;
+  for (int l = 0; l < mlp_.layers(); l++) {
+    const double change = spectral_norm(mlp_.weights(l), &params_init_[size_t(offset)], mlp_.dims()[size_t(l) + 1],
+                                        mlp_.dims()[size_t(l)], power_u_.data(), power_v_.data());
+    const double init = init_norm_[size_t(l)];  // 0 for a zero-initialized layer: the ratio is undefined
+    series_[size_t(weight_delta_ + l)].values.push_back(init > 0 ? change / init : NAN);
+    offset += mlp_.layer_size(l);
+  }
 }
 
 void Run::diverge(int t) {

@@ -2,7 +2,8 @@
 //
 // At every recorded step t the metrics describe the parameters θ_t (before update t), measured on fixed sets:
 // train loss on the whole train set, test loss/accuracy on the test set, and the RMS of every layer's
-// preactivation h_l (and of its change since init) on a fixed probe batch (the first train examples).
+// preactivation h_l (and of its change since init) on a fixed probe batch (the first train examples),
+// and how far each weight matrix moved, ‖W_l − W_l⁰‖_* / ‖W_l⁰‖_* (spectral norms, experiment E4).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -53,6 +54,7 @@ class Run {
   double batch_loss(const Batch& b, double* dout, int* correct);
   void record(int t, double train_loss);
   void measure_probe(int index);  // act_rms / act_delta_rms into series at record `index`
+  void measure_weight_change();   // weight_delta_spectral into series
   void diverge(int t);
 
   const ExperimentSpec& spec_;
@@ -66,7 +68,7 @@ class Run {
   int diverged_at_ = -1;
   int batch_size_;
   int probe_size_;
-  bool want_test_, want_accuracy_, want_act_, want_delta_;
+  bool want_test_, want_accuracy_, want_act_, want_delta_, want_weight_delta_;
 
   std::vector<int> order_;  // a shuffled epoch of train indices (mini-batch SGD)
   int order_pos_ = 0;
@@ -74,8 +76,12 @@ class Run {
   std::vector<int> batch_labels_;
   std::vector<double> dout_;
   std::vector<double> probe_init_;  // preactivations of the probe set at init, all layers concatenated
+  std::vector<double> params_init_;  // the weights at init (weight_delta_spectral only)
+  std::vector<double> init_norm_;    // ‖W_l⁰‖_* per layer
+  std::vector<double> power_u_, power_v_;  // power-iteration scratch, as long as the widest layer
 
   std::vector<int> recorded_steps_;
   std::vector<Series> series_;
-  int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1;  // series indices
+  int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1,
+      weight_delta_ = -1;  // series indices
 };

@@ -216,7 +216,8 @@ void read_sweep(ObjectReader& r, SweepSpec& s) {
 }  // namespace
 
 const std::vector<std::string>& known_metrics() {
-  static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms"};
+  static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms",
+                                              "weight_delta_spectral"};
   return names;
 }
 
@@ -248,8 +249,10 @@ double estimate_memory_bytes(const ExperimentSpec& s) {
       units += dims[l];
     }
     const double records = double(s.schedule.steps / s.schedule.record_every + 2) * (2.0 * dims.size() + 4);
-    // weights, grads, two optimizer moments; forward/backward buffers; init activations of the probe set; series
-    const double member = 8 * (4 * params + 4.0 * batch * units + 256.0 * units + records);
+    // weights, grads, two optimizer moments (and the init weights for weight_delta_spectral); forward/backward
+    // buffers; init activations of the probe set; series
+    const bool init_copy = std::count(s.metrics.begin(), s.metrics.end(), "weight_delta_spectral") > 0;
+    const double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
     bytes += member * members_per_width;
   }
   bytes += 8.0 * (s.task.train_size + s.task.test_size) * (s.task.input_dim + 2);

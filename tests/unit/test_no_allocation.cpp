@@ -28,7 +28,7 @@ TEST(StepLoop, AllocatesNothing) {
     s.schedule.steps = 100;
     s.schedule.batch_size = 16;  // mini-batches: exercises shuffling and gathering
     s.sweep.width = {16, 32};
-    s.metrics = {"train_loss", "test_loss", "act_rms", "act_delta_rms"};
+    s.metrics = {"train_loss", "test_loss", "act_rms", "act_delta_rms", "weight_delta_spectral"};
     Runner runner(s);
     const long before = g_allocations.load();
     long steps = 0;
