@@ -1,9 +1,8 @@
-// The runner end to end: determinism, loss falls on every preset, divergence is a result, not a crash.
+// The runner end to end: determinism, complete records, divergence is a result, not a crash.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "engine/presets.hpp"
 #include "engine/runner.hpp"
 
 namespace {
@@ -53,27 +52,6 @@ TEST(Runner, SweepMembersAndRecordsAreComplete) {
   }
   EXPECT_EQ(runner.runs()[0]->model().dims()[1], 16);
   EXPECT_EQ(runner.runs()[3]->model().dims()[2], 64);
-}
-
-TEST(Runner, LossFallsOnEveryPreset) {
-  const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR);
-  ASSERT_GE(presets.size(), 3u);
-  for (const PresetFile& p : presets) {
-    ASSERT_TRUE(p.errors.empty()) << p.path << ": " << p.errors[0];
-    SpecResult r = parse_spec_text(p.text);
-    // A shortened copy: the first 60 steps must already lower the train loss of every stable member.
-    r.spec.schedule.steps = std::min(r.spec.schedule.steps, 60);
-    Runner runner(r.spec);
-    while (runner.step()) {}
-    int finished = 0;
-    for (const auto& run : runner.runs()) {
-      if (run->status() != RunStatus::finished) continue;
-      finished++;
-      const auto& loss = run->find_series("train_loss")->values;
-      EXPECT_LT(loss.back(), 0.9 * loss.front()) << p.path << " " << run->label();
-    }
-    EXPECT_GE(finished, 1) << p.path;
-  }
 }
 
 TEST(Runner, DivergenceIsRecordedNotACrash) {

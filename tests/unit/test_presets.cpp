@@ -1,0 +1,29 @@
+// Every preset of examples/ is a valid spec whose runs train: the loss of every member that finishes falls.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "engine/presets.hpp"
+#include "engine/runner.hpp"
+
+TEST(Presets, LossFallsOnEveryPreset) {
+  const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR);
+  ASSERT_GE(presets.size(), 3u);
+  for (const PresetFile& p : presets) {
+    ASSERT_TRUE(p.errors.empty()) << p.path << ": " << p.errors[0];
+    SpecResult r = parse_spec_text(p.text);
+    // A shortened copy: the first 60 steps must already lower the train loss of every stable member.
+    r.spec.schedule.steps = std::min(r.spec.schedule.steps, 60);
+    Runner runner(r.spec);
+    while (runner.step()) {}
+    int finished = 0;
+    for (const auto& run : runner.runs()) {
+      if (run->status() != RunStatus::finished) continue;
+      finished++;
+      const auto& loss = run->find_series("train_loss")->values;
+      EXPECT_LT(loss.back(), 0.9 * loss.front()) << p.path << " " << run->label();
+    }
+    EXPECT_GE(finished, 1) << p.path;
+  }
+}
+
