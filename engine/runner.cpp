@@ -49,6 +49,12 @@ bool Runner::done() const {
 
 long Runner::planned_steps() const { return long(runs_.size()) * spec_.schedule.steps; }
 
+long Runner::progress_steps() const {
+  long steps = 0;
+  for (const auto& r : runs_) steps += r->done() ? spec_.schedule.steps : r->steps_done();
+  return steps;
+}
+
 bool Runner::step() {
   const int count = int(runs_.size());
   for (int k = 0; k < count; k++) {

@@ -17,6 +17,7 @@ class Runner {
   bool done() const;
   long total_steps() const { return total_steps_; }  // steps taken, all members together
   long planned_steps() const;                        // steps when every member finishes
+  long progress_steps() const;  // toward planned_steps(): a run that ended early (diverged) counts as complete
 
   const ExperimentSpec& spec() const { return spec_; }
   const std::vector<std::unique_ptr<Run>>& runs() const { return runs_; }

@@ -75,9 +75,9 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
   const long planned = runner.planned_steps();
   long next_report = planned / 20;
   while (runner.step()) {
-    if (!quiet && runner.total_steps() >= next_report) {
-      std::fprintf(stderr, "\r%s: %3ld%% (%ld / %ld steps)", r.spec.name.c_str(), 100 * runner.total_steps() / planned,
-                   runner.total_steps(), planned);
+    if (!quiet && runner.progress_steps() >= next_report) {
+      std::fprintf(stderr, "\r%s: %3ld%% (%ld / %ld steps)", r.spec.name.c_str(), 100 * runner.progress_steps() / planned,
+                   runner.progress_steps(), planned);
       next_report += planned / 20 + 1;
     }
   }

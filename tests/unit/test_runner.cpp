@@ -64,6 +64,8 @@ TEST(Runner, DivergenceIsRecordedNotACrash) {
   while (runner.step()) {}
   ASSERT_EQ(runner.runs().size(), 2u);
   EXPECT_EQ(runner.runs()[0]->status(), RunStatus::finished);
+  EXPECT_EQ(runner.progress_steps(), runner.planned_steps());  // the diverged run counts as complete
+  EXPECT_LT(runner.total_steps(), runner.planned_steps());
   const ::Run& blown = *runner.runs()[1];
   EXPECT_EQ(blown.status(), RunStatus::diverged);
   EXPECT_GE(blown.diverged_at(), 1);
