@@ -2,6 +2,7 @@
 //
 //   muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet]
 //                                                         train every sweep member, write the result document
+//   muplay export-init SPEC.json [--out INIT.json]     every member's initial weights, multipliers and data
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
 //   muplay --help
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <string>
 
+#include "engine/init_export.hpp"
 #include "engine/presets.hpp"
 #include "engine/result_files.hpp"
 #include "engine/runner.hpp"
@@ -30,6 +32,9 @@ const char* kUsage =
     "      Train every member of the spec's sweep (width x lr x seed) and write the result document\n"
     "      (schema muplay-result v1, see README) to RESULT.json, or to stdout without --out; --csv also\n"
     "      writes its metrics as CSV (one row per run and recorded step), as the page's download does.\n"
+    "  muplay export-init SPEC.json [--out INIT.json]\n"
+    "      Write every member's initial weights (row-major fan_out x fan_in), forward and learning-rate\n"
+    "      multipliers, and the train/test data as JSON (schema muplay-init v1), for cross-checks.\n"
     "  muplay validate SPEC.json\n"
     "      Check a spec; print every problem with its field path. Exit 2 if any.\n"
     "  muplay presets [--dir DIR]\n"
@@ -97,6 +102,16 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
   return diverged ? 1 : 0;
 }
 
+int cmd_export_init(const std::string& path, const std::string& out_path) {
+  SpecResult r;
+  if (!load_spec(path, r)) return report_errors(path, r);
+  const Runner runner(r.spec);  // not stepped: every model is at init
+  const std::string text = json::write(init_document(runner)) + "\n";
+  if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
+  else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
+  return 0;
+}
+
 int cmd_presets(const std::string& dir) {
   const std::vector<PresetFile> presets = list_presets(dir);
   if (presets.empty()) return bad_input("no preset files (*.json) in " + dir);
@@ -127,7 +142,8 @@ int main(int argc, char** argv) {
     else return bad_input("unexpected argument '" + arg + "' (see muplay --help)");
   }
   if (cmd == "presets") return cmd_presets(dir);
-  if (cmd != "run" && cmd != "validate") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
+  if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, out_path);
+  if (cmd != "run" && cmd != "validate" && cmd != "export-init") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
   if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");
   return cmd == "run" ? cmd_run(positional, out_path, csv_path, quiet) : cmd_validate(positional);
 }
