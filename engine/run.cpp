@@ -69,6 +69,7 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
   want_act_ = wants(spec, "act_rms");
   want_delta_ = wants(spec, "act_delta_rms");
   want_weight_delta_ = wants(spec, "weight_delta_spectral");
+  want_batch_mean_ = wants(spec, "batch_loss_mean");
 
   if (batch_size_ < train.size) {
     order_.resize(size_t(train.size));
@@ -90,6 +91,7 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
   train_loss_ = add("train_loss");
   if (want_test_) test_loss_ = add("test_loss");
   if (want_accuracy_) test_accuracy_ = add("test_accuracy");
+  if (want_batch_mean_) batch_mean_ = add("batch_loss_mean");
   auto layer_name = [&](int l) { return l + 1 == mlp_.layers() ? std::string("f") : "h" + std::to_string(l + 1); };
   if (want_act_) {
     act_rms_ = int(series_.size());
@@ -193,6 +195,7 @@ void Run::record(int t, double train_loss) {
   recorded_steps_.push_back(t);
   if (std::isnan(train_loss)) train_loss = dataset_loss(data_.train, nullptr);
   series_[size_t(train_loss_)].values.push_back(train_loss);
+  if (want_batch_mean_) series_[size_t(batch_mean_)].values.push_back(batch_loss_sum_ / batch_losses_);
   if (want_test_ || want_accuracy_) {
     int correct = 0;
     const double loss = dataset_loss(data_.test, &correct);
@@ -226,6 +229,8 @@ void Run::step() {
   const Batch b = next_batch();
   const double loss = batch_loss(b, dout_.data(), nullptr);
   if (!std::isfinite(loss) || loss > spec_.schedule.divergence_loss) return diverge(t);
+  batch_loss_sum_ += loss;
+  batch_losses_++;
   mlp_.backward(dout_.data(), b.size);
   if (t % spec_.schedule.record_every == 0) record(t, b.size == data_.train.size ? loss : NAN);
   optimizer_.step(mlp_.params().data(), mlp_.grads().data());

@@ -4,6 +4,8 @@
 // train loss on the whole train set, test loss/accuracy on the test set, and the RMS of every layer's
 // preactivation h_l (and of its change since init) on a fixed probe batch (the first train examples),
 // and how far each weight matrix moved, ‖W_l − W_l⁰‖_* / ‖W_l⁰‖_* (spectral norms, experiment E4).
+// batch_loss_mean is the running mean of the mini-batch losses of steps 0…t (at the final record: of the whole
+// run): over one epoch, the "mean training loss over the epoch" of experiment E2, free of extra forward passes.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -68,7 +70,9 @@ class Run {
   int diverged_at_ = -1;
   int batch_size_;
   int probe_size_;
-  bool want_test_, want_accuracy_, want_act_, want_delta_, want_weight_delta_;
+  bool want_test_, want_accuracy_, want_act_, want_delta_, want_weight_delta_, want_batch_mean_;
+  double batch_loss_sum_ = 0;  // Σ of the mini-batch losses of the steps taken (or being taken)
+  int batch_losses_ = 0;
 
   std::vector<int> order_;  // a shuffled epoch of train indices (mini-batch SGD)
   int order_pos_ = 0;
@@ -83,5 +87,5 @@ class Run {
   std::vector<int> recorded_steps_;
   std::vector<Series> series_;
   int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1,
-      weight_delta_ = -1;  // series indices
+      weight_delta_ = -1, batch_mean_ = -1;  // series indices
 };

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/fashion_mnist.hpp"
+
 namespace {
 
 std::string num(double x) {
@@ -153,7 +155,7 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
 }
 
 void read_task(ObjectReader& r, TaskConfig& t) {
-  r.choice("kind", t.kind, {TaskKind::sin_regression, TaskKind::sectors}, task_name);
+  r.choice("kind", t.kind, {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist}, task_name);
   r.integer("input_dim", t.input_dim, 1, 4096);
   r.integer("train_size", t.train_size, 1, 100000);
   r.integer("test_size", t.test_size, 1, 100000);
@@ -213,11 +215,25 @@ void read_sweep(ObjectReader& r, SweepSpec& s) {
   r.finish();
 }
 
+// The data must exist where the front end said, with enough images: say so before a run starts.
+void check_fashion_mnist(const TaskConfig& t, std::vector<std::string>& errors) {
+  if (t.input_dim != kFashionMnistPixels)
+    errors.push_back("task.input_dim: " + std::to_string(t.input_dim) + " is not 784 (fashion_mnist images are 28×28)");
+  const FashionMnistFiles files = probe_fashion_mnist(fashion_mnist_dir());
+  if (!files.error.empty()) return errors.push_back("task.kind: fashion_mnist: " + files.error);
+  if (t.train_size > files.train)
+    errors.push_back("task.train_size: " + std::to_string(t.train_size) + " is more than the " +
+                     std::to_string(files.train) + " training images of this build's Fashion-MNIST subset");
+  if (t.test_size > files.test)
+    errors.push_back("task.test_size: " + std::to_string(t.test_size) + " is more than the " +
+                     std::to_string(files.test) + " test images of this build's Fashion-MNIST subset");
+}
+
 }  // namespace
 
 const std::vector<std::string>& known_metrics() {
   static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms",
-                                              "weight_delta_spectral"};
+                                              "weight_delta_spectral", "batch_loss_mean"};
   return names;
 }
 
@@ -226,7 +242,7 @@ UpdateRule update_rule(OptimizerKind k) { return k == OptimizerKind::sgd ? Updat
 std::vector<int> model_dims(const ExperimentSpec& s, int width) {
   std::vector<int> dims{s.task.input_dim + (s.model.input_bias ? 1 : 0)};
   for (int w : s.model.widths) dims.push_back(width > 0 ? width : w);
-  dims.push_back(s.task.kind == TaskKind::sectors ? s.task.classes : 1);
+  dims.push_back(task_outputs(s.task));
   return dims;
 }
 
@@ -275,6 +291,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
                      std::to_string(s.model.widths.size()));
   if (s.task.kind == TaskKind::sectors && s.task.input_dim != 2)
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) + " is not 2 (sectors is a 2-D task)");
+  if (s.task.kind == TaskKind::fashion_mnist) check_fashion_mnist(s.task, errors);
   if (s.schedule.batch_size > s.task.train_size)
     errors.push_back("schedule.batch_size: " + std::to_string(s.schedule.batch_size) +
                      " is larger than task.train_size " + std::to_string(s.task.train_size));
@@ -285,7 +302,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
       std::string allowed;
       for (const auto& m : known_metrics()) allowed += (allowed.empty() ? "" : ", ") + m;
       errors.push_back("metrics[" + std::to_string(i) + "]: \"" + s.metrics[i] + "\" is not one of " + allowed);
-    } else if (s.metrics[i] == "test_accuracy" && s.task.kind != TaskKind::sectors) {
+    } else if (s.metrics[i] == "test_accuracy" && !task_is_classification(s.task.kind)) {
       errors.push_back("metrics[" + std::to_string(i) + "]: test_accuracy needs a classification task");
     }
   }

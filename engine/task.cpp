@@ -1,14 +1,17 @@
 #include "engine/task.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "engine/detmath.hpp"
+#include "engine/fashion_mnist.hpp"
 #include "engine/rng.hpp"
 
 const char* task_name(TaskKind k) {
   switch (k) {
     case TaskKind::sin_regression: return "sin_regression";
     case TaskKind::sectors: return "sectors";
+    case TaskKind::fashion_mnist: return "fashion_mnist";
   }
   return "?";
 }
@@ -54,10 +57,27 @@ Dataset sectors(const TaskConfig& c, Rng& rng, int size) {
 
 }  // namespace
 
+bool task_is_classification(TaskKind k) { return k != TaskKind::sin_regression; }
+
+int task_outputs(const TaskConfig& c) {
+  switch (c.kind) {
+    case TaskKind::sin_regression: return 1;
+    case TaskKind::sectors: return c.classes;
+    case TaskKind::fashion_mnist: return kFashionMnistClasses;
+  }
+  return 1;
+}
+
 TaskData make_task(const TaskConfig& c) {
   Rng rng = Rng::stream(c.seed, /*purpose=*/1);
   TaskData t;
-  if (c.kind == TaskKind::sin_regression) {
+  if (c.kind == TaskKind::fashion_mnist) {
+    t.classification = true;
+    t.outputs = kFashionMnistClasses;
+    std::string error;
+    if (!load_fashion_mnist(fashion_mnist_dir(), c.train_size, c.test_size, t.train, t.test, error))
+      throw std::runtime_error(error);
+  } else if (c.kind == TaskKind::sin_regression) {
     std::vector<double> v(size_t(c.input_dim));
     random_unit_vector(rng, v.data(), c.input_dim);
     t.train = sin_regression(c, v, rng, c.train_size);

@@ -4,11 +4,13 @@
 //                   (spec/parametrizations.md §7: d = 8, frequency 2).
 //   sectors:        2-D classification, x uniform in the unit disk (radius ≥ 0.1), class = angular sector
 //                   (k sectors), twisted by `twist` radians per unit radius into spiral arms.
+//   fashion_mnist:  the first train_size / test_size images of the build's Fashion-MNIST subset (784 standardized
+//                   pixels, 10 classes; engine/fashion_mnist.hpp). Not generated: `seed` does not apply.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-enum class TaskKind { sin_regression, sectors };
+enum class TaskKind { sin_regression, sectors, fashion_mnist };
 
 const char* task_name(TaskKind k);
 
@@ -36,7 +38,11 @@ struct TaskData {
   int outputs = 1;  // network outputs: 1 for regression, `classes` for classification
 };
 
+// Throws std::runtime_error if a data file cannot be read (check_spec reports that before a run can start).
 TaskData make_task(const TaskConfig& config);
+
+bool task_is_classification(TaskKind k);
+int task_outputs(const TaskConfig& config);  // network outputs: 1, `classes`, or 10 for Fashion-MNIST
 
 // Append a constant 1 to every input: folds a first-layer bias into W_1 (x → (x, 1)).
 void append_constant_input(Dataset& d);

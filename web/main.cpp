@@ -13,6 +13,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "engine/fashion_mnist.hpp"
 #include "web/app.hpp"
 
 namespace {
@@ -110,6 +111,7 @@ int main() {
     fail("Dear ImGui backend initialisation failed");
   glfwSetKeyCallback(window, key_callback);  // replaces the backend's own, which key_callback chains to
 
+  set_fashion_mnist_dir("/data/fashion-mnist");  // the page's subset, embedded at build time (web/CMakeLists.txt)
   app_init(the_app(), "/examples");  // presets embedded from examples/ at build time
 
   // fps 0: run on requestAnimationFrame. simulate_infinite_loop: main never returns, so the runtime and our

@@ -9,10 +9,12 @@
 //
 // Exit codes: 0 success, 1 a run diverged (the result is still written), 2 bad input.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
 
+#include "engine/fashion_mnist.hpp"
 #include "engine/init_export.hpp"
 #include "engine/presets.hpp"
 #include "engine/result_files.hpp"
@@ -22,6 +24,9 @@
 
 #ifndef MUPLAY_EXAMPLES_DIR
 #define MUPLAY_EXAMPLES_DIR "examples"
+#endif
+#ifndef MUPLAY_FASHION_MNIST_DIR
+#define MUPLAY_FASHION_MNIST_DIR ""
 #endif
 
 namespace {
@@ -125,6 +130,9 @@ int cmd_presets(const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The Fashion-MNIST subset: $MUPLAY_FASHION_MNIST_DIR, else the one this build cut (data/CMakeLists.txt).
+  const char* data_dir = std::getenv("MUPLAY_FASHION_MNIST_DIR");
+  set_fashion_mnist_dir(data_dir && *data_dir ? data_dir : MUPLAY_FASHION_MNIST_DIR);
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/base64url.hpp"
+#include "engine/fashion_mnist.hpp"
 #include "engine/link.hpp"
 #include "engine/presets.hpp"
 
@@ -73,6 +74,7 @@ TEST(Link, TheDefaultSpecIsTheShortestLink) {
 }
 
 TEST(Link, EveryPresetRoundTripsExactlyAndHoldsOnlyItsChangedFields) {
+  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);  // presets 15-* validate only where their data is
   const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR);
   ASSERT_FALSE(presets.empty());
   for (const PresetFile& p : presets) {
