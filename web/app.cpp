@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "engine/link.hpp"
+#include "engine/spec_migrations.hpp"
+
 const char* run_state_name(RunState s) {
   switch (s) {
     case RunState::idle: return "idle";
@@ -19,9 +22,22 @@ App& the_app() {
 
 void app_init(App& app, const std::string& presets_dir) {
   app.presets = list_presets(presets_dir);
+  load_default(app);
+}
+
+void load_default(App& app) {
   for (int i = 0; i < int(app.presets.size()); i++)
     if (app.presets[size_t(i)].errors.empty() && load_preset(app, i)) return;
   load_spec_text(app, json::write(spec_to_json(ExperimentSpec{}), 2));  // no presets: the defaults
+}
+
+int find_preset(const App& app, const std::string& stem) {
+  for (int i = 0; i < int(app.presets.size()); i++) {
+    const std::string& path = app.presets[size_t(i)].path;
+    const size_t slash = path.find_last_of('/');
+    if (path.substr(slash == std::string::npos ? 0 : slash + 1) == stem + ".json") return i;
+  }
+  return -1;
 }
 
 bool load_preset(App& app, int index) {
@@ -34,6 +50,7 @@ void spec_doc_changed(App& app) {
   app.spec_errors = parse_spec(app.spec_doc).errors;
   app.spec_text = json::write(app.spec_doc, 2);
   app.spec_edited = true;
+  app.spec_revision += 1;
 }
 
 std::vector<std::string> load_spec_text(App& app, const std::string& text) {
@@ -42,7 +59,12 @@ std::vector<std::string> load_spec_text(App& app, const std::string& text) {
     app.message = "not valid JSON: " + parsed.error + " (the editor keeps the previous spec)";
     return {app.message};
   }
-  app.spec_doc = parsed.value;
+  MigrationResult migrated = migrate_spec(std::move(parsed.value));
+  if (!migrated.errors.empty()) {
+    app.message = migrated.errors[0] + " (the editor keeps the previous spec)";
+    return migrated.errors;
+  }
+  app.spec_doc = std::move(migrated.doc);
   spec_doc_changed(app);
   if (!app.spec_errors.empty()) {
     app.message = std::to_string(app.spec_errors.size()) + " problem(s) in the spec: " + app.spec_errors[0];
@@ -54,6 +76,32 @@ std::vector<std::string> load_spec_text(App& app, const std::string& text) {
   app.message.clear();
   reset(app);
   return {};
+}
+
+std::vector<std::string> import_file_text(App& app, const std::string& text) {
+  // A result document carries its full spec: importing one opens the experiment that made it.
+  json::ParseResult parsed = json::parse(text);
+  const json::Value* schema = parsed.ok() ? parsed.value.find("schema") : nullptr;
+  const json::Value* spec = parsed.ok() ? parsed.value.find("spec") : nullptr;
+  if (schema && schema->is_string() && schema->string == "muplay-result" && spec) return load_spec_text(app, json::write(*spec));
+  return load_spec_text(app, text);
+}
+
+std::vector<std::string> open_link(App& app, const std::string& fragment) {
+  const SpecResult r = spec_from_link(fragment);
+  if (r.ok()) return load_spec_text(app, json::write(spec_to_json(r.spec)));
+  load_default(app);
+  // The decoder's own messages start "link: ..." (spec field errors start with the field's path).
+  const std::string& why = r.errors[0];
+  app.message = "This link could not be opened: " + (why.rfind("link: ", 0) == 0 ? "the link " + why.substr(6) : why) +
+                (r.errors.size() > 1 ? " (and " + std::to_string(r.errors.size() - 1) + " more problems)" : "") +
+                ". Showing the default experiment instead.";
+  return r.errors;
+}
+
+std::string share_link(const App& app) {
+  const SpecResult r = parse_spec(app.spec_doc);
+  return r.ok() ? spec_to_link(r.spec) : "";
 }
 
 bool reset(App& app) {

@@ -11,6 +11,8 @@
 #include "engine/json.hpp"
 #include "engine/presets.hpp"
 #include "engine/runner.hpp"
+#include "imgui.h"
+#include "web/view.hpp"
 
 enum class RunState { idle, running, paused, finished };
 const char* run_state_name(RunState s);
@@ -21,6 +23,7 @@ struct App {
   std::string spec_text;                 // the JSON tab's text buffer
   std::vector<std::string> spec_errors;  // validation of spec_doc (empty: valid)
   bool spec_edited = false;              // spec_doc differs from the spec the runner was built from
+  double spec_revision = 0;              // counts changes of spec_doc: the page follows it (address bar, saved draft)
 
   std::vector<PresetFile> presets;
   int preset_index = -1;
@@ -37,6 +40,14 @@ struct App {
 
   std::vector<int> pressed_keys;  // key presses since the last frame (GLFW key codes), for the shortcuts
 
+  View view;  // which panels are shown (all, or an embed's choice)
+
+  // The plot's box on screen (CSS pixels) in the last frame, and a pending read-back of its pixels (for a PNG).
+  ImVec2 plot_min{0, 0}, plot_max{0, 0};
+  bool plot_capture_requested = false;
+  std::vector<unsigned char> plot_pixels;  // RGBA rows, top first
+  int plot_pixels_width = 0, plot_pixels_height = 0;
+
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
   double frame_work_ms = 0, train_ms = 0;  // per frame, smoothed: all of our work, and its training part
@@ -46,12 +57,23 @@ struct App {
 // main-loop callback takes no context we could thread it through cleanly, so one accessor it is.
 App& the_app();
 
-// Reads the presets from `dir` and loads the first valid one.
+// Reads the presets from `dir` and loads the default experiment: the first valid preset.
 void app_init(App& app, const std::string& presets_dir);
+void load_default(App& app);
 bool load_preset(App& app, int index);
-// Replaces the editor's spec with `text`. Returns the problems (empty if it is a valid spec); on a JSON
-// syntax error the editor keeps its previous document, so nothing the user made is lost.
+// The index of the preset whose file is named `stem` (+ ".json"), or -1.
+int find_preset(const App& app, const std::string& stem);
+// Replaces the editor's spec with `text` (older spec versions are migrated). Returns the problems (empty if it is a
+// valid spec); on a JSON syntax error, or a spec from a newer build, the editor keeps its previous document, so
+// nothing the user made is lost.
 std::vector<std::string> load_spec_text(App& app, const std::string& text);
+// A file the user imports: a spec, or a result document (its spec is loaded).
+std::vector<std::string> import_file_text(App& app, const std::string& text);
+
+// Opens a share link's fragment. A bad link opens the default experiment and says why in app.message.
+std::vector<std::string> open_link(App& app, const std::string& fragment);
+// The share-link fragment of the editor's spec ("s=1...."), or "" while it is invalid.
+std::string share_link(const App& app);
 // Re-validates after an edit of app.spec_doc.
 void spec_doc_changed(App& app);
 

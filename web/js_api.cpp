@@ -2,10 +2,16 @@
 // (the hook the browser tests and embedding pages use); add a line to its EXPORTS table for every new one here.
 // EMSCRIPTEN_KEEPALIVE exports a function without a -sEXPORTED_FUNCTIONS list that could drift out of sync.
 // Functions returning text return a pointer to one static buffer: JS copies it at once (cwrap 'string').
+// Text arguments arrive in memory from muplay_alloc (index.html), not on the stack: a link or file can be megabytes.
 #include <emscripten.h>
 
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 
+#include "engine/link.hpp"
+#include "engine/result_files.hpp"
+#include "engine/spec_migrations.hpp"
 #include "imgui.h"
 #include "web/app.hpp"
 
@@ -23,9 +29,23 @@ json::Value string_list(const std::vector<std::string>& items) {
   return a;
 }
 
+std::string arg(const char* text) { return text ? text : ""; }
+
+// {"ok": true when there are no errors, "errors": [...]} as JSON.
+const char* outcome(const std::vector<std::string>& errors) {
+  json::Value r = json::Value::make_object();
+  r.set("ok", json::Value::make_bool(errors.empty()));
+  r.set("errors", string_list(errors));
+  return out(json::write(r));
+}
+
 }  // namespace
 
 extern "C" {
+
+// Memory for text passed in from JS (freed by JS after the call).
+EMSCRIPTEN_KEEPALIVE void* muplay_alloc(size_t bytes) { return std::malloc(bytes); }
+EMSCRIPTEN_KEEPALIVE void muplay_free(void* p) { std::free(p); }
 
 // A human-readable version string.
 EMSCRIPTEN_KEEPALIVE const char* muplay_version() { return "0.1.0 (Dear ImGui " IMGUI_VERSION ")"; }
@@ -46,11 +66,65 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_frame_stats() {
 EMSCRIPTEN_KEEPALIVE const char* muplay_get_spec() { return out(json::write(the_app().spec_doc, 2)); }
 
 // Loads a spec into the editor and resets the run. Returns {"ok": bool, "errors": [...]} as JSON.
-EMSCRIPTEN_KEEPALIVE const char* muplay_load_spec(const char* text) {
-  const std::vector<std::string> errors = load_spec_text(the_app(), text ? text : "");
+EMSCRIPTEN_KEEPALIVE const char* muplay_load_spec(const char* text) { return outcome(load_spec_text(the_app(), arg(text))); }
+
+// Checks a spec without loading it: {"ok", "errors"}. The embed API refuses a bad spec before it touches the page.
+EMSCRIPTEN_KEEPALIVE const char* muplay_check_spec(const char* text) { return outcome(read_spec_text(arg(text)).errors); }
+
+// Loads an imported file: a spec, or a result document (its spec). Returns {"ok", "errors"}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_import(const char* text) { return outcome(import_file_text(the_app(), arg(text))); }
+
+// Counts the changes of the editor's spec: the page saves the draft and updates the address bar when it moves.
+EMSCRIPTEN_KEEPALIVE double muplay_spec_revision() { return the_app().spec_revision; }
+
+// The share-link fragment of the editor's spec ("s=1...."), or "" while the spec is invalid.
+EMSCRIPTEN_KEEPALIVE const char* muplay_share_link() { return out(share_link(the_app())); }
+
+// Opens a share link (a bad one opens the default experiment and sets the message). Returns {"ok", "errors"}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_open_link(const char* fragment) { return outcome(open_link(the_app(), arg(fragment))); }
+
+// Decodes a share link without opening it: {"ok", "errors"}. The browser tests fuzz the decoder through this.
+EMSCRIPTEN_KEEPALIVE const char* muplay_decode_link(const char* fragment) { return outcome(spec_from_link(arg(fragment)).errors); }
+
+// Shows the full page or an embed with the listed panels (web/view.hpp). Returns {"ok", "errors"}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) {
+  std::vector<std::string> errors;
+  the_app().view = make_view(embed != 0, arg(panels), errors);
+  return outcome(errors);
+}
+
+// The index of the preset file examples/STEM.json, or -1.
+EMSCRIPTEN_KEEPALIVE int muplay_find_preset(const char* stem) { return find_preset(the_app(), arg(stem)); }
+
+// The files of the page's downloads, written as `muplay` writes them (engine/result_files.hpp). The spec file of an
+// invalid spec (mid-edit) is its document as it stands, so work in progress can be saved too.
+EMSCRIPTEN_KEEPALIVE const char* muplay_spec_file() {
+  const SpecResult r = parse_spec(the_app().spec_doc);
+  return out(r.ok() ? spec_file_text(r.spec) : json::write(the_app().spec_doc, 2) + "\n");
+}
+EMSCRIPTEN_KEEPALIVE const char* muplay_result_file() {
+  return out(the_app().runner ? result_file_text(the_app().runner->results()) : "");
+}
+EMSCRIPTEN_KEEPALIVE const char* muplay_results_csv() {
+  return out(the_app().runner ? results_csv(the_app().runner->results()) : "");
+}
+
+// PNG export of the plot: request a read-back of its pixels in the next frame (0 when no plot is on screen), then
+// poll muplay_plot_pixels: {"ready", "width", "height", "pointer"} (RGBA rows, top first, at `pointer` in the heap).
+EMSCRIPTEN_KEEPALIVE int muplay_capture_plot() {
+  App& app = the_app();
+  if (app.plot_max.x <= app.plot_min.x || app.plot_max.y <= app.plot_min.y) return 0;
+  app.plot_capture_requested = true;
+  app.plot_pixels_width = app.plot_pixels_height = 0;
+  return 1;
+}
+EMSCRIPTEN_KEEPALIVE const char* muplay_plot_pixels() {
+  const App& app = the_app();
   json::Value r = json::Value::make_object();
-  r.set("ok", json::Value::make_bool(errors.empty()));
-  r.set("errors", string_list(errors));
+  r.set("ready", json::Value::make_bool(!app.plot_capture_requested && app.plot_pixels_width > 0));
+  r.set("width", json::Value::make_number(app.plot_pixels_width));
+  r.set("height", json::Value::make_number(app.plot_pixels_height));
+  r.set("pointer", json::Value::make_number(double(reinterpret_cast<uintptr_t>(app.plot_pixels.data()))));
   return out(json::write(r));
 }
 

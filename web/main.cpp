@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
@@ -52,6 +53,24 @@ void key_callback(GLFWwindow* window, int key, int scancode, int action, int mod
   if (action == GLFW_PRESS || action == GLFW_REPEAT) the_app().pressed_keys.push_back(key);
 }
 
+// Reads the plot's pixels back from the frame just drawn, for a PNG download (index.html's files.js encodes them):
+// what the user sees, at the screen's resolution. Read right after drawing, before the browser may clear the buffer.
+void capture_plot(App& app, const CanvasSize& s) {
+  app.plot_capture_requested = false;
+  const double sx = s.fb_w / s.css_w, sy = s.fb_h / s.css_h;
+  const int x0 = std::max(0, int(std::floor(app.plot_min.x * sx))), x1 = std::min(s.fb_w, int(std::ceil(app.plot_max.x * sx)));
+  const int y0 = std::max(0, int(std::floor(app.plot_min.y * sy))), y1 = std::min(s.fb_h, int(std::ceil(app.plot_max.y * sy)));
+  const int w = std::max(0, x1 - x0), h = std::max(0, y1 - y0);
+  std::vector<unsigned char> bottom_up(size_t(w) * size_t(h) * 4);
+  if (w > 0 && h > 0) glReadPixels(x0, s.fb_h - y1, w, h, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+  app.plot_pixels.resize(bottom_up.size());
+  const size_t row = size_t(w) * 4;
+  for (int y = 0; y < h; y++)  // GL's rows start at the bottom
+    std::copy_n(bottom_up.begin() + long(size_t(h - 1 - y) * row), row, app.plot_pixels.begin() + long(size_t(y) * row));
+  app.plot_pixels_width = w;
+  app.plot_pixels_height = h;
+}
+
 void frame() {
   const CanvasSize s = fit_canvas();
 
@@ -82,6 +101,7 @@ void frame() {
   glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (app.plot_capture_requested && s.css_w > 0 && s.css_h > 0) capture_plot(app, s);
   app.frame_count += 1;
   // Our own work per frame (training slice + UI + GL submission), smoothed: the status bar shows it, so a slow
   // frame rate can be told apart from a slow browser or GPU.
@@ -105,7 +125,7 @@ int main() {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code (and, later, the URL)
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code and the URL (web/view.hpp)
   ImGui::StyleColorsDark();
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))
     fail("Dear ImGui backend initialisation failed");

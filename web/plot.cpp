@@ -143,7 +143,7 @@ ImU32 curve_color(int index, int count) {
   return ramp[std::min(n - 1, index * (n - 1) / std::max(1, count - 1))];
 }
 
-void line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve>& curves, ImVec2 size) {
+ImVec2 line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve>& curves, ImVec2 size) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (size.x <= 0) size.x = avail.x;
   if (size.y <= 0) size.y = avail.y;
@@ -164,11 +164,12 @@ void line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
     const char* hint = "no data yet: press Run";
     const ImVec2 ts = ImGui::CalcTextSize(hint);
     dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), hint);
-    return;
+    return size;
   }
   dl->PushClipRect(a, b, true);
   draw_curves(dl, curves, sx, sy);
   draw_legend(dl, curves, ImVec2(b.x, a.y));
   dl->PopClipRect();
   if (hovered) hover_readout(curves, sx);
+  return size;
 }

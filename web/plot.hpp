@@ -18,8 +18,8 @@ struct PlotAxes {
   bool log_x = false, log_y = true;
 };
 
-// Draws into a `size` box at the cursor (a width or height of 0 takes the available space).
-void line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve>& curves, ImVec2 size);
+// Draws into a `size` box at the cursor (a width or height of 0 takes the available space). Returns the box's size.
+ImVec2 line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve>& curves, ImVec2 size);
 
 // A colour per curve index, distinct for up to 8 curves and ordered light to dark (small to large width).
 ImU32 curve_color(int index, int count);

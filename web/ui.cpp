@@ -1,6 +1,7 @@
 // The page's panels, drawn each frame as plain functions of the App (Dear ImGui's immediate mode):
 // presets and spec editor on the left, run controls, the live plot and the runs table on the right,
 // a status bar at the bottom. Keyboard: Space run/pause, S single step, R reset (when no field is active).
+// An embed (app.view) shows only the panels its author chose, compactly.
 #include <algorithm>
 #include <cstdio>
 
@@ -70,15 +71,6 @@ void controls(App& app) {
   if (ImGui::Button("Step (S)")) step_once(app);
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) reset(app);
-  const ImGuiIO& io = ImGui::GetIO();
-  // Shortcuts, unless a text field has the keyboard. GLFW's codes for letters are their ASCII capitals.
-  if (!io.WantTextInput)
-    for (int key : app.pressed_keys) {
-      if (key == ' ') app.state == RunState::running ? pause(app) : run(app);
-      if (key == 'S') step_once(app);
-      if (key == 'R') reset(app);
-    }
-  app.pressed_keys.clear();
   if (app.runner) {
     ImGui::SameLine();
     const float done = app.runner->planned_steps() ? float(app.runner->total_steps()) / float(app.runner->planned_steps()) : 0;
@@ -86,6 +78,18 @@ void controls(App& app) {
     std::snprintf(overlay, sizeof overlay, "%ld / %ld steps", app.runner->total_steps(), app.runner->planned_steps());
     ImGui::ProgressBar(done, ImVec2(-1, 0), overlay);
   }
+}
+
+// Space run/pause, S step, R reset: whichever panels are shown (the page's help lists them), unless a text field
+// has the keyboard. GLFW's codes for letters are their ASCII capitals.
+void shortcuts(App& app) {
+  if (!ImGui::GetIO().WantTextInput)
+    for (int key : app.pressed_keys) {
+      if (key == ' ') app.state == RunState::running ? pause(app) : run(app);
+      if (key == 'S') step_once(app);
+      if (key == 'R') reset(app);
+    }
+  app.pressed_keys.clear();
 }
 
 // The series names of the first run ("train_loss", "act_rms/h1", ...): the metrics one can plot.
@@ -135,8 +139,14 @@ void plot_panel(App& app) {
   axes.y_label = metric;
   axes.log_x = app.log_x;
   axes.log_y = app.log_y;
-  const float table_height = std::min(200.0f, 40.0f + 22.0f * float(app.runner ? app.runner->runs().size() : 0));
-  line_plot("##plot", axes, curves_for(app, metric), ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - table_height)));
+  const float table_height =
+      app.view.runs ? std::min(200.0f, 40.0f + 22.0f * float(app.runner ? app.runner->runs().size() : 0)) : 0;
+  const float min_height = app.view.embed ? 120.0f : 200.0f;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 size = line_plot("##plot", axes, curves_for(app, metric),
+                                ImVec2(0, std::max(min_height, ImGui::GetContentRegionAvail().y - table_height)));
+  app.plot_min = origin;  // for the PNG export (main.cpp reads these pixels back)
+  app.plot_max = ImVec2(origin.x + size.x, origin.y + size.y);
 }
 
 void runs_table(const App& app) {
@@ -185,27 +195,40 @@ void status_bar(const App& app) {
 }  // namespace
 
 void draw_ui(App& app) {
+  const View& v = app.view;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);
+  // An embed is small: tighter padding, and no title (the host page has its own).
+  if (v.embed) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4, 4));
   ImGui::Begin("\xC2\xB5Playground", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
-  const float status_height = ImGui::GetFrameHeightWithSpacing() + 6;
-  const float left_width = std::clamp(vp->Size.x * 0.36f, 300.0f, 520.0f);
-  ImGui::BeginChild("left", ImVec2(left_width, -status_height), true);
-  // "\xC2\xB5" is U+00B5 MICRO SIGN: ImGui's built-in font covers Latin-1 but not Greek.
-  ImGui::TextUnformatted("\xC2\xB5Playground: width scaling you can see");
-  ImGui::Separator();
-  presets_panel(app);
-  ImGui::Separator();
-  spec_panel(app);
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("right", ImVec2(0, -status_height), true);
-  controls(app);
-  plot_panel(app);
-  runs_table(app);
-  ImGui::EndChild();
-  status_bar(app);
+  if (v.embed) ImGui::PopStyleVar();
+  app.plot_min = app.plot_max = ImVec2(0, 0);  // no plot unless plot_panel draws one this frame
+  const float status_height = v.status ? ImGui::GetFrameHeightWithSpacing() + 6 : 0;
+  const bool left = v.presets || v.editor, right = v.controls || v.plot || v.runs;
+  if (left) {
+    const float left_width = right ? std::clamp(vp->Size.x * 0.36f, v.embed ? 220.0f : 300.0f, 520.0f) : 0;
+    ImGui::BeginChild("left", ImVec2(left_width, -status_height), true);
+    if (!v.embed) {
+      // "\xC2\xB5" is U+00B5 MICRO SIGN: ImGui's built-in font covers Latin-1 but not Greek.
+      ImGui::TextUnformatted("\xC2\xB5Playground: width scaling you can see");
+      ImGui::Separator();
+    }
+    if (v.presets) presets_panel(app);
+    if (v.presets && v.editor) ImGui::Separator();
+    if (v.editor) spec_panel(app);
+    ImGui::EndChild();
+    if (right) ImGui::SameLine();
+  }
+  if (right) {
+    ImGui::BeginChild("right", ImVec2(0, -status_height), !v.embed);
+    if (v.controls) controls(app);
+    if (v.plot) plot_panel(app);
+    if (v.runs) runs_table(app);
+    ImGui::EndChild();
+  }
+  shortcuts(app);
+  if (v.status) status_bar(app);
   ImGui::End();
 }
