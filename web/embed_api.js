@@ -1,0 +1,140 @@
+// The postMessage API through which an embedding page (lecture notes, say) drives an embed.
+//
+//   host -> embed   { muplay: 1, type, id?, ...fields }, type one of MESSAGES below; id (a string or number) comes
+//                   back in the reply, so a host can match replies to requests.
+//   embed -> host   { muplay: 1, type: 'reply', id, ok: true, result }  or  { ..., ok: false, error, errors? }
+//                   { muplay: 1, type: 'event', event: 'ready' | 'state' | 'finished', ... }
+//
+// Safety: only the embedding page (window.parent) is listened to, and when the embed URL names ?origin=https://host,
+// only that origin (anything else is ignored, and events go to that origin only). Every message is checked against
+// the fixed table below, field by field; nothing in a message is ever evaluated or used as HTML.
+export const API_VERSION = 1;
+const MAX_TEXT = 4 << 20;  // the JSON parser's own limit (engine/json.hpp)
+
+// type -> { field: kind }; kinds: 'text' (a string), 'spec' (a spec object, or its JSON text).
+const MESSAGES = new Map(Object.entries({
+  load_spec: { spec: 'spec' },
+  load_link: { link: 'text' },
+  load_preset: { preset: 'text' },
+  run: {},
+  pause: {},
+  step: {},
+  reset: {},
+  get_state: {},
+  get_spec: {},
+  get_results: {},
+}));
+
+const shown = (v) => (typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : typeof v);
+
+function checkField(kind, value) {
+  if (kind === 'spec' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    let text;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      return { error: 'is not a JSON document' };
+    }
+    return text.length > MAX_TEXT ? { error: `is longer than ${MAX_TEXT} characters` } : { value: text };
+  }
+  if (typeof value !== 'string') return { error: `must be ${kind === 'spec' ? 'an object or a string' : 'a string'}` };
+  return value.length > MAX_TEXT ? { error: `is longer than ${MAX_TEXT} characters` } : { value };
+}
+
+// Checks a message from the host. Returns { message: { type, id, ...fields } } or { error, id }.
+export function validateMessage(data) {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: 'a message must be an object' };
+  const id = typeof data.id === 'string' ? data.id.slice(0, 100) : Number.isFinite(data.id) ? data.id : undefined;
+  const fail = (error) => ({ error, id });
+  if (data.id !== undefined && data.id !== id) return fail('id must be a string (up to 100 characters) or a number');
+  if (data.muplay !== API_VERSION) return fail(`muplay must be ${API_VERSION} (the API version), not ${shown(data.muplay)}`);
+  if (typeof data.type !== 'string' || !MESSAGES.has(data.type)) {
+    return fail(`unknown type ${shown(data.type)}; known: ${[...MESSAGES.keys()].join(', ')}`);
+  }
+  const fields = MESSAGES.get(data.type);
+  const message = { type: data.type, id };
+  for (const key of Object.keys(data)) {
+    if (key !== 'muplay' && key !== 'type' && key !== 'id' && !Object.hasOwn(fields, key)) {
+      return fail(`${data.type}: unknown field ${shown(key)}`);
+    }
+  }
+  for (const [field, kind] of Object.entries(fields)) {
+    const checked = checkField(kind, data[field]);
+    if (checked.error) return fail(`${data.type}: ${field} ${checked.error}`);
+    message[field] = checked.value;
+  }
+  return { message };
+}
+
+// What each message does, through the page's hook. Returns the reply's result, or throws (with .errors) on failure.
+function perform(m, message) {
+  const outcome = (json) => {
+    const r = JSON.parse(json);
+    if (!r.ok) throw Object.assign(new Error(r.errors[0]), { errors: r.errors });
+    return { state: m.muplay_state() };
+  };
+  switch (message.type) {
+    case 'load_spec':  // checked first: a refused spec leaves the embed as it was
+      outcome(m.muplay_check_spec(message.spec));
+      return outcome(m.muplay_load_spec(message.spec));
+    case 'load_link': return outcome(m.muplay_open_link(message.link));
+    case 'load_preset': {
+      const index = m.muplay_find_preset(message.preset);
+      if (index < 0 || !m.muplay_load_preset(index)) throw new Error(`no valid preset ${shown(message.preset)}`);
+      return { state: m.muplay_state() };
+    }
+    case 'run': m.muplay_run(); break;
+    case 'pause': m.muplay_pause(); break;
+    case 'step': m.muplay_step(); break;
+    case 'reset': m.muplay_reset(); break;
+    case 'get_spec': return { spec: JSON.parse(m.muplay_get_spec()), errors: JSON.parse(m.muplay_get_errors()).spec };
+    case 'get_results': return { results: JSON.parse(m.muplay_get_results()) };
+    default: break;  // get_state
+  }
+  return { state: m.muplay_state(), total_steps: m.muplay_total_steps() };
+}
+
+// Each run's outcome without its series: what a 'finished' event carries.
+function runSummaries(m) {
+  const results = JSON.parse(m.muplay_get_results());
+  return (results?.runs ?? []).map(({ width, lr, seed, status, diverged_at, steps_done, summary }) => (
+    { width, lr, seed, status, diverged_at, steps_done, summary }));
+}
+
+// Starts listening when the page is framed. Returns { ready(), stateChanged(state) } to send events, or null.
+export function startEmbedApi(m, options, ui) {
+  if (window.parent === window) return null;
+  let host = null;
+  if (options.origin !== null) {
+    try {
+      host = new URL(options.origin).origin;
+    } catch { /* reported below */ }
+    if (host !== options.origin) {
+      ui.notice(`origin=${options.origin} is not an origin such as https://example.org, so the embed API is off.`);
+      return null;
+    }
+  }
+  const post = (message, origin) => window.parent.postMessage({ muplay: API_VERSION, ...message }, origin);
+  const events = host ?? '*';
+
+  window.addEventListener('message', (e) => {
+    if (e.source !== window.parent || (host && e.origin !== host)) return;
+    if (typeof e.data !== 'object' || e.data === null || !('muplay' in e.data)) return;  // not meant for us
+    const to = e.origin === 'null' ? '*' : e.origin;  // an opaque origin (sandboxed host) cannot be named
+    const checked = validateMessage(e.data);
+    if (checked.error) return post({ type: 'reply', id: checked.id, ok: false, error: checked.error }, to);
+    try {
+      return post({ type: 'reply', id: checked.message.id, ok: true, result: perform(m, checked.message) }, to);
+    } catch (error) {
+      return post({ type: 'reply', id: checked.message.id, ok: false, error: error.message, errors: error.errors }, to);
+    }
+  });
+
+  return {
+    ready: () => post({ type: 'event', event: 'ready', version: API_VERSION, state: m.muplay_state() }, events),
+    stateChanged(state) {
+      post({ type: 'event', event: 'state', state }, events);
+      if (state === 'finished') post({ type: 'event', event: 'finished', runs: runSummaries(m) }, events);
+    },
+  };
+}
