@@ -16,8 +16,11 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 // Opens the playground. Options: waitReady (default true) awaits window.muplay.ready; beforeLoad(page) runs
-// before navigation (e.g. to add init scripts or routes). Returns { page, errors, url, close }.
-export async function openPlayground({ waitReady = true, beforeLoad, viewport = { width: 1280, height: 800 } } = {}) {
+// before navigation (e.g. to add init scripts or routes); suffix is appended to the served URL ('?embed=1#s=...');
+// url opens another address instead (a link copied from another test's page); deviceScaleFactor (default 1).
+// Returns { page, context, errors, url (the served site's), close }.
+export async function openPlayground({ waitReady = true, beforeLoad, viewport = { width: 1280, height: 800 }, suffix = '',
+                                       url, deviceScaleFactor = 1 } = {}) {
   const server = await startServer({ root: SITE, port: 0 });
   const profile = mkdtempSync(path.join(tmpdir(), 'muplay-chromium-'));
   let context;
@@ -32,15 +35,17 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
       executablePath: '/usr/bin/chromium',
       args: CHROMIUM_ARGS,
       viewport,
+      deviceScaleFactor,
+      acceptDownloads: true,
     });
     const page = context.pages()[0] ?? await context.newPage();
     const errors = [];
     page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
     page.on('pageerror', (err) => errors.push(String(err)));
     if (beforeLoad) await beforeLoad(page);
-    await page.goto(server.url);
+    await page.goto(url ?? server.url + suffix);
     if (waitReady) await page.evaluate(() => window.muplay.ready.then(() => true));
-    return { page, errors, url: server.url, close };
+    return { page, context, errors, url: server.url, close };
   } catch (e) {
     await close();
     throw e;
