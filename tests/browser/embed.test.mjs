@@ -18,7 +18,8 @@ let playground, hostDir, host, pg;
 const hostPage = (iframes) => `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head>
 <body style="margin: 0; background: #eee"><script>
 window.received = [];
-addEventListener('message', (e) => received.push({ origin: e.origin, data: e.data }));
+addEventListener('message', (e) => received.push({ origin: e.origin, data: e.data,
+  frame: [...document.querySelectorAll('iframe')].findIndex((f) => f.contentWindow === e.source) }));
 window.send = (msg, frame = 0) => document.querySelectorAll('iframe')[frame].contentWindow.postMessage(msg, '*');
 </script>${iframes}</body></html>`;
 
@@ -30,7 +31,8 @@ before(async () => {
   writeFileSync(path.join(hostDir, 'host.html'), hostPage(
     `<iframe id="embed" style="width: 640px; height: 400px; border: 0" src="${A}?embed=1&panels=plot,controls&origin=${B}"></iframe>`));
   writeFileSync(path.join(hostDir, 'restricted.html'), hostPage(
-    `<iframe src="${A}?embed=1&origin=http://127.0.0.1:9"></iframe><iframe src="${A}?embed=1&origin=javascript:alert(1)"></iframe>`));
+    `<iframe src="${A}?embed=1&origin=http://127.0.0.1:9"></iframe><iframe src="${A}?embed=1&origin=javascript:alert(1)"></iframe>` +
+    `<iframe src="${A}?embed=1&panels=plot,bogus"></iframe>`));
   // The lecture notes as a course site would host them: elsewhere, with the playground found through <base>.
   const notes = readFileSync(path.join(SITE, 'examples', 'lecture-notes.html'), 'utf8');
   writeFileSync(path.join(hostDir, 'notes.html'), notes.replace('<head>', `<head><base href="${A}examples/">`));
@@ -140,7 +142,7 @@ test('bad messages get a precise refusal and change nothing; foreign messages ar
   assert.deepEqual(pg.errors, []);
 });
 
-test('with ?origin=, messages from any other origin are ignored; a malformed origin turns the API off', T, async () => {
+test('with ?origin=, messages from any other origin are ignored; a malformed origin turns the API off; bad panels are named', T, async () => {
   const other = await openPlayground({ url: `${host.url}restricted.html`, waitReady: false });
   try {
     const { page } = other;
@@ -151,8 +153,14 @@ test('with ?origin=, messages from any other origin are ignored; a malformed ori
     assert.match(await malformed.textContent('#notice-text'), /origin=javascript:alert\(1\) is not an origin .* the embed API is off/);
     for (const frame of [0, 1]) await page.evaluate((f) => window.send({ muplay: 1, type: 'run', id: f }, f), frame);
     await page.waitForTimeout(1500);
-    assert.deepEqual(await page.evaluate(() => window.received), [], 'an embed answered or announced itself to a foreign host');
+    assert.deepEqual(await page.evaluate(() => window.received.filter((m) => m.frame < 2)), [],
+                     'an embed answered or announced itself to a foreign host');
     assert.equal(await wrong.evaluate(() => window.muplay.muplay_state()), 'idle');
+    const panels = embedFrame(page, 2);
+    await ready(panels);
+    await panels.waitForSelector('#notice:not([hidden])');
+    assert.equal(await panels.textContent('#notice-text'),
+                 'panels: "bogus" is not one of presets, editor, controls, plot, runs, status');
   } finally {
     await other.close();
   }
