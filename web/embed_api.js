@@ -8,7 +8,7 @@
 // Safety: only the embedding page (window.parent) is listened to, and when the embed URL names ?origin=https://host,
 // only that origin (anything else is ignored, and events go to that origin only). Every message is checked against
 // the fixed table below, field by field; nothing in a message is ever evaluated or used as HTML.
-export const API_VERSION = 1;
+const API_VERSION = 1;
 const MAX_TEXT = 4 << 20;  // the JSON parser's own limit (engine/json.hpp)
 
 // type -> { field: kind }; kinds: 'text' (a string), 'spec' (a spec object, or its JSON text).
@@ -42,7 +42,7 @@ function checkField(kind, value) {
 }
 
 // Checks a message from the host. Returns { message: { type, id, ...fields } } or { error, id }.
-export function validateMessage(data) {
+function validateMessage(data) {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: 'a message must be an object' };
   const id = typeof data.id === 'string' ? data.id.slice(0, 100) : Number.isFinite(data.id) ? data.id : undefined;
   const fail = (error) => ({ error, id });

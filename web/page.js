@@ -14,7 +14,7 @@ import { describeStorageError, openStorage } from './storage.js';
 
 const $ = (id) => document.getElementById(id);
 
-export function pageOptions(search) {
+function pageOptions(search) {
   const p = new URLSearchParams(search);
   return {
     embed: p.get('embed') === '1',

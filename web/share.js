@@ -8,16 +8,16 @@ const EMBED_DEFAULT = new Set(['controls', 'plot']);
 
 // The page's own address without query or fragment: links always open the full page, embeds add their parameters.
 const pageUrl = () => location.origin + location.pathname;
-export const linkUrl = (fragment) => `${pageUrl()}#${fragment}`;
+const linkUrl = (fragment) => `${pageUrl()}#${fragment}`;
 
-export function embedUrl(fragment, panels, autoplay) {
+function embedUrl(fragment, panels, autoplay) {
   const query = `?embed=1&panels=${panels.join(',')}${autoplay ? '&autoplay=1' : ''}`;
   return `${pageUrl()}${query}#${fragment}`;
 }
 
 const attribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-export function iframeSnippet(url, name) {
+function iframeSnippet(url, name) {
   return `<iframe src="${attribute(url)}" title="${attribute(`\u03bcPlayground: ${name}`)}" width="720" height="460" ` +
          'style="border: 0; max-width: 100%" loading="lazy"></iframe>';
 }

@@ -3,7 +3,7 @@
 // turned off) is thrown as the browser's DOMException: the page turns it into a message, never into a crash.
 const DB_NAME = 'muplay';
 const DB_VERSION = 1;
-export const KEEP_RUNS = 10;
+const KEEP_RUNS = 10;
 
 // A sentence for a storage error: what went wrong, in the user's terms.
 export function describeStorageError(e) {

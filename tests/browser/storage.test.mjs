@@ -51,9 +51,10 @@ test('an edited spec comes back after a reload, even one that is not valid yet',
   assert.deepEqual((await spec(page)).model.widths, [8, 0]);
   assert.deepEqual(JSON.parse(await call(page, 'muplay_get_errors')).spec, ['model.widths[1]: 0 is not in [1, 16384]']);
 
-  // A reload soon after an edit, before the address bar has followed it (it waits for a pause in the edits).
+  // A reload as soon as the edit is stored, usually before the address bar has followed it (it waits for a pause in
+  // the edits): either way the edit comes back.
   await call(page, 'muplay_load_spec', JSON.stringify({ ...SPEC, name: 'reloaded soon after' }));
-  await page.waitForTimeout(100);
+  while (!(await stored(page, 'drafts'))[0]?.text.includes('reloaded soon after')) await page.waitForTimeout(20);
   await reload(page);
   assert.equal((await spec(page)).name, 'reloaded soon after');
   assert.deepEqual(pg.errors, []);
