@@ -85,9 +85,10 @@ export function startShare(m, ui) {
     $('share-dialog').showModal();
   });
 
-  // A link pasted into the address bar of this open page (only a fragment change: no reload).
-  window.addEventListener('hashchange', () => {
-    const fragment = location.hash.slice(1);
+  // A link pasted into the address bar of this open page (only a fragment change: no reload). Read from the event:
+  // by the time it is handled, the address bar may already show the spec again (specChanged below).
+  window.addEventListener('hashchange', (e) => {
+    const fragment = new URL(e.newURL).hash.slice(1);
     if (!fragment || fragment === current) return;
     current = fragment;
     if (!JSON.parse(m.muplay_open_link(fragment)).ok) ui.notice(JSON.parse(m.muplay_get_errors()).message);
