@@ -12,7 +12,9 @@
 #include "engine/presets.hpp"
 #include "engine/runner.hpp"
 #include "imgui.h"
+#include "web/abc_explorer.hpp"
 #include "web/view.hpp"
+#include "web/width_view.hpp"
 
 enum class RunState { idle, running, paused, finished };
 const char* run_state_name(RunState s);
@@ -41,6 +43,8 @@ struct App {
   std::vector<int> pressed_keys;  // key presses since the last frame (GLFW key codes), for the shortcuts
 
   View view;  // which panels are shown (all, or an embed's choice)
+  WidthView width_view;  // the "vs width" tab
+  AbcExplorer explorer;  // the "parametrization" tab
 
   // The plot's box on screen (CSS pixels) in the last frame, and a pending read-back of its pixels (for a PNG).
   ImVec2 plot_min{0, 0}, plot_max{0, 0};
@@ -50,7 +54,8 @@ struct App {
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
-  double frame_work_ms = 0, train_ms = 0;  // per frame, smoothed: all of our work, and its training part
+  double frame_work_ms = 0, train_ms = 0;
+  double frame_interval_ms = 0, last_frame_start_ms = 0;  // time from one frame's start to the next, smoothed  // per frame, smoothed: all of our work, and its training part
 };
 
 // The single App of the page. main.cpp's frame loop and js_api.cpp's exports both need it, and emscripten's

@@ -36,24 +36,34 @@ Range axis_range(const std::vector<PlotCurve>& curves, bool use_x, bool log) {
   return r;
 }
 
-// Tick positions in axis units: decades for log axes, 1-2-5 steps for linear ones.
-std::vector<double> ticks(double lo, double hi, bool log) {
+// 1-2-5 steps between lo and hi (about five of them).
+std::vector<double> nice_ticks(double lo, double hi) {
   std::vector<double> out;
-  if (log) {
-    const double step = std::max(1.0, std::ceil((hi - lo) / 6));
-    for (double t = std::ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push_back(t);
-    return out;
-  }
   const double raw = (hi - lo) / 5, mag = std::pow(10, std::floor(std::log10(raw)));
   const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
   for (double t = std::ceil(lo / step) * step; t <= hi + 1e-9 * step; t += step) out.push_back(std::fabs(t) < 1e-12 * step ? 0 : t);
   return out;
 }
 
+// Tick positions in axis units: decades for log axes spanning more than a decade, else 1-2-5 steps of the values.
+std::vector<double> ticks(double lo, double hi, bool log) {
+  if (!log) return nice_ticks(lo, hi);
+  std::vector<double> out;
+  if (hi - lo < 1.5) {  // less than a decade or so: decades alone would leave the axis unlabelled
+    for (double v : nice_ticks(std::pow(10, lo), std::pow(10, hi)))
+      if (v > 0) out.push_back(std::log10(v));
+    return out;
+  }
+  const double step = std::max(1.0, std::ceil((hi - lo) / 6));
+  for (double t = std::ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push_back(t);
+  return out;
+}
+
 std::string tick_label(double t, bool log) {
   char buf[32];
-  if (log) std::snprintf(buf, sizeof buf, "1e%d", int(std::lround(t)));
-  else std::snprintf(buf, sizeof buf, "%g", t);
+  const bool decade = log && std::fabs(t - std::round(t)) < 1e-9;
+  if (decade) std::snprintf(buf, sizeof buf, "1e%d", int(std::lround(t)));
+  else std::snprintf(buf, sizeof buf, "%.3g", log ? std::pow(10, t) : t);
   return buf;
 }
 
@@ -99,16 +109,22 @@ void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Sca
   }
 }
 
+// Curves without a label (markers such as η*) stay out of the legend.
 void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, ImVec2 top_right) {
   const float line = ImGui::GetTextLineHeight();
   float width = 0;
-  for (const PlotCurve& c : curves) width = std::max(width, ImGui::CalcTextSize(c.label.c_str()).x);
+  int rows = 0;
+  for (const PlotCurve& c : curves)
+    if (!c.label.empty()) { width = std::max(width, ImGui::CalcTextSize(c.label.c_str()).x); rows++; }
+  if (rows == 0) return;
   const ImVec2 a(top_right.x - width - 34, top_right.y + 6);
-  dl->AddRectFilled(a, ImVec2(top_right.x - 6, a.y + line * float(curves.size()) + 6), IM_COL32(20, 20, 24, 210));
-  for (size_t i = 0; i < curves.size(); i++) {
-    const float y = a.y + 3 + line * float(i);
-    dl->AddLine(ImVec2(a.x + 4, y + line / 2), ImVec2(a.x + 22, y + line / 2), curves[i].color, 3);
-    dl->AddText(ImVec2(a.x + 28, y), ImGui::GetColorU32(ImGuiCol_Text), curves[i].label.c_str());
+  dl->AddRectFilled(a, ImVec2(top_right.x - 6, a.y + line * float(rows) + 6), IM_COL32(20, 20, 24, 210));
+  int row = 0;
+  for (const PlotCurve& c : curves) {
+    if (c.label.empty()) continue;
+    const float y = a.y + 3 + line * float(row++);
+    dl->AddLine(ImVec2(a.x + 4, y + line / 2), ImVec2(a.x + 22, y + line / 2), c.color, 3);
+    dl->AddText(ImVec2(a.x + 28, y), ImGui::GetColorU32(ImGuiCol_Text), c.label.c_str());
   }
 }
 

@@ -10,6 +10,8 @@
 #include "web/app.hpp"
 #include "web/plot.hpp"
 #include "web/spec_editor.hpp"
+#include "web/width_view.hpp"
+#include "engine/lr_transfer.hpp"
 
 namespace {
 
@@ -178,6 +180,83 @@ void runs_table(const App& app) {
   ImGui::EndTable();
 }
 
+// Loss against the learning rate, one curve per width, η* (parabola fit, engine/lr_transfer.hpp) marked: the
+// learning-rate transfer picture of spec §7 (E2). Needs a sweep over lr; the loss is the mean over the run
+// (batch_loss_mean) when recorded, else the final train loss.
+void lr_view(const App& app) {
+  if (!app.runner || app.runner->spec().sweep.lr.size() < 2) {
+    ImGui::TextDisabled("This view needs a sweep over learning rates (sweep.lr with 2 or more values).");
+    return;
+  }
+  const bool mean = app.runner->runs().front()->find_series("batch_loss_mean") != nullptr;
+  const std::vector<LrCurve> lr_curves_found = lr_curves(*app.runner, mean ? "batch_loss_mean" : "train_loss");
+  std::vector<PlotCurve> curves;
+  for (size_t i = 0; i < lr_curves_found.size(); i++) {
+    const LrCurve& c = lr_curves_found[i];
+    const ImU32 color = curve_color(int(i), int(lr_curves_found.size()));
+    char label[96];
+    std::snprintf(label, sizeof label, "n=%d  eta*=%.3g", c.width, c.best_lr);
+    curves.push_back({label, c.lrs, c.losses, color, false});
+    if (c.grid_min >= 0) curves.push_back({"", {c.best_lr}, {c.best_loss}, color, false});  // the η* marker
+  }
+  PlotAxes axes;
+  axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") + " vs learning rate (dot: eta*)";
+  axes.x_label = "learning rate";
+  axes.y_label = mean ? "mean train loss" : "train loss";
+  axes.log_x = axes.log_y = true;
+  line_plot("##lr", axes, curves, ImVec2(0, 0));
+}
+
+// Writes the explorer's exponents into the spec as a custom parametrization, with as many hidden layers.
+void use_exponents(App& app, const std::vector<Abc>& abc) {
+  json::Value* model = nullptr;
+  for (auto& kv : app.spec_doc.object) if (kv.first == "model") model = &kv.second;
+  if (!model || !model->is_object()) return;
+  json::Value widths = json::Value::make_array();
+  const json::Value* old = model->find("widths");
+  const double width = old && old->is_array() && !old->array.empty() ? old->array[0].number : 64;
+  for (size_t l = 0; l + 1 < abc.size(); l++) widths.push(json::Value::make_number(width));
+  model->set("widths", widths);
+  json::Value param = json::Value::make_object();
+  param.set("preset", json::Value::make_string("custom"));
+  param.set("theta", json::Value::make_number(0));
+  json::Value layers = json::Value::make_array();
+  for (const Abc& e : abc) {
+    json::Value layer = json::Value::make_object();
+    layer.set("a", json::Value::make_number(e.a));
+    layer.set("b", json::Value::make_number(e.b));
+    layer.set("c", json::Value::make_number(e.c));
+    layers.push(layer);
+  }
+  param.set("custom", layers);
+  app.spec_doc.set("parametrization", param);
+  spec_doc_changed(app);
+}
+
+// The right-hand views: training curves vs step (with the runs table), the width and learning-rate pictures
+// of the finished or running sweep, and the parametrization explorer.
+void views(App& app) {
+  if (!ImGui::BeginTabBar("views")) return;
+  if (ImGui::BeginTabItem("vs step")) {
+    if (app.view.plot) plot_panel(app);
+    if (app.view.runs) runs_table(app);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("vs width")) {
+    if (app.runner) width_view(app.width_view, *app.runner);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("vs learning rate")) {
+    lr_view(app);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("parametrization")) {
+    if (abc_explorer_panel(app.explorer)) use_exponents(app, app.explorer.abc);
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
+}
+
 void status_bar(const App& app) {
   ImGui::Separator();
   const Runner* r = app.runner.get();
@@ -224,8 +303,12 @@ void draw_ui(App& app) {
   if (right) {
     ImGui::BeginChild("right", ImVec2(0, -status_height), !v.embed);
     if (v.controls) controls(app);
-    if (v.plot) plot_panel(app);
-    if (v.runs) runs_table(app);
+    if (v.embed) {  // an embed shows just the panels it asked for
+      if (v.plot) plot_panel(app);
+      if (v.runs) runs_table(app);
+    } else {
+      views(app);
+    }
     ImGui::EndChild();
   }
   shortcuts(app);

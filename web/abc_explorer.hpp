@@ -1,0 +1,19 @@
+// The parametrization explorer: edit a, b, c per layer, see whether the choice is stable, trivial, kernel or
+// feature learning and why (TP4's inequalities, engine/parametrization.hpp), and slide between NTK and μP.
+#pragma once
+#include <vector>
+
+#include "engine/parametrization.hpp"
+
+struct AbcExplorer {
+  int hidden_layers = 2;
+  std::vector<Abc> abc = preset_exponents(Preset::mup, 3, UpdateRule::sgd);
+  float alpha = 0.5f;  // the NTK (0) ↔ μP (½) slider of spec §5
+};
+
+// Draws the panel. Returns true when the user asks to use these exponents in the experiment.
+bool abc_explorer_panel(AbcExplorer& e);
+
+// Spec §5's family between NTP (α = 0) and μP (α = ½, written with a₁ = 0): a = (0, ½, …, ½, ½ + α), b = 0,
+// c = −2α. Then r = ½ − α: features move by n^(α − ½).
+std::vector<Abc> ntk_to_mup(int hidden_layers, double alpha);

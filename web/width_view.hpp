@@ -1,0 +1,14 @@
+// "vs width": a recorded quantity at one step against the width, on log-log axes, one curve per layer, with the
+// fitted slope (the scaling exponent) in the legend. The coordinate check of spec §7 (E3) reads off this view:
+// flat lines under μP, growth under SP, shrinkage under NTP.
+#pragma once
+#include <string>
+
+#include "engine/runner.hpp"
+
+struct WidthView {
+  int family = -1;  // which series family (act_delta_rms, act_rms, ...); -1: act_delta_rms if recorded
+  int record = 1;  // which recorded step
+};
+
+void width_view(WidthView& v, const Runner& runner);
