@@ -13,7 +13,9 @@
 #include "engine/result_files.hpp"
 #include "engine/spec_migrations.hpp"
 #include "imgui.h"
+#include "engine/analysis.hpp"
 #include "web/app.hpp"
+#include "web/width_view.hpp"
 
 namespace {
 
@@ -166,6 +168,16 @@ EMSCRIPTEN_KEEPALIVE double muplay_total_steps() {
 // Every run's recorded metrics: the same result document as `muplay run` writes (README: result schema).
 EMSCRIPTEN_KEEPALIVE const char* muplay_get_results() {
   return out(the_app().runner ? json::write(the_app().runner->results()) : "null");
+}
+
+// The "vs width" view's fitted slopes: {"<series>": slope} of log(value at record `record`) against log(width) for
+// every series of `family` (e.g. "act_delta_rms"), as the view draws them.
+EMSCRIPTEN_KEEPALIVE const char* muplay_width_slopes(const char* family, int record) {
+  json::Value r = json::Value::make_object();
+  if (the_app().runner)
+    for (const PlotCurve& c : width_curves(*the_app().runner, family ? family : "", record))
+      r.set(c.label.substr(0, c.label.find(' ')), json::Value::make_number(c.x.size() >= 2 ? loglog_slope(c.x, c.y) : 0));
+  return out(json::write(r));
 }
 
 }  // extern "C"

@@ -48,6 +48,15 @@ PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int reco
 
 }  // namespace
 
+std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& family, int record) {
+  std::vector<PlotCurve> curves;
+  if (runner.runs().empty()) return curves;
+  for (const Series& s : runner.runs().front()->series())
+    if (s.name.substr(0, s.name.find('/')) == family) curves.push_back(curve_vs_width(runner, s.name, record));
+  for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
+  return curves;
+}
+
 void width_view(WidthView& v, const Runner& runner) {
   if (runner.runs().empty()) return;
   const Run& first = *runner.runs().front();
@@ -73,11 +82,7 @@ void width_view(WidthView& v, const Runner& runner) {
   std::snprintf(step_label, sizeof step_label, "step %d", step);
   ImGui::SliderInt("record", &v.record, 0, std::max(0, records - 1), step_label);
 
-  std::vector<PlotCurve> curves;
-  for (const Series& s : first.series())
-    if (s.name.substr(0, s.name.find('/')) == names[size_t(v.family)])
-      curves.push_back(curve_vs_width(runner, s.name, v.record));
-  for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
+  const std::vector<PlotCurve> curves = width_curves(runner, names[size_t(v.family)], v.record);
   PlotAxes axes;
   axes.title = names[size_t(v.family)] + " at step " + std::to_string(step) + " vs width (geometric mean over seeds)";
   axes.x_label = "width n";

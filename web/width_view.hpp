@@ -4,7 +4,10 @@
 #pragma once
 #include <string>
 
+#include <vector>
+
 #include "engine/runner.hpp"
+#include "web/plot.hpp"
 
 struct WidthView {
   int family = -1;  // which series family (act_delta_rms, act_rms, ...); -1: act_delta_rms if recorded
@@ -12,3 +15,7 @@ struct WidthView {
 };
 
 void width_view(WidthView& v, const Runner& runner);
+
+// The view's curves: for every series of `family` ("act_delta_rms" → h1, h2, ..., f), its value at record `record`
+// against the width (geometric mean over seeds, first learning rate of the sweep). The label holds the fitted slope.
+std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& family, int record);

@@ -1,0 +1,42 @@
+// The page's "vs width" view reads the coordinate check correctly (spec §7, E3, a browser-sized version):
+// after one SGD step the change of h1 and h2 is flat in width under μP, while under SP h1's change shrinks like
+// n^-1/2 and h2's grows like n^+1/2. Widths 64-512, seeds 0-1, η = 0.5, the presets' toy; tolerance ±0.2
+// (8-seed native references: μP −0.01/−0.02, SP −0.51/+0.47, tests/unit/test_width_scaling.cpp).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openPlayground } from './harness.mjs';
+
+const T = { timeout: 180_000 };
+let pg;
+before(async () => { pg = await openPlayground(); }, T);
+after(async () => { await pg?.close(); });
+
+async function slopesAfterOneStep(presetPattern) {
+  const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
+  const index = presets.findIndex((p) => presetPattern.test(p.path));
+  assert.ok(index >= 0, `no preset matches ${presetPattern}`);
+  await pg.page.evaluate((i) => window.muplay.muplay_load_preset(i), index);
+  const spec = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_get_spec()));
+  spec.schedule.steps = 1;
+  spec.sweep.width = [64, 128, 256, 512];
+  spec.sweep.seeds = [0, 1];
+  const loaded = JSON.parse(await pg.page.evaluate((t) => window.muplay.muplay_load_spec(t), JSON.stringify(spec)));
+  assert.equal(loaded.ok, true, loaded.errors.join('\n'));
+  await pg.page.evaluate(() => window.muplay.muplay_run());
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 150_000 });
+  const slopes = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_width_slopes('act_delta_rms', 1)));
+  console.log(presetPattern.source, JSON.stringify(slopes));
+  return slopes;
+}
+
+test('muP: the change of every hidden layer is flat in width', T, async () => {
+  const s = await slopesAfterOneStep(/10-coord-check-mup/);
+  assert.ok(Math.abs(s['act_delta_rms/h1']) < 0.2, JSON.stringify(s));
+  assert.ok(Math.abs(s['act_delta_rms/h2']) < 0.2, JSON.stringify(s));
+});
+
+test('SP: h1 changes like n^-1/2, h2 like n^+1/2', T, async () => {
+  const s = await slopesAfterOneStep(/11-coord-check-sp/);
+  assert.ok(Math.abs(s['act_delta_rms/h1'] + 0.5) < 0.2, JSON.stringify(s));
+  assert.ok(Math.abs(s['act_delta_rms/h2'] - 0.5) < 0.2, JSON.stringify(s));
+});
