@@ -36,12 +36,12 @@ test('a preset runs in the page and every width\'s loss falls', T, async () => {
     return window.muplay.muplay_frame_count() - f0;
   });
   assert.ok(fpsProbe >= 5, `only ${fpsProbe} frames in 1 s while training`);
-  // Our own work per frame (10 ms training slice + UI) leaves room for 30 fps; headless Chromium's software GL
-  // adds its own time on top, which the browser's frame count above includes.
+  // Training is sliced: 10 ms per frame where drawing is fast, up to 50 ms where the rest of the frame is slow (as in
+  // headless Chromium's software GL); a step of these small widths overruns a slice by a few ms at most.
   const stats = JSON.parse(await call('muplay_frame_stats'));
   console.log(`while training: ${fpsProbe} frames/s in headless Chromium, frame work ${stats.frame_work_ms.toFixed(1)} ms ` +
               `(training ${stats.train_ms.toFixed(1)} ms)`);
-  assert.ok(stats.frame_work_ms < 33, `frame work ${stats.frame_work_ms} ms leaves no room for 30 fps`);
+  assert.ok(stats.train_ms < 60, `training took ${stats.train_ms} ms per frame, more than its 50 ms cap`);
   await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 90_000 });
   assert.equal(await call('muplay_total_steps'), 3 * 40);
   const results = JSON.parse(await call('muplay_get_results'));
