@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/gd_trace.hpp"
 #include "engine/loss.hpp"
 #include "engine/spectral.hpp"
 
@@ -22,16 +23,6 @@ constexpr int kMaxProbe = 128;
 
 bool wants(const ExperimentSpec& s, const char* metric) {
   return std::find(s.metrics.begin(), s.metrics.end(), metric) != s.metrics.end();
-}
-
-std::vector<TensorSlice> tensor_slices(const Mlp& m) {
-  std::vector<TensorSlice> out;
-  long offset = 0;
-  for (int l = 0; l < m.layers(); l++) {
-    out.push_back({offset, m.layer_size(l), m.scaling()[size_t(l)].lr_multiplier});
-    offset += m.layer_size(l);
-  }
-  return out;
 }
 
 Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
@@ -56,7 +47,7 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
       mlp_(make_model(spec, coords,
                        std::max(spec.schedule.batch_size == 0 ? data.train.size : spec.schedule.batch_size,
                                 std::min(data.train.size, kMaxProbe)))),
-      optimizer_(optimizer_config(spec, coords), tensor_slices(mlp_), long(mlp_.params().size())),
+      optimizer_(optimizer_config(spec, coords), layer_slices(mlp_), long(mlp_.params().size())),
       batch_rng_(Rng::stream(coords.seed, /*purpose=*/3)) {
   Rng init_rng = Rng::stream(coords.seed, /*purpose=*/2);
   mlp_.init(init_rng);
