@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/spec.hpp"
+#include "engine/spec_migrations.hpp"
 
 bool read_text_file(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
@@ -27,7 +27,7 @@ std::vector<PresetFile> list_presets(const std::string& dir) {
     if (!read_text_file(p.path, p.text)) {
       p.errors.push_back("cannot read the file");
     } else {
-      SpecResult r = parse_spec_text(p.text);
+      SpecResult r = read_spec_text(p.text);  // older preset files are migrated, as the CLI and page do
       p.name = r.spec.name;
       p.description = r.spec.description;
       p.errors = r.errors;

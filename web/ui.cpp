@@ -75,9 +75,10 @@ void controls(App& app) {
   if (ImGui::Button("Reset (R)")) reset(app);
   if (app.runner) {
     ImGui::SameLine();
-    const float done = app.runner->planned_steps() ? float(app.runner->total_steps()) / float(app.runner->planned_steps()) : 0;
+    // progress_steps: a run that diverged early counts as complete, so a finished sweep shows 100%.
+    const float done = app.runner->planned_steps() ? float(app.runner->progress_steps()) / float(app.runner->planned_steps()) : 0;
     char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%ld / %ld steps", app.runner->total_steps(), app.runner->planned_steps());
+    std::snprintf(overlay, sizeof overlay, "%ld / %ld steps", app.runner->progress_steps(), app.runner->planned_steps());
     ImGui::ProgressBar(done, ImVec2(-1, 0), overlay);
   }
 }
