@@ -17,9 +17,13 @@
 
 #include "engine/mlp.hpp"
 
-// Whether m is a one-hidden-layer linear net whose SGD follows the mean-field form above (effective LR ηn on
-// U = W₁ and on V = n W₂ᵀ; MFP and μP are); otherwise `why` says what differs.
+// Whether m is a one-hidden-layer net whose SGD follows the mean-field form above (effective LR ηn on U = W₁ and
+// on V = n W₂ᵀ; MFP and μP are, any activation); otherwise `why` says what differs.
+bool mean_field_form(const Mlp& m, std::string* why);
+// The same, and linear: the nets this file's recursion is exact for.
 bool linear_mean_field(const Mlp& m, std::string* why);
+// The init std of the entries of U = W₁ and of V = n W₂ᵀ (Θ(1) in the mean-field form).
+void mean_field_init_std(const Mlp& m, double* u_std, double* v_std);
 
 // Ĝ = [U₀ V₀]ᵀ[U₀ V₀] / n of m's current weights ((d_in + d_out)², row-major). m must pass linear_mean_field.
 std::vector<double> gram_of(const Mlp& m);
