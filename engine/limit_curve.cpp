@@ -133,8 +133,8 @@ std::vector<LimitCurve> limit_curves(const ExperimentSpec& spec, const TaskData&
       f = kernel_outputs(m, train, lr, spec.schedule.steps);
       kind = "kernel GD, NTK at init of n=" + std::to_string(m.dims()[1]);
     } else {
-      return none("no limit known here: the mean-field limit needs one hidden layer in mean-field form (" +
-                  mean_field_why + "), the kernel limit a kernel-regime parametrization");
+      return none("known for one hidden layer in mean-field form (MFP, muP) or a kernel-regime parametrization "
+                  "(NTP, SP with lr ~ 1/n); here: " + mean_field_why);
     }
     LimitCurve c = sample(spec, train, f, long(train.size) * train.outputs);
     c.lr = lr;
