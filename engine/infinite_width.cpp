@@ -66,7 +66,7 @@ std::vector<double> gram_at_infinity(const Mlp& m) {
 }
 
 std::vector<double> linear_limit(const std::vector<double>& G, const double* x, const double* y, int count, int d_in,
-                                 int d_out, double lr, int steps) {
+                                 int d_out, double lr, int steps, std::vector<double>* final_P) {
   const int k = d_in + d_out;
   // P (k × d_in) and Q (k × d_out), row-major; GP = Ĝ P; the map A = Qᵀ Ĝ P (d_out × d_in) gives f = A ξ.
   std::vector<double> P(size_t(k * d_in), 0.0), Q(size_t(k * d_out), 0.0), GP(size_t(k * d_in));
@@ -116,6 +116,7 @@ std::vector<double> linear_limit(const std::vector<double>& G, const double* x, 
     P.swap(P_next);
     Q.swap(Q_next);
   }
+  if (final_P) *final_P = P;
   return trace;
 }
 
