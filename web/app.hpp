@@ -14,6 +14,7 @@
 #include "engine/runner.hpp"
 #include "imgui.h"
 #include "web/abc_explorer.hpp"
+#include "web/embedding_view.hpp"
 #include "web/view.hpp"
 #include "web/width_view.hpp"
 
@@ -48,6 +49,7 @@ struct App {
 
   View view;  // which panels are shown (all, or an embed's choice)
   WidthView width_view;  // the "vs width" tab
+  EmbeddingView embedding_view;  // the "embeddings" tab
   AbcExplorer explorer;  // the "parametrization" tab
 
   // The plot's box on screen (CSS pixels) in the last frame, and a pending read-back of its pixels (for a PNG).

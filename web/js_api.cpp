@@ -198,4 +198,18 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_limit_curves() {
   return out(json::write(r));
 }
 
+// The "embeddings" view's panels for the current runner: [{"title", "separation"}], n = ∞ last when drawn.
+EMSCRIPTEN_KEEPALIVE const char* muplay_embedding_panels() {
+  json::Value r = json::Value::make_array();
+  if (the_app().runner && the_app().runner->spec().task.kind == TaskKind::skipgram)
+    for (const EmbeddingPanel& p : embedding_panels(*the_app().runner, nullptr)) {
+      json::Value panel = json::Value::make_object();
+      panel.set("title", json::Value::make_string(p.title));
+      panel.set("separation", json::Value::make_number(
+                                  cluster_separation(p.plane, skipgram_clusters(int(p.plane.x.size())))));
+      r.push(panel);
+    }
+  return out(json::write(r));
+}
+
 }  // extern "C"

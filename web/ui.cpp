@@ -267,6 +267,10 @@ void views(App& app) {
     lr_view(app);
     ImGui::EndTabItem();
   }
+  if (ImGui::BeginTabItem("embeddings")) {
+    if (app.runner) embedding_view(app.embedding_view, *app.runner);
+    ImGui::EndTabItem();
+  }
   if (ImGui::BeginTabItem("parametrization")) {
     if (abc_explorer_panel(app.explorer)) use_exponents(app, app.explorer.abc);
     ImGui::EndTabItem();
