@@ -7,7 +7,7 @@
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
 //   muplay --help
 //
-// Exit codes: 0 success, 1 a run diverged (the result is still written), 2 bad input.
+// Exit codes: 0 success, 1 a run diverged or failed (the result is still written), 2 bad input.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -91,20 +91,24 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
       next_report += planned / 20 + 1;
     }
   }
-  int diverged = 0;
+  int diverged = 0, failed = 0;
   for (const auto& run : runner.runs()) {
     if (run->status() == RunStatus::diverged) {
       diverged++;
       if (!quiet) std::fprintf(stderr, "\n%s: diverged at step %d", run->label().c_str(), run->diverged_at());
     }
+    if (run->status() == RunStatus::failed) {  // reported even with --quiet: it is an error, not an outcome
+      failed++;
+      std::fprintf(stderr, "\n%s: failed at step %d: %s", run->label().c_str(), run->steps_done(), run->error().c_str());
+    }
   }
-  if (!quiet) std::fprintf(stderr, "\n%zu runs, %d diverged\n", runner.runs().size(), diverged);
+  if (!quiet || failed) std::fprintf(stderr, "\n%zu runs, %d diverged, %d failed\n", runner.runs().size(), diverged, failed);
   const json::Value results = runner.results();
   const std::string text = result_file_text(results);
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
   else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
   if (!csv_path.empty() && !write_file(csv_path, results_csv(results))) return bad_input("cannot write " + csv_path);
-  return diverged ? 1 : 0;
+  return diverged || failed ? 1 : 0;
 }
 
 int cmd_export_init(const std::string& path, const std::string& out_path) {
