@@ -69,20 +69,21 @@ test('the Content-Security-Policy lets the page work and blocks injected inline 
     const img = Object.assign(document.createElement('img'), { src: 'data:,' });
     img.setAttribute('onerror', 'window.injected = "event handler"');
     document.body.append(img);
-    let evaluated;
-    try {
-      evaluated = setTimeout('window.injected = "string timer"', 0) && 'scheduled';
-      evaluated = (0, eval)('"eval ran"');
-    } catch (e) {
-      evaluated = e.name;
-    }
+    setTimeout('window.injected = "string timer"', 0);
     await new Promise((r) => setTimeout(r, 200));
-    return { injected: window.injected ?? null, evaluated, violations: window.violations.map((v) => v.directive) };
+    return { injected: window.injected ?? null, violations: window.violations.map((v) => v.directive) };
   });
+  // eval, tried from a same-origin script (code the test driver evaluates is exempt from the policy):
+  await page.route('**/probe-eval.js', (route) => route.fulfill({ contentType: 'text/javascript',
+    body: 'try { window.evalResult = eval("\'eval ran\'"); } catch (e) { window.evalResult = e.name; }' }));
+  await page.evaluate(() => new Promise((resolve) => {
+    document.body.append(Object.assign(document.createElement('script'), { src: 'probe-eval.js', onload: resolve }));
+  }));
+  assert.equal(await page.evaluate(() => window.evalResult), 'EvalError');
   assert.equal(outcome.injected, null, JSON.stringify(outcome));
-  assert.equal(outcome.evaluated, 'EvalError', JSON.stringify(outcome));
-  assert.ok(outcome.violations.includes('script-src-elem'), JSON.stringify(outcome));
-  assert.ok(outcome.violations.includes('script-src-attr'), JSON.stringify(outcome));
+  for (const directive of ['script-src-elem', 'script-src-attr', 'script-src']) {
+    assert.ok(outcome.violations.includes(directive), `${directive}: ${JSON.stringify(outcome)}`);
+  }
   console.log(`CSP violations reported for the injection attempts: ${outcome.violations.join(', ')}`);
   assert.equal(await call(page, 'muplay_state'), 'finished');  // the app is untouched
 });
@@ -100,7 +101,7 @@ test('a failed IndexedDB write is retried with backoff, then reported, and never
       };
       window.statuses = [];
       new MutationObserver(() => window.statuses.push(document.getElementById('bar-status')?.textContent))
-        .observe(document.documentElement, { subtree: true, childList: true, characterData: true });
+        .observe(document, { subtree: true, childList: true, characterData: true });
     }),
   });
   try {
