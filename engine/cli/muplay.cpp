@@ -21,6 +21,7 @@
 #include "engine/runner.hpp"
 #include "engine/spec.hpp"
 #include "engine/spec_migrations.hpp"
+#include "engine/time_budget.hpp"
 
 #ifndef MUPLAY_EXAMPLES_DIR
 #define MUPLAY_EXAMPLES_DIR "examples"
@@ -69,7 +70,10 @@ int report_errors(const std::string& path, const SpecResult& r) {
 int cmd_validate(const std::string& path) {
   SpecResult r;
   if (!load_spec(path, r)) return report_errors(path, r);
-  std::printf("%s: valid (%s)\n", path.c_str(), r.spec.name.c_str());
+  std::printf("%s: valid (%s); about %.3g GFLOP, %s at an assumed %.3g GFLOP/s, %.0f MB\n", path.c_str(),
+              r.spec.name.c_str(), estimate_flops(r.spec) / 1e9,
+              describe_duration(estimate_seconds(r.spec, time_budget())).c_str(), time_budget().flops_per_second / 1e9,
+              estimate_memory_bytes(r.spec) / 1e6);
   return 0;
 }
 

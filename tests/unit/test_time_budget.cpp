@@ -67,7 +67,7 @@ TEST(TimeBudget, TooLongIsRefusedWithTheEstimateAndTheLimit) {
   const std::string all = joined(r.errors);
   EXPECT_NE(all.find("sweep: would train for about "), std::string::npos) << all;
   EXPECT_NE(all.find("days ("), std::string::npos) << all;
-  EXPECT_NE(all.find("GFLOP, at an assumed 1 GFLOP/s), more than the limit of 24 h on the command line"), std::string::npos) << all;
+  EXPECT_NE(all.find("GFLOP, at an assumed 5 GFLOP/s), more than the limit of 24 h on the command line"), std::string::npos) << all;
 }
 
 TEST(TimeBudget, ThePageRefusesWhatTheCommandLineAccepts) {
