@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/gpu_device.hpp"
 #include "engine/json.hpp"
 #include "engine/presets.hpp"
 #include "engine/runner.hpp"
@@ -52,6 +53,10 @@ struct App {
   std::vector<unsigned char> plot_pixels;  // RGBA rows, top first
   int plot_pixels_width = 0, plot_pixels_height = 0;
 
+  // The page's WebGPU device (web/webgpu_device.hpp), once web/page.js has one; else why there is none.
+  std::unique_ptr<GpuDevice> gpu;
+  std::string gpu_why_none = "WebGPU has not started yet";
+
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
   double frame_work_ms = 0, train_ms = 0;
@@ -87,6 +92,10 @@ bool reset(App& app);
 void run(App& app);
 void pause(App& app);
 void step_once(App& app);
+
+// The page found a WebGPU device (or none, and why). A run not started yet is rebuilt to use it.
+void gpu_ready(App& app, std::unique_ptr<GpuDevice> device);
+void gpu_unavailable(App& app, const std::string& why);
 
 // Trains for about `budget_ms` of wall time (called once per frame while running).
 void advance(App& app, double budget_ms, double (*now_ms)());

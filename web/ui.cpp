@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "web/app.hpp"
+#include "web/backend_panel.hpp"
 #include "web/plot.hpp"
 #include "web/spec_editor.hpp"
 #include "web/width_view.hpp"
@@ -81,6 +82,7 @@ void controls(App& app) {
     std::snprintf(overlay, sizeof overlay, "%ld / %ld steps", app.runner->progress_steps(), app.runner->planned_steps());
     ImGui::ProgressBar(done, ImVec2(-1, 0), overlay);
   }
+  backend_controls(app);
 }
 
 // Space run/pause, S step, R reset: whichever panels are shown (the page's help lists them), unless a text field
@@ -262,8 +264,8 @@ void status_bar(const App& app) {
   ImGui::Separator();
   const Runner* r = app.runner.get();
   const bool active = r && !r->runs().empty() && app.state == RunState::running;
-  ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, float64) | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
-              run_state_name(app.state), app.steps_per_second,
+  ImGui::Text("%s | %.0f steps/s | backend: %s | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
+              run_state_name(app.state), app.steps_per_second, backend_label(app).c_str(),
               active ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
               ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   if (!app.message.empty()) {

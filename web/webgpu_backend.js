@@ -68,9 +68,7 @@ export async function openGpu({ gpu = globalThis.navigator?.gpu, loadSource, tim
   if (!adapter) throw new Error('no WebGPU adapter is available');
   const device = await Promise.race([adapter.requestDevice(), timeout('requestDevice')]);
   const sources = await loadShaders(loadSource);
-  const backend = new GpuBackend(device, describeAdapter(adapter), sources);
-  await backend.compileAll();
-  return backend;
+  return new GpuBackend(device, describeAdapter(adapter), sources);
 }
 
 export class GpuBackend {
@@ -83,13 +81,21 @@ export class GpuBackend {
     this.nextPlan = 1;
     this.lostReason = '';
     this.errors = [];
-    device.lost.then((info) => { this.lostReason = info.message || info.reason || 'device lost'; });
-    device.addEventListener?.('uncapturederror', (e) => this.errors.push(e.error?.message ?? String(e.error)));
+    this.reads = new Map();
+    this.nextTicket = 1;
+    device.lost.then((info) => { this.lostReason ||= info.message || info.reason || 'device lost'; });
+    // A validation or out-of-memory error means the results can no longer be trusted: treat it as a lost device,
+    // so the engine moves the run to the CPU.
+    device.addEventListener?.('uncapturederror', (e) => {
+      const message = e.error?.message ?? String(e.error);
+      this.errors.push(message);
+      this.lostReason ||= `WebGPU error: ${message}`;
+    });
   }
 
   get lost() { return this.lostReason !== ''; }
 
-  // Compiles every kernel now, so a shader error shows at start-up (and the first step is not slow).
+  // Compiles every kernel now (otherwise each is compiled when a plan first uses it), reporting a shader error.
   async compileAll() {
     this.device.pushErrorScope('validation');
     for (const name of Object.keys(KERNELS)) this.pipeline(name);
@@ -111,12 +117,13 @@ export class GpuBackend {
     return p;
   }
 
-  // plan: { buffers: [size, ...] (float32 elements), ops: [{ kernel, buffers: [id, ...], ints: [...], floats: [...] }] }.
-  // Buffers are created zeroed; uniform blocks and bind groups are built once here, so a step only encodes dispatches.
+  // plan: { buffers: [size, ...] (float32 elements), phases: [[{ kernel, buffers: [id, ...], ints, floats }, ...], ...] }
+  // (engine/gpu_plan.hpp: plan_to_json). Buffers are created zeroed; uniform blocks and bind groups are built once
+  // here, so running a phase only encodes its dispatches.
   createPlan(plan) {
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const buffers = plan.buffers.map((size) => this.device.createBuffer({ size: 4 * Math.max(1, size), usage }));
-    const ops = plan.ops.map((op) => {
+    const phases = plan.phases.map((ops) => ops.map((op) => {
       const block = new ArrayBuffer(64);  // 8 u32 then 8 f32 (shaders/common.wgsl)
       new Uint32Array(block, 0, 8).set((op.ints ?? []).slice(0, 8));
       new Float32Array(block, 32, 8).set((op.floats ?? []).slice(0, 8));
@@ -127,9 +134,9 @@ export class GpuBackend {
         ...op.buffers.map((id, i) => ({ binding: i + 1, resource: { buffer: buffers[id] } }))];
       const bindGroup = this.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
       return { pipeline, bindGroup, uniform, grid: KERNELS[op.kernel].grid(op.ints ?? []) };
-    });
+    }));
     const id = this.nextPlan++;
-    this.plans.set(id, { buffers, ops });
+    this.plans.set(id, { buffers, phases });
     return id;
   }
 
@@ -137,7 +144,7 @@ export class GpuBackend {
     const plan = this.plans.get(id);
     if (!plan) return;
     for (const b of plan.buffers) b.destroy();
-    for (const op of plan.ops) op.uniform.destroy();
+    for (const op of plan.phases.flat()) op.uniform.destroy();
     this.plans.delete(id);
   }
 
@@ -145,13 +152,13 @@ export class GpuBackend {
     this.device.queue.writeBuffer(this.plans.get(id).buffers[buffer], 0, data);
   }
 
-  // Encodes the plan's dispatches `times` times into one command buffer and submits it (no waiting).
-  run(id, times = 1) {
+  // Encodes a phase's dispatches (`times` times over) into one command buffer and submits it (no waiting).
+  run(id, phase = 0, times = 1) {
     const plan = this.plans.get(id);
     const encoder = this.device.createCommandEncoder();
     const pass = encoder.beginComputePass();
     for (let t = 0; t < times; t++) {
-      for (const op of plan.ops) {
+      for (const op of plan.phases[phase]) {
         pass.setPipeline(op.pipeline);
         pass.setBindGroup(0, op.bindGroup);
         pass.dispatchWorkgroups(op.grid[0], op.grid[1]);
@@ -180,4 +187,19 @@ export class GpuBackend {
       return data;
     }));
   }
+
+  // Polling form of read() for callers that cannot await (the wasm frame loop, web/webgpu_device.cpp):
+  // requestRead returns a ticket; readState(ticket) is 0 while pending, 1 when ready, -1 on failure.
+  requestRead(id, ids) {
+    const ticket = this.nextTicket++;
+    const entry = { state: 0, data: null };
+    this.reads.set(ticket, entry);
+    this.read(id, ids).then((data) => { entry.state = 1; entry.data = data; },
+                            (e) => { entry.state = -1; this.lostReason ||= `reading back failed: ${e.message ?? e}`; });
+    return ticket;
+  }
+
+  readState(ticket) { return this.reads.get(ticket)?.state ?? -1; }
+  readData(ticket) { return this.reads.get(ticket).data; }
+  forgetRead(ticket) { this.reads.delete(ticket); }
 }

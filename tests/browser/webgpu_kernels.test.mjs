@@ -1,22 +1,24 @@
-// Every WGSL kernel of shaders/ against a float64 reference on random inputs of awkward sizes (not multiples of the
-// GEMM's 64×64 tile, nor of the 256-wide workgroups), run through web/webgpu_backend.js's plan executor in headless
-// Chromium's WebGPU (SwiftShader: correctness only, never speed). Error measure per output buffer: the normwise
-// relative error max|gpu − ref| / max|ref|, at most 1e-4 (float32 against float64).
+// WebGPU in headless Chromium (SwiftShader: correctness only, never speed), in one browser so that each kernel
+// compiles once (SwiftShader takes seconds per GEMM variant):
+// 1. every WGSL kernel of shaders/ against a float64 reference on random inputs of awkward sizes (not multiples of
+//    the GEMM's 64×64 tile, nor of the 256-wide workgroups), through web/webgpu_backend.js's plan executor. Error
+//    measure per output buffer: the normwise relative error max|gpu − ref| / max|ref|, at most 1e-4 (float32 vs
+//    float64);
+// 2. the page trains an MLP sweep on WebGPU (float32) and matches the same sweep on the CPU (float64);
+// 3. backend auto never picks the software adapter, and says so;
+// 4. a device destroyed mid-run: the run goes on on the CPU from the last step that came back, with a notice.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { WEBGPU_ARGS, openPlayground } from './harness.mjs';
+import { WEBGPU_ARGS, openPlayground, screenshot } from './harness.mjs';
 
 const T = { timeout: 60_000 };
 const TOLERANCE = 1e-4;
 let pg;
 before(async () => {
-  // No need for the app here: open a file of the site so that the page has its origin, then import the module.
-  pg = await openPlayground({ waitReady: false, args: WEBGPU_ARGS, suffix: 'webgpu_backend.js' });
-  const adapter = await pg.page.evaluate(async () => {
-    const { openGpu } = await import('/webgpu_backend.js');
-    window.gpu = await openGpu({ loadSource: (n) => fetch(`/shaders/${n}`).then((r) => r.text()) });
-    return window.gpu.adapter;
-  });
+  pg = await openPlayground({ args: WEBGPU_ARGS });
+  // page.js opens WebGPU beside the app and hands it over as window.muplayGpu.
+  await pg.page.waitForFunction(() => window.muplayGpu !== undefined, null, { timeout: 30_000 });
+  const adapter = await pg.page.evaluate(() => window.muplayGpu.adapter);
   console.log(`WebGPU adapter: ${adapter.name}${adapter.isFallback ? ' (software fallback)' : ''}`);
 }, T);
 after(async () => { await pg?.close(); });
@@ -26,11 +28,11 @@ after(async () => { await pg?.close(); });
 async function gpuRun(kernel, inputs, ints, floats, read) {
   const buffers = inputs.map((b) => (typeof b === 'number' ? b : Array.from(b)));
   const out = await pg.page.evaluate(async ([kernel, buffers, ints, floats, read]) => {
-    const gpu = window.gpu;
+    const gpu = window.muplayGpu;
     const id = gpu.createPlan({ buffers: buffers.map((b) => (typeof b === 'number' ? b : b.length)),
-                                ops: [{ kernel, buffers: buffers.map((_, i) => i), ints, floats }] });
+                                phases: [[{ kernel, buffers: buffers.map((_, i) => i), ints, floats }]] });
     buffers.forEach((b, i) => { if (typeof b !== 'number') gpu.write(id, i, new Float32Array(b)); });
-    gpu.run(id);
+    gpu.run(id, 0);
     const data = await gpu.read(id, read);
     gpu.releasePlan(id);
     if (gpu.errors.length) throw new Error(gpu.errors.join('\n'));
@@ -282,4 +284,96 @@ test('optimizer updates: SGD with momentum and weight decay, Adam, AdamW', T, as
     }
     check(decoupled ? 'adamw' : 'adam', out, [rw, rm, rv]);
   }
+});
+
+// ---- training in the page ----
+
+const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
+
+// A small sweep: two widths, 30 full-batch steps, recorded every 5 (each record reads the state back).
+const TRAIN_SPEC = {
+  version: 1, name: 'webgpu check', model: { widths: [32, 32], activation: 'tanh' },
+  task: { kind: 'sin_regression', input_dim: 8, train_size: 64, test_size: 128 },
+  optimizer: { kind: 'sgd', lr: 0.5 }, schedule: { steps: 30, record_every: 5 },
+  sweep: { width: [16, 40] }, metrics: ['train_loss', 'test_loss', 'act_rms'],
+};
+
+async function train(spec) {
+  const loaded = JSON.parse(await call('muplay_load_spec', JSON.stringify(spec)));
+  assert.deepEqual(loaded, { ok: true, errors: [] });
+  const backend = JSON.parse(await call('muplay_backend'));
+  await call('muplay_run');
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 40_000 });
+  return { backend, results: JSON.parse(await call('muplay_get_results')) };
+}
+
+// Largest |a − b| / max(|b|, 1e-3) over every recorded value of every run and series.
+function maxRelDiff(a, b) {
+  let worst = 0;
+  a.runs.forEach((run, i) => {
+    assert.deepEqual(run.recorded_steps, b.runs[i].recorded_steps);
+    for (const [name, values] of Object.entries(run.series)) {
+      values.forEach((v, j) => {
+        const ref = b.runs[i].series[name][j];
+        worst = Math.max(worst, Math.abs(v - ref) / Math.max(Math.abs(ref), 1e-3));
+      });
+    }
+  });
+  return worst;
+}
+
+let cpuResults;
+
+test('an MLP sweep trained on WebGPU (float32) matches the CPU (float64) within 1e-4', T, async () => {
+  const gpu = await train({ ...TRAIN_SPEC, backend: 'webgpu' });
+  assert.equal(gpu.backend.gpu_runs, 2, JSON.stringify(gpu.backend));
+  assert.match(gpu.backend.note, /software adapter/);  // forced onto SwiftShader: the note says so
+  await screenshot(pg.page, 'webgpu-trained');
+  const cpu = await train({ ...TRAIN_SPEC, backend: 'cpu' });
+  assert.equal(cpu.backend.gpu_runs, 0);
+  cpuResults = cpu.results;
+  const diff = maxRelDiff(gpu.results, cpu.results);
+  console.log(`WebGPU vs CPU, 2 widths x 30 steps: max relative difference ${diff.toExponential(2)}`);
+  assert.ok(diff <= TOLERANCE, `relative difference ${diff}`);
+  for (const run of gpu.results.runs) {
+    const loss = run.series.train_loss;
+    assert.equal(run.status, 'finished');
+    assert.ok(loss.at(-1) < 0.5 * loss[0], `width ${run.width}: loss ${loss[0]} -> ${loss.at(-1)}`);
+  }
+  assert.equal(await call('muplay_total_steps'), 2 * 30);
+});
+
+test('backend auto does not pick the software adapter, and says why', T, async () => {
+  const loaded = JSON.parse(await call('muplay_load_spec', JSON.stringify(TRAIN_SPEC)));
+  assert.equal(loaded.ok, true);
+  const backend = JSON.parse(await call('muplay_backend'));
+  assert.equal(backend.requested, 'auto');
+  assert.equal(backend.gpu_runs, 0);
+  assert.equal(backend.fallback, true);
+  assert.match(backend.note, /software fallback/);
+  assert.equal(await pg.page.isVisible('#notice'), false, 'auto staying on the CPU is no problem to alert about');
+  await screenshot(pg.page, 'webgpu-auto-fallback');
+});
+
+test('a device lost mid-run: training goes on on the CPU from the last step that came back, with a notice', T, async () => {
+  const spec = { ...TRAIN_SPEC, backend: 'webgpu' };
+  assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(spec))).ok, true);
+  await call('muplay_run');
+  await pg.page.waitForFunction(() => window.muplay.muplay_total_steps() >= 24, null, { timeout: 30_000 });
+  await pg.page.evaluate(() => window.muplayGpu.device.destroy());
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 40_000 });
+  const backend = JSON.parse(await call('muplay_backend'));
+  assert.equal(backend.moved_to_cpu, true, JSON.stringify(backend));
+  assert.match(backend.note, /lost .* at step \d+: continued on the CPU from step \d+/);
+  await pg.page.waitForSelector('#notice:not([hidden])', { timeout: 5_000 });
+  assert.match(await pg.page.textContent('#notice-text'), /continued on the CPU/);
+  await screenshot(pg.page, 'webgpu-device-lost');
+  const results = JSON.parse(await call('muplay_get_results'));
+  for (const run of results.runs) assert.equal(run.steps_done, 30);
+  const diff = maxRelDiff(results, cpuResults);
+  console.log(`after the loss, vs the CPU run: max relative difference ${diff.toExponential(2)}`);
+  assert.ok(diff <= TOLERANCE, `relative difference ${diff}`);
+  // The next run asks for WebGPU again and is told it is gone.
+  assert.equal(await call('muplay_reset'), 1);
+  assert.match(JSON.parse(await call('muplay_backend')).note, /WebGPU was asked for but the WebGPU device was lost/);
 });
