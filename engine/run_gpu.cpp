@@ -69,11 +69,11 @@ void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
 
 void Run::gpu_step() {
   GpuTraining& g = *gpu_;
-  if (g.device->lost()) return gpu_fall_back("the WebGPU device was lost (" + g.device->lost_reason() + ")");
+  if (g.device->lost()) return gpu_fall_back("The WebGPU device was lost (" + g.device->lost_reason() + ")");
   if (g.ticket >= 0) {
     const GpuDevice::ReadState s = g.device->poll_read(g.ticket, g.read);
     if (s == GpuDevice::ReadState::pending) return;
-    if (s == GpuDevice::ReadState::failed) return gpu_fall_back("reading back from the WebGPU device failed");
+    if (s == GpuDevice::ReadState::failed) return gpu_fall_back("Reading back from the WebGPU device failed");
     g.ticket = -1;
     return gpu_absorb_read();
   }

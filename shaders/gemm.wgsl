@@ -4,10 +4,11 @@
 //   TN  C = Aᵀ B     (weight gradient: δᵀ X; A stored k×m)
 //
 // Tiling: a workgroup of 16×16 invocations computes a 64×64 tile of C, each invocation a 4×4 block (16 outputs in
-// registers). The k dimension is walked in slices of 16: the workgroup stages a 64×16 slice of op(A) and a 16×64
-// slice of op(B) in workgroup memory, then every invocation reads them as vec4 (four rows of A, four columns of B)
-// and does 4 vec4 multiply-adds per k. Tiles past the matrix edge are padded with zeros at load time, so any m, n, k
-// works (the tests use sizes that are not multiples of the tile).
+// registers). The k dimension is walked in slices of 16: every invocation stages four consecutive rows of op(A)
+// at one k, and four consecutive columns of op(B) at one k, into workgroup memory as one vec4 each; then every
+// invocation reads the slices back as vec4 (four rows of A, four columns of B) and does 4 vec4 multiply-adds per k.
+// Tiles past the matrix edge are padded with zeros at load time, so any m, n, k works (the tests use sizes that are
+// not multiples of the tile). Global loads stay scalar: with such sizes rows are not 16-byte aligned.
 override TRANS_A: bool = false;
 override TRANS_B: bool = false;
 
@@ -22,7 +23,7 @@ struct Params {
 
 const TILE = 64u;
 const SLICE = 16u;
-// As[kk * 16 + r / 4][r % 4] = op(A)[row0 + r][k0 + kk];  Bs[kk * 16 + c / 4][c % 4] = op(B)[k0 + kk][col0 + c]
+// As[kk * 16 + q] = op(A)[row0 + 4q … 4q+3][k0 + kk];  Bs[kk * 16 + q] = op(B)[k0 + kk][col0 + 4q … 4q+3]
 var<workgroup> As: array<vec4<f32>, 256>;
 var<workgroup> Bs: array<vec4<f32>, 256>;
 
@@ -38,41 +39,54 @@ fn load_b(kk: u32, c: u32) -> f32 {  // op(B)[kk][c], zero outside the matrix
   return B[kk * p.n + c];
 }
 
+fn store_row(r: u32, c: u32, v: vec4<f32>) {
+  if (r >= p.m) { return; }
+  let base = r * p.n + c;
+  if (c < p.n) { C[base] = p.alpha * v.x; }
+  if (c + 1u < p.n) { C[base + 1u] = p.alpha * v.y; }
+  if (c + 2u < p.n) { C[base + 2u] = p.alpha * v.z; }
+  if (c + 3u < p.n) { C[base + 3u] = p.alpha * v.w; }
+}
+
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
   let row0 = wg.y * TILE;
   let col0 = wg.x * TILE;
   let t = lid.y * 16u + lid.x;
-  var acc = array<vec4<f32>, 4>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+  // Which four rows (columns) and which k this invocation stages. Neighbouring invocations read neighbouring
+  // addresses: along k for a row-major A and a transposed B, along rows / columns otherwise.
+  var qa = t / 16u;
+  var ka = t % 16u;
+  if (TRANS_A) { qa = t % 16u; ka = t / 16u; }
+  var qb = t % 16u;
+  var kb = t / 16u;
+  if (TRANS_B) { qb = t / 16u; kb = t % 16u; }
+  var acc0 = vec4<f32>(0.0);
+  var acc1 = vec4<f32>(0.0);
+  var acc2 = vec4<f32>(0.0);
+  var acc3 = vec4<f32>(0.0);
   for (var k0 = 0u; k0 < p.k; k0 += SLICE) {
-    // 1024 elements of each slice, four per invocation. Neighbouring invocations read neighbouring addresses:
-    // along k for a row-major A (and a transposed B), along rows/columns otherwise.
-    for (var i = 0u; i < 4u; i++) {
-      let e = t + i * 256u;
-      var r: u32; var kk: u32;
-      if (TRANS_A) { r = e % TILE; kk = e / TILE; } else { kk = e % SLICE; r = e / SLICE; }
-      As[kk * 16u + r / 4u][r % 4u] = load_a(row0 + r, k0 + kk);
-      var c: u32; var kb: u32;
-      if (TRANS_B) { kb = e % SLICE; c = e / SLICE; } else { c = e % TILE; kb = e / TILE; }
-      Bs[kb * 16u + c / 4u][c % 4u] = load_b(k0 + kb, col0 + c);
-    }
+    let ra = row0 + 4u * qa;
+    As[ka * 16u + qa] = vec4<f32>(load_a(ra, k0 + ka), load_a(ra + 1u, k0 + ka), load_a(ra + 2u, k0 + ka),
+                                  load_a(ra + 3u, k0 + ka));
+    let cb = col0 + 4u * qb;
+    Bs[kb * 16u + qb] = vec4<f32>(load_b(k0 + kb, cb), load_b(k0 + kb, cb + 1u), load_b(k0 + kb, cb + 2u),
+                                  load_b(k0 + kb, cb + 3u));
     workgroupBarrier();
     for (var kk = 0u; kk < SLICE; kk++) {
       let a = As[kk * 16u + lid.y];  // rows 4·lid.y … 4·lid.y+3 of the tile
       let b = Bs[kk * 16u + lid.x];  // columns 4·lid.x … 4·lid.x+3
-      acc[0] += a.x * b;
-      acc[1] += a.y * b;
-      acc[2] += a.z * b;
-      acc[3] += a.w * b;
+      acc0 += a.x * b;
+      acc1 += a.y * b;
+      acc2 += a.z * b;
+      acc3 += a.w * b;
     }
     workgroupBarrier();
   }
-  for (var i = 0u; i < 4u; i++) {
-    let r = row0 + lid.y * 4u + i;
-    if (r >= p.m) { break; }
-    for (var j = 0u; j < 4u; j++) {
-      let c = col0 + lid.x * 4u + j;
-      if (c < p.n) { C[r * p.n + c] = p.alpha * acc[i][j]; }
-    }
-  }
+  let r = row0 + lid.y * 4u;
+  let c = col0 + lid.x * 4u;
+  store_row(r, c, acc0);
+  store_row(r + 1u, c, acc1);
+  store_row(r + 2u, c, acc2);
+  store_row(r + 3u, c, acc3);
 }

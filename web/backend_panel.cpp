@@ -46,7 +46,7 @@ void backend_controls(App& app) {
 }
 
 std::string backend_label(const App& app) {
-  if (app.runner && app.runner->runs_on_gpu() > 0)
-    return "WebGPU (" + app.runner->gpu_name() + "), float32";
-  return "CPU (wasm SIMD, float64)";
+  if (!app.runner || app.runner->gpu_name().empty()) return "CPU (wasm SIMD, float64)";
+  if (app.runner->moved_to_cpu()) return "CPU after losing WebGPU (float64)";
+  return "WebGPU (" + app.runner->gpu_name() + "), float32";
 }

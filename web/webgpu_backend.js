@@ -83,7 +83,8 @@ export class GpuBackend {
     this.errors = [];
     this.reads = new Map();
     this.nextTicket = 1;
-    device.lost.then((info) => { this.lostReason ||= info.message || info.reason || 'device lost'; });
+    // The device's own reason wins over a failed read's, which is only the loss seen from one call.
+    device.lost.then((info) => { this.lostReason = info.message || info.reason || 'device lost'; });
     // A validation or out-of-memory error means the results can no longer be trusted: treat it as a lost device,
     // so the engine moves the run to the CPU.
     device.addEventListener?.('uncapturederror', (e) => {
@@ -95,25 +96,29 @@ export class GpuBackend {
 
   get lost() { return this.lostReason !== ''; }
 
-  // Compiles every kernel now (otherwise each is compiled when a plan first uses it), reporting a shader error.
-  async compileAll() {
-    this.device.pushErrorScope('validation');
-    for (const name of Object.keys(KERNELS)) this.pipeline(name);
-    const error = await this.device.popErrorScope();
-    if (error) throw new Error(`a WebGPU shader failed to compile: ${error.message}`);
+  // Compiles every kernel now, in parallel (otherwise each compiles when a plan first uses it, which on a software
+  // adapter takes seconds for a GEMM variant). Rejects with the first shader error.
+  async warmUp() {
+    await Promise.all(Object.keys(KERNELS).filter((name) => !this.pipelines.has(name)).map(async (name) => {
+      const p = await this.device.createComputePipelineAsync(this.pipelineDescriptor(name));
+      if (!this.pipelines.has(name)) this.pipelines.set(name, p);
+    }));
   }
 
-  pipeline(name) {
-    let p = this.pipelines.get(name);
-    if (p) return p;
+  pipelineDescriptor(name) {
     const k = KERNELS[name];
     if (!k) throw new Error(`unknown kernel ${name}`);
     const code = ['common.wgsl', ...k.files].map((f) => this.sources[f]).join('\n');
     const module = this.device.createShaderModule({ code, label: name });
-    p = this.device.createComputePipeline({
-      label: name, layout: 'auto', compute: { module, entryPoint: 'main', constants: k.constants ?? {} },
-    });
-    this.pipelines.set(name, p);
+    return { label: name, layout: 'auto', compute: { module, entryPoint: 'main', constants: k.constants ?? {} } };
+  }
+
+  pipeline(name) {
+    let p = this.pipelines.get(name);
+    if (!p) {
+      p = this.device.createComputePipeline(this.pipelineDescriptor(name));
+      this.pipelines.set(name, p);
+    }
     return p;
   }
 

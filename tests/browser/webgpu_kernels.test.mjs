@@ -290,11 +290,11 @@ test('optimizer updates: SGD with momentum and weight decay, Adam, AdamW', T, as
 
 const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
 
-// A small sweep: two widths, 30 full-batch steps, recorded every 5 (each record reads the state back).
+// A small sweep: two widths, 20 full-batch steps, recorded every 5 (each record reads the state back).
 const TRAIN_SPEC = {
   version: 1, name: 'webgpu check', model: { widths: [32, 32], activation: 'tanh' },
   task: { kind: 'sin_regression', input_dim: 8, train_size: 64, test_size: 128 },
-  optimizer: { kind: 'sgd', lr: 0.5 }, schedule: { steps: 30, record_every: 5 },
+  optimizer: { kind: 'sgd', lr: 0.5 }, schedule: { steps: 20, record_every: 5 },
   sweep: { width: [16, 40] }, metrics: ['train_loss', 'test_loss', 'act_rms'],
 };
 
@@ -333,14 +333,14 @@ test('an MLP sweep trained on WebGPU (float32) matches the CPU (float64) within 
   assert.equal(cpu.backend.gpu_runs, 0);
   cpuResults = cpu.results;
   const diff = maxRelDiff(gpu.results, cpu.results);
-  console.log(`WebGPU vs CPU, 2 widths x 30 steps: max relative difference ${diff.toExponential(2)}`);
+  console.log(`WebGPU vs CPU, 2 widths x 20 steps: max relative difference ${diff.toExponential(2)}`);
   assert.ok(diff <= TOLERANCE, `relative difference ${diff}`);
   for (const run of gpu.results.runs) {
     const loss = run.series.train_loss;
     assert.equal(run.status, 'finished');
     assert.ok(loss.at(-1) < 0.5 * loss[0], `width ${run.width}: loss ${loss[0]} -> ${loss.at(-1)}`);
   }
-  assert.equal(await call('muplay_total_steps'), 2 * 30);
+  assert.equal(await call('muplay_total_steps'), 2 * 20);
 });
 
 test('backend auto does not pick the software adapter, and says why', T, async () => {
@@ -359,7 +359,7 @@ test('a device lost mid-run: training goes on on the CPU from the last step that
   const spec = { ...TRAIN_SPEC, backend: 'webgpu' };
   assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(spec))).ok, true);
   await call('muplay_run');
-  await pg.page.waitForFunction(() => window.muplay.muplay_total_steps() >= 24, null, { timeout: 30_000 });
+  await pg.page.waitForFunction(() => window.muplay.muplay_total_steps() >= 16, null, { timeout: 30_000 });
   await pg.page.evaluate(() => window.muplayGpu.device.destroy());
   await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 40_000 });
   const backend = JSON.parse(await call('muplay_backend'));
@@ -369,7 +369,7 @@ test('a device lost mid-run: training goes on on the CPU from the last step that
   assert.match(await pg.page.textContent('#notice-text'), /continued on the CPU/);
   await screenshot(pg.page, 'webgpu-device-lost');
   const results = JSON.parse(await call('muplay_get_results'));
-  for (const run of results.runs) assert.equal(run.steps_done, 30);
+  for (const run of results.runs) assert.equal(run.steps_done, 20);
   const diff = maxRelDiff(results, cpuResults);
   console.log(`after the loss, vs the CPU run: max relative difference ${diff.toExponential(2)}`);
   assert.ok(diff <= TOLERANCE, `relative difference ${diff}`);
