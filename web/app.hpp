@@ -10,6 +10,7 @@
 
 #include "engine/gpu_device.hpp"
 #include "engine/json.hpp"
+#include "engine/limit_curve.hpp"
 #include "engine/presets.hpp"
 #include "engine/runner.hpp"
 #include "imgui.h"
@@ -31,8 +32,10 @@ struct App {
   std::vector<PresetFile> presets;
   int preset_index = -1;
 
-  // The experiment being trained, built from a valid spec.
+  // The experiment being trained, built from a valid spec, and its width-∞ curves (or why there are none).
   std::unique_ptr<Runner> runner;
+  std::vector<LimitCurve> limits;
+  std::string no_limit_why;
   RunState state = RunState::idle;
   double steps_per_second = 0;
   double last_advance_ms = 0;
@@ -40,6 +43,7 @@ struct App {
   // Plot choices.
   int plot_metric = 0;  // index into the metric names of the first run
   bool log_x = false, log_y = true;
+  bool show_limit = true;  // draw the width-∞ curve beside the train loss
 
   std::vector<int> pressed_keys;  // key presses since the last frame (GLFW key codes), for the shortcuts
 

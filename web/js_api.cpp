@@ -204,4 +204,22 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_backend() {
   return out(json::write(r));
 }
 
+// The width-∞ curves drawn beside the train loss: {"why": reason when none, "curves": [{"label", "steps", "train_loss"}]}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_limit_curves() {
+  json::Value curves = json::Value::make_array();
+  for (const LimitCurve& c : the_app().limits) {
+    json::Value curve = json::Value::make_object(), steps = json::Value::make_array(), loss = json::Value::make_array();
+    for (int t : c.steps) steps.push(json::Value::make_number(t));
+    for (double l : c.train_loss) loss.push(json::Value::make_number(l));
+    curve.set("label", json::Value::make_string(c.label));
+    curve.set("steps", steps);
+    curve.set("train_loss", loss);
+    curves.push(curve);
+  }
+  json::Value r = json::Value::make_object();
+  r.set("why", json::Value::make_string(the_app().no_limit_why));
+  r.set("curves", curves);
+  return out(json::write(r));
+}
+
 }  // extern "C"
