@@ -31,7 +31,7 @@ json::Value run_summary(const Run& run) {
 
 }  // namespace
 
-Runner::Runner(const ExperimentSpec& spec) : Runner(spec, nullptr, "") {}
+Runner::Runner(const ExperimentSpec& spec) : Runner(spec, nullptr, "this program has no WebGPU (only the page does)") {}
 
 Runner::Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none)
     : spec_(spec), data_(make_data(spec_)) {
