@@ -352,6 +352,7 @@ SpecResult parse_spec(const json::Value& v) {
     else root.error(at, "expected a metric name, got " + describe(m));
   }, &present);
   if (present) s.metrics = metrics;
+  root.choice("precision", s.precision, {Precision::float64, Precision::float32}, precision_name);
   root.finish();
   if (errors.empty()) errors = check_spec(s);
   return out;
@@ -438,5 +439,6 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   Value metrics = Value::make_array();
   for (const auto& m : s.metrics) metrics.push(Value::make_string(m));
   root.set("metrics", metrics);
+  if (s.precision != Precision::float64) root.set("precision", Value::make_string(precision_name(s.precision)));
   return root;
 }
