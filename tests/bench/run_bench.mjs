@@ -28,7 +28,8 @@ function native(binary) {
   return JSON.parse(execFileSync(exe, quick ? ['--quick'] : [], { encoding: 'utf8' }));
 }
 
-// A preset run by the native CLI: wall seconds and peak resident memory (GNU time's %M, KiB).
+// A preset run by the native CLI: wall seconds, CPU seconds (user + system: what the run costs on a loaded machine)
+// and peak resident memory (GNU time's %M, KiB).
 function nativePreset(file, precision) {
   const tmp = mkdtempSync(path.join(tmpdir(), 'muplay-bench-'));
   let spec = file;
@@ -39,12 +40,13 @@ function nativePreset(file, precision) {
     writeFileSync(spec, JSON.stringify(doc));
   }
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', path.join(ROOT, 'build', 'native', 'engine', 'muplay'), 'run', spec,
+  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', path.join(ROOT, 'build', 'native', 'engine', 'muplay'), 'run', spec,
     '--out', path.join(tmp, 'result.json'), '--quiet'], { encoding: 'utf8' });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const kib = Number(r.stderr.trim().split('\n').pop());
+  const [kib, user, system] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   rmSync(tmp, { recursive: true, force: true });
-  return { seconds, peak_rss_bytes: kib * 1024, exit_status: r.status };
+  // exit status 1: a member diverged (the preset shows it on purpose), still a complete run
+  return { seconds, cpu_seconds: user + system, peak_rss_bytes: kib * 1024, exit_status: r.status };
 }
 
 function stageSite() {
@@ -144,11 +146,12 @@ function table(r) {
     lines.push('');
     lines.push('Presets (examples/), run to the end: wall seconds and peak memory (Chromium: wasm linear memory; native: RSS):');
     lines.push('');
-    lines.push('| preset | Chromium s | Chromium MB | Chromium float32 s | native s | native MB | native float32 s |');
+    lines.push('| preset | Chromium s | Chromium float32 s | Chromium peak MB | native s (CPU s) | native float32 s (CPU s) | native peak RSS MB |');
     lines.push('|---|---|---|---|---|---|---|');
     for (const p of r.presets) {
-      lines.push(`| ${p.name} | ${fmt(p.browser?.seconds)} | ${fmt(p.browser?.peak_wasm_memory_bytes / 2 ** 20, 0)} | ${fmt(p.browser_f32?.seconds)} | ` +
-        `${fmt(p.native.seconds)} | ${fmt(p.native.peak_rss_bytes / 2 ** 20, 0)} | ${fmt(p.native_f32?.seconds)} |`);
+      const nat = (x) => (x ? `${fmt(x.seconds)} (${fmt(x.cpu_seconds)})` : '–');
+      lines.push(`| ${p.name} | ${fmt(p.browser?.seconds)} | ${fmt(p.browser_f32?.seconds)} | ${fmt(p.browser?.peak_wasm_memory_bytes / 2 ** 20, 0)} | ` +
+        `${nat(p.native)} | ${nat(p.native_f32)} | ${fmt(p.native.peak_rss_bytes / 2 ** 20, 0)} |`);
     }
   }
   return lines.join('\n');
