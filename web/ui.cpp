@@ -262,8 +262,8 @@ void status_bar(const App& app) {
   ImGui::Separator();
   const Runner* r = app.runner.get();
   const bool active = r && !r->runs().empty() && app.state == RunState::running;
-  ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, float64) | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
-              run_state_name(app.state), app.steps_per_second,
+  ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, %s) | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
+              run_state_name(app.state), app.steps_per_second, precision_name(r ? r->spec().precision : Precision::float64),
               active ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
               ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   if (!app.message.empty()) {
