@@ -1,8 +1,9 @@
 // Runs the benchmark (scripts/bench builds first, then calls this): native GEMM/MLP (SSE and AVX2 builds), every
 // preset with the native CLI, then the same workloads in headless Chromium beside TensorFlow.js-wasm. Prints a
 // table and writes build/bench/results.json (and results.md, the table for the README).
-//   node tests/bench/run_bench.mjs [--quick] [--no-presets] [--isolated]
+//   node tests/bench/run_bench.mjs [--quick] [--no-presets] [--isolated] [--table]
 //     --quick       fewer repetitions and no float32 preset pass (a smoke run, numbers not for the README)
+//     --table       measure nothing: print the table of the last build/bench/results.json again
 //     --no-presets  skip the preset wall times (native and browser)
 //     --isolated    serve the page cross-origin isolated (COOP/COEP), as scripts/serve --isolated does
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -146,15 +147,20 @@ function table(r) {
     lines.push('');
     lines.push('Presets (examples/), run to the end: wall seconds and peak memory (Chromium: wasm linear memory; native: RSS):');
     lines.push('');
-    lines.push('| preset | Chromium s | Chromium float32 s | Chromium peak MB | native s (CPU s) | native float32 s (CPU s) | native peak RSS MB |');
+    lines.push('| preset | Chromium s | Chromium float32 s | Chromium peak MB (float32) | native s (CPU s) | native float32 s (CPU s) | native peak RSS MB |');
     lines.push('|---|---|---|---|---|---|---|');
     for (const p of r.presets) {
       const nat = (x) => (x ? `${fmt(x.seconds)} (${fmt(x.cpu_seconds)})` : '–');
-      lines.push(`| ${p.name} | ${fmt(p.browser?.seconds)} | ${fmt(p.browser_f32?.seconds)} | ${fmt(p.browser?.peak_wasm_memory_bytes / 2 ** 20, 0)} | ` +
+      lines.push(`| ${p.name} | ${fmt(p.browser?.seconds)} | ${fmt(p.browser_f32?.seconds)} | ${fmt(p.browser?.peak_wasm_memory_bytes / 2 ** 20, 0)} (${fmt(p.browser_f32?.peak_wasm_memory_bytes / 2 ** 20, 0)}) | ` +
         `${nat(p.native)} | ${nat(p.native_f32)} | ${fmt(p.native.peak_rss_bytes / 2 ** 20, 0)} |`);
     }
   }
   return lines.join('\n');
+}
+
+if (args.has('--table')) {
+  console.log(table(JSON.parse(readFileSync(path.join(OUT, 'results.json'), 'utf8'))));
+  process.exit(0);
 }
 
 const presetFiles = readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
