@@ -111,6 +111,9 @@ bool reset(App& app) {
     return false;
   }
   app.runner = std::make_unique<Runner>(r.spec);
+  app.embedding_view = EmbeddingView{};
+  app.no_limit_why.clear();
+  app.limits = limit_curves(app.runner->spec(), app.runner->data(), &app.no_limit_why);
   app.state = RunState::idle;
   app.spec_edited = false;
   app.steps_per_second = 0;
