@@ -114,13 +114,16 @@ const rowsOf = (a, rows, cols) => Array.from({ length: rows }, (_, r) => a.slice
 
 test('GEMM NN, NT, TN (tiled, 4x4 outputs per invocation) match on sizes that are not multiples of the tile', T, async () => {
   const rnd = random(1);
-  for (const [m, n, k] of [[67, 45, 131], [1, 130, 7], [129, 3, 66]]) {
+  // The last size has rows aligned to vec4: it runs the vec4-load variants (gemm_vec4.wgsl).
+  for (const [m, n, k] of [[67, 45, 131], [1, 130, 7], [129, 3, 66], [68, 44, 132]]) {
     for (const [kernel, ta, tb] of [['gemm_nn', false, false], ['gemm_nt', false, true], ['gemm_tn', true, false]]) {
       const A = rnd(m * k), B = rnd(k * n), alpha = 0.37;
       const out = await gpuRun(kernel, [A, B, m * n], [m, n, k], [alpha], [2]);
       check(`${kernel} ${m}x${n}x${k}`, out, [gemmRef(A, B, m, n, k, alpha, ta, tb)]);
     }
   }
+  const compiled = await pg.page.evaluate(() => [...window.muplayGpu.pipelines.keys()].filter((k) => k.startsWith('gemm')));
+  assert.deepEqual(compiled.sort(), ['gemm_nn', 'gemm_nn_vec4', 'gemm_nt', 'gemm_nt_vec4', 'gemm_tn', 'gemm_tn_vec4']);
 });
 
 test('fused bias + activation, forward and backward, every activation', T, async () => {
