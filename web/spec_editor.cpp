@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "engine/activation.hpp"
+#include "engine/backend.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/parametrization.hpp"
 #include "engine/task.hpp"
@@ -26,6 +27,8 @@ std::vector<std::string> choices_for(const std::string& path) {
   if (path == "optimizer.kind")
     for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw})
       out.push_back(optimizer_name(k));
+  if (path == "backend")  // written only when not auto (the run panel's backend widget sets it)
+    for (Backend b : {Backend::auto_, Backend::cpu, Backend::webgpu}) out.push_back(backend_name(b));
   return out;
 }
 
