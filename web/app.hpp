@@ -15,6 +15,7 @@
 #include "engine/runner.hpp"
 #include "imgui.h"
 #include "web/abc_explorer.hpp"
+#include "web/embedding_view.hpp"
 #include "web/view.hpp"
 #include "web/width_view.hpp"
 
@@ -49,6 +50,7 @@ struct App {
 
   View view;  // which panels are shown (all, or an embed's choice)
   WidthView width_view;  // the "vs width" tab
+  EmbeddingView embedding_view;  // the "embeddings" tab
   AbcExplorer explorer;  // the "parametrization" tab
 
   // The plot's box on screen (CSS pixels) in the last frame, and a pending read-back of its pixels (for a PNG).
@@ -60,6 +62,11 @@ struct App {
   // The page's WebGPU device (web/webgpu_device.hpp), once web/page.js has one; else why there is none.
   std::unique_ptr<GpuDevice> gpu;
   std::string gpu_why_none = "WebGPU has not started yet";
+
+  // Fashion-MNIST is fetched only when a spec needs it (web/data_loader.js): the app asks for it, the page fetches it
+  // into /data/fashion-mnist and calls data_arrived. Until then there is no runner; a Run pressed meanwhile waits.
+  bool data_wanted = false;
+  bool run_when_data_arrives = false;
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
@@ -100,6 +107,9 @@ void step_once(App& app);
 // The page found a WebGPU device (or none, and why). A run not started yet is rebuilt to use it.
 void gpu_ready(App& app, std::unique_ptr<GpuDevice> device);
 void gpu_unavailable(App& app, const std::string& why);
+
+// The page fetched the data a spec asked for (error ""), or could not (error says why; the spec is kept).
+void data_arrived(App& app, const std::string& error);
 
 // Trains for about `budget_ms` of wall time (called once per frame while running).
 void advance(App& app, double budget_ms, double (*now_ms)());
