@@ -113,13 +113,13 @@ bool Runner::moved_to_cpu() const {
   return false;
 }
 
+void Runner::inject_fault(int member, int step, const std::string& message) { fault_ = Fault{member, step, message}; }
+
 std::string Runner::backend_note() const {
   for (const auto& r : runs_)
     if (!r->backend_note().empty()) return r->backend_note();
   return "";
 }
-
-void Runner::inject_fault(int member, int step, const std::string& message) { fault_ = Fault{member, step, message}; }
 
 json::Value Runner::results() const {
   using json::Value;

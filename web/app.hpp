@@ -59,14 +59,13 @@ struct App {
   std::vector<unsigned char> plot_pixels;  // RGBA rows, top first
   int plot_pixels_width = 0, plot_pixels_height = 0;
 
-  // The page's WebGPU device (web/webgpu_device.hpp), once web/page.js has one; else why there is none.
-  std::unique_ptr<GpuDevice> gpu;
-  std::string gpu_why_none = "WebGPU has not started yet";
-
   // Fashion-MNIST is fetched only when a spec needs it (web/data_loader.js): the app asks for it, the page fetches it
   // into /data/fashion-mnist and calls data_arrived. Until then there is no runner; a Run pressed meanwhile waits.
   bool data_wanted = false;
   bool run_when_data_arrives = false;
+  // The page's WebGPU device (web/webgpu_device.hpp), once web/page.js has one; else why there is none.
+  std::unique_ptr<GpuDevice> gpu;
+  std::string gpu_why_none = "WebGPU has not started yet";
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
@@ -104,12 +103,11 @@ void run(App& app);
 void pause(App& app);
 void step_once(App& app);
 
+// The page fetched the data a spec asked for (error ""), or could not (error says why; the spec is kept).
+void data_arrived(App& app, const std::string& error);
 // The page found a WebGPU device (or none, and why). A run not started yet is rebuilt to use it.
 void gpu_ready(App& app, std::unique_ptr<GpuDevice> device);
 void gpu_unavailable(App& app, const std::string& why);
-
-// The page fetched the data a spec asked for (error ""), or could not (error says why; the spec is kept).
-void data_arrived(App& app, const std::string& error);
 
 // Trains for about `budget_ms` of wall time (called once per frame while running).
 void advance(App& app, double budget_ms, double (*now_ms)());

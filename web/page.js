@@ -148,8 +148,8 @@ async function main() {
   }
   const options = pageOptions(location.search);
   const ui = makeUi();
-  const gpuStarted = startGpu(m);
   startDataLoader(m, ui);
+  const gpuStarted = startGpu(m);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
