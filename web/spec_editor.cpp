@@ -4,6 +4,7 @@
 
 #include "engine/activation.hpp"
 #include "engine/gemm_f32.hpp"
+#include "engine/backend.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/parametrization.hpp"
 #include "engine/task.hpp"
@@ -29,6 +30,8 @@ std::vector<std::string> choices_for(const std::string& path) {
       out.push_back(optimizer_name(k));
   if (path == "precision")
     for (Precision p : {Precision::float64, Precision::float32}) out.push_back(precision_name(p));
+  if (path == "backend")  // written only when not auto (the run panel's backend widget sets it)
+    for (Backend b : {Backend::auto_, Backend::cpu, Backend::webgpu}) out.push_back(backend_name(b));
   return out;
 }
 
