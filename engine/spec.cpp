@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/fashion_mnist.hpp"
+#include "engine/time_budget.hpp"
 
 namespace {
 
@@ -322,6 +323,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
                   "use smaller widths, batch or sweep", bytes / 1e6, kMemoryBudgetBytes / 1e6);
     errors.push_back(std::string("sweep: ") + buf);
   }
+  check_time_budget(s, errors);
   return errors;
 }
 

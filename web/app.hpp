@@ -58,6 +58,11 @@ struct App {
   std::vector<unsigned char> plot_pixels;  // RGBA rows, top first
   int plot_pixels_width = 0, plot_pixels_height = 0;
 
+  // Fashion-MNIST is fetched only when a spec needs it (web/data_loader.js): the app asks for it, the page fetches it
+  // into /data/fashion-mnist and calls data_arrived. Until then there is no runner; a Run pressed meanwhile waits.
+  bool data_wanted = false;
+  bool run_when_data_arrives = false;
+
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
   double frame_work_ms = 0, train_ms = 0;
@@ -93,6 +98,9 @@ bool reset(App& app);
 void run(App& app);
 void pause(App& app);
 void step_once(App& app);
+
+// The page fetched the data a spec asked for (error ""), or could not (error says why; the spec is kept).
+void data_arrived(App& app, const std::string& error);
 
 // Trains for about `budget_ms` of wall time (called once per frame while running).
 void advance(App& app, double budget_ms, double (*now_ms)());

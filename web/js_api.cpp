@@ -5,6 +5,8 @@
 // Text arguments arrive in memory from muplay_alloc (index.html), not on the stack: a link or file can be megabytes.
 #include <emscripten.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -211,5 +213,19 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_embedding_panels() {
     }
   return out(json::write(r));
 }
+// Data fetched on demand (web/data_loader.js): the data set the editor's spec waits for ("fashion-mnist"), or "".
+// The page fetches its files into /data/NAME/ and then calls muplay_data_arrived("") (or with why it could not).
+EMSCRIPTEN_KEEPALIVE const char* muplay_data_wanted() { return the_app().data_wanted ? "fashion-mnist" : ""; }
+EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(the_app(), arg(error)); }
+
+// For the browser tests of fault handling: sweep member `member` of the current runner throws when it reaches `step`.
+EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {
+  if (!the_app().runner) return 0;
+  the_app().runner->inject_fault(member, step, "injected fault (browser test)");
+  return 1;
+}
+
+// Bytes of the wasm heap in use by malloc (not the memory's size, which only grows): the soak test watches it.
+EMSCRIPTEN_KEEPALIVE double muplay_heap_bytes() { return double(mallinfo().uordblks); }
 
 }  // extern "C"

@@ -80,6 +80,9 @@ void controls(App& app) {
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "%ld / %ld steps", app.runner->progress_steps(), app.runner->planned_steps());
     ImGui::ProgressBar(done, ImVec2(-1, 0), overlay);
+  } else if (app.data_wanted) {
+    ImGui::SameLine();
+    ImGui::TextUnformatted(app.run_when_data_arrives ? "loading data... (runs once it has arrived)" : "loading data...");
   }
 }
 
@@ -184,6 +187,7 @@ void runs_table(const App& app) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(curve_color(int(i), int(runs.size()))), "%s", run.label().c_str());
     ImGui::TableNextColumn();
     if (run.status() == RunStatus::diverged) ImGui::TextColored(kErrorColor, "diverged at step %d", run.diverged_at());
+    else if (run.status() == RunStatus::failed) ImGui::TextColored(kErrorColor, "failed: %s", run.error().c_str());
     else ImGui::TextUnformatted(run_status_name(run.status()));
     ImGui::TableNextColumn();
     ImGui::Text("%d", run.steps_done());
@@ -283,7 +287,8 @@ void status_bar(const App& app) {
   const Runner* r = app.runner.get();
   const bool active = r && !r->runs().empty() && app.state == RunState::running;
   ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, %s) | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
-              run_state_name(app.state), app.steps_per_second, precision_name(r ? r->spec().precision : Precision::float64),
+              app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
+              precision_name(r ? r->spec().precision : Precision::float64),
               active ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
               ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   if (!app.message.empty()) {
