@@ -297,6 +297,10 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
   if (s.task.kind == TaskKind::skipgram && (s.task.input_dim < 4 || s.task.input_dim % 2 != 0))
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) +
                      " is not an even number >= 4 (skipgram: the vocabulary, two clusters of equal size)");
+  if (s.task.kind == TaskKind::skipgram && s.schedule.batch_size > s.task.input_dim)
+    errors.push_back("schedule.batch_size: " + std::to_string(s.schedule.batch_size) +
+                     " is larger than the skipgram vocabulary (task.input_dim " + std::to_string(s.task.input_dim) +
+                     "): one example per word");
   if (s.schedule.batch_size > s.task.train_size)
     errors.push_back("schedule.batch_size: " + std::to_string(s.schedule.batch_size) +
                      " is larger than task.train_size " + std::to_string(s.task.train_size));

@@ -57,18 +57,23 @@ Dataset sectors(const TaskConfig& c, Rng& rng, int size) {
   return d;
 }
 
-Dataset skipgram(const TaskConfig& c, Rng& rng, int size) {
+Dataset skipgram(const TaskConfig& c, Rng& rng, int pairs) {
   const int words = c.input_dim, half = words / 2;
-  Dataset d{size, words, words, std::vector<double>(size_t(size) * size_t(words), 0.0),
-            std::vector<double>(size_t(size) * size_t(words), 0.0), {}};
-  auto uniform_index = [&](int count) { return std::min(count - 1, int(rng.uniform() * count)); };
-  for (int i = 0; i < size; i++) {
+  Dataset d{words, words, words, std::vector<double>(size_t(words) * size_t(words), 0.0),
+            std::vector<double>(size_t(words) * size_t(words), 0.0), {}};
+  std::vector<int> count(static_cast<size_t>(words), 0);
+  auto uniform_index = [&](int n) { return std::min(n - 1, int(rng.uniform() * n)); };
+  for (int i = 0; i < pairs; i++) {
     const int word = uniform_index(words);
     const bool same = rng.uniform() < kSkipgramSameCluster;
     const int cluster = skipgram_cluster(word, words) == 0 ? (same ? 0 : 1) : (same ? 1 : 0);
-    const int context = cluster * half + uniform_index(half);
-    d.x[size_t(i) * size_t(words) + size_t(word)] = 1;
-    d.y[size_t(i) * size_t(words) + size_t(context)] = 1;
+    d.y[size_t(word) * size_t(words) + size_t(cluster * half + uniform_index(half))] += 1;
+    count[size_t(word)]++;
+  }
+  for (int w = 0; w < words; w++) {
+    d.x[size_t(w) * size_t(words) + size_t(w)] = 1;
+    for (int k = 0; k < words; k++)
+      if (count[size_t(w)] > 0) d.y[size_t(w) * size_t(words) + size_t(k)] /= count[size_t(w)];
   }
   return d;
 }

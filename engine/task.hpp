@@ -5,10 +5,12 @@
 //   sectors:        2-D classification, x uniform in the unit disk (radius ≥ 0.1), class = angular sector
 //                   (k sectors), twisted by `twist` radians per unit radius into spiral arms.
 //   skipgram:       the word-embedding toy of experiment E9: a vocabulary of input_dim words in two clusters (the
-//                   first and the second half). An example is a (word, context) pair: the word uniform, its
+//                   first and the second half). A corpus of train_size (word, context) pairs: the word uniform, its
 //                   context uniform in the same cluster with probability kSkipgramSameCluster, else uniform in the
-//                   other; x = one-hot word, y = one-hot context (input_dim outputs, square loss). Full-batch GD
-//                   on the pairs fits each word's context frequencies, so words of a cluster get similar targets.
+//                   other. One example per word: x = one-hot word, y = the frequencies of its contexts in the
+//                   corpus (input_dim outputs, square loss): skip-gram as regression on the co-occurrence rows, so
+//                   words of a cluster get similar targets. The test set: the same words, a fresh corpus of
+//                   test_size pairs.
 //   fashion_mnist:  the first train_size / test_size images of the build's Fashion-MNIST subset (784 standardized
 //                   pixels, 10 classes; engine/fashion_mnist.hpp). Not generated: `seed` does not apply.
 #pragma once
