@@ -115,7 +115,8 @@ std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
     const Series* s = run.find_series(metric);
     if (!s) continue;
     PlotCurve c;
-    c.label = run.label() + (run.status() == RunStatus::diverged ? " (diverged at " + std::to_string(run.diverged_at()) + ")" : "");
+    c.label = run.label() + (run.status() == RunStatus::diverged ? " (diverged at " + std::to_string(run.diverged_at()) + ")" : "") +
+              (run.status() == RunStatus::failed ? " (failed)" : "");
     c.x.assign(run.recorded_steps().begin(), run.recorded_steps().begin() + long(s->values.size()));
     c.y = s->values;
     c.color = curve_color(int(i), int(runs.size()));

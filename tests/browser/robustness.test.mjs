@@ -89,14 +89,16 @@ test('the Content-Security-Policy lets the page work and blocks injected inline 
 });
 
 test('a failed IndexedDB write is retried with backoff, then reported, and never retried without end', T, async () => {
-  const flaky = await openPlayground({
+  const pg2 = await openPlayground({
     beforeLoad: (page) => page.addInitScript(() => {
-      // The first two writes fail as a busy database would; later ones go through.
+      // window.failing writes fail as a busy (then a broken) database would; the rest go through.
       window.writes = 0;
+      window.failing = 2;
+      window.reason = 'The database is busy';
       const put = IDBObjectStore.prototype.put;
       IDBObjectStore.prototype.put = function (...args) {
         window.writes += 1;
-        if (window.writes <= 2) throw new DOMException('The database is busy', 'UnknownError');
+        if (window.failing-- > 0) throw new DOMException(window.reason, 'UnknownError');
         return put.apply(this, args);
       };
       window.statuses = [];
@@ -105,41 +107,33 @@ test('a failed IndexedDB write is retried with backoff, then reported, and never
     }),
   });
   try {
-    const { page } = flaky;
+    const { page } = pg2;
     await page.waitForSelector('#run:not([disabled])');
     await call(page, 'muplay_load_spec', JSON.stringify({ ...SPEC, name: 'saved after retries' }));
     await page.waitForFunction(() => window.statuses.some((s) => /^Saved \(save your edits\) on attempt [23]\.$/.test(s)));
     assert.ok((await page.evaluate(() => window.statuses)).some((s) => /^Could not save your edits \(UnknownError: The database is busy\); trying again…$/.test(s)));
-    assert.equal(await page.isVisible('#notice'), false);  // recovered: nothing to report
-    await reload(page);
-    assert.equal(await specName(page), 'saved after retries');
-  } finally {
-    await flaky.close();
-  }
-
-  const broken = await openPlayground({
-    beforeLoad: (page) => page.addInitScript(() => {
-      window.writes = 0;
-      IDBObjectStore.prototype.put = () => {
-        window.writes += 1;
-        throw new DOMException('The database is broken', 'UnknownError');
+    // The edit is in the database (read directly: a reload would also find it in the unload backup).
+    await page.waitForFunction(() => new Promise((resolve) => {
+      indexedDB.open('muplay').onsuccess = (e) => {
+        const get = e.target.result.transaction('drafts').objectStore('drafts').get('current');
+        get.onsuccess = () => { resolve(get.result?.text.includes('saved after retries')); e.target.result.close(); };
       };
-    }),
-  });
-  try {
-    const { page } = broken;
-    await page.waitForSelector('#run:not([disabled])');
+    }), null, { polling: 200 });
+    assert.equal(await page.isVisible('#notice'), false);  // recovered: nothing to report
+
+    // Now every write fails: three attempts per save, then one notice, and no more attempts.
+    await page.evaluate(() => { window.failing = Infinity; window.reason = 'The database is broken'; window.writes = 0; });
     await call(page, 'muplay_load_spec', JSON.stringify({ ...SPEC, name: 'never saved' }));
     await page.waitForSelector('#notice:not([hidden])');
     assert.equal(await page.textContent('#notice-text'), 'Could not save your edits in this browser: UnknownError: ' +
                  'The database is broken. The page keeps working; use Export to keep files.');
-    await page.waitForTimeout(2000);
+    await page.waitForTimeout(1500);  // the save of the settled edit (300 ms later) ends its last pause too
     const writes = await page.evaluate(() => window.writes);
     await page.waitForTimeout(1500);
     assert.equal(await page.evaluate(() => window.writes), writes, 'still retrying');
     console.log(`a write that always fails: ${writes} attempts in all (3 per save, backoff 250 ms then 1 s), then a notice`);
     assert.ok(writes >= 3 && writes % 3 === 0, `${writes} attempts`);
   } finally {
-    await broken.close();
+    await pg2.close();
   }
 });
