@@ -156,7 +156,8 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
 }
 
 void read_task(ObjectReader& r, TaskConfig& t) {
-  r.choice("kind", t.kind, {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist}, task_name);
+  r.choice("kind", t.kind, {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram},
+           task_name);
   r.integer("input_dim", t.input_dim, 1, 4096);
   r.integer("train_size", t.train_size, 1, 100000);
   r.integer("test_size", t.test_size, 1, 100000);
@@ -293,6 +294,9 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
   if (s.task.kind == TaskKind::sectors && s.task.input_dim != 2)
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) + " is not 2 (sectors is a 2-D task)");
   if (s.task.kind == TaskKind::fashion_mnist) check_fashion_mnist(s.task, errors);
+  if (s.task.kind == TaskKind::skipgram && (s.task.input_dim < 4 || s.task.input_dim % 2 != 0))
+    errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) +
+                     " is not an even number >= 4 (skipgram: the vocabulary, two clusters of equal size)");
   if (s.schedule.batch_size > s.task.train_size)
     errors.push_back("schedule.batch_size: " + std::to_string(s.schedule.batch_size) +
                      " is larger than task.train_size " + std::to_string(s.task.train_size));

@@ -113,8 +113,14 @@ bool reset(App& app) {
   }
   app.data_wanted = r.spec.task.kind == TaskKind::fashion_mnist && !probe_fashion_mnist(fashion_mnist_dir()).present;
   app.runner.reset();
-  if (!app.data_wanted) app.runner = std::make_unique<Runner>(r.spec);
   app.run_when_data_arrives = false;
+  app.embedding_view = EmbeddingView{};
+  app.no_limit_why.clear();
+  app.limits.clear();
+  if (!app.data_wanted) {
+    app.runner = std::make_unique<Runner>(r.spec);
+    app.limits = limit_curves(app.runner->spec(), app.runner->data(), &app.no_limit_why);
+  }
   app.state = RunState::idle;
   app.spec_edited = false;
   app.steps_per_second = 0;

@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "engine/json.hpp"
+#include "engine/limit_curve.hpp"
 #include "engine/presets.hpp"
 #include "engine/runner.hpp"
 #include "imgui.h"
 #include "web/abc_explorer.hpp"
+#include "web/embedding_view.hpp"
 #include "web/view.hpp"
 #include "web/width_view.hpp"
 
@@ -30,8 +32,10 @@ struct App {
   std::vector<PresetFile> presets;
   int preset_index = -1;
 
-  // The experiment being trained, built from a valid spec.
+  // The experiment being trained, built from a valid spec, and its width-∞ curves (or why there are none).
   std::unique_ptr<Runner> runner;
+  std::vector<LimitCurve> limits;
+  std::string no_limit_why;
   RunState state = RunState::idle;
   double steps_per_second = 0;
   double last_advance_ms = 0;
@@ -39,11 +43,13 @@ struct App {
   // Plot choices.
   int plot_metric = 0;  // index into the metric names of the first run
   bool log_x = false, log_y = true;
+  bool show_limit = true;  // draw the width-∞ curve beside the train loss
 
   std::vector<int> pressed_keys;  // key presses since the last frame (GLFW key codes), for the shortcuts
 
   View view;  // which panels are shown (all, or an embed's choice)
   WidthView width_view;  // the "vs width" tab
+  EmbeddingView embedding_view;  // the "embeddings" tab
   AbcExplorer explorer;  // the "parametrization" tab
 
   // The plot's box on screen (CSS pixels) in the last frame, and a pending read-back of its pixels (for a PNG).

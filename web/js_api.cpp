@@ -197,4 +197,36 @@ EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {
 // Bytes of the wasm heap in use by malloc (not the memory's size, which only grows): the soak test watches it.
 EMSCRIPTEN_KEEPALIVE double muplay_heap_bytes() { return double(mallinfo().uordblks); }
 
+// The width-∞ curves drawn beside the train loss: {"why": reason when none, "curves": [{"label", "steps", "train_loss"}]}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_limit_curves() {
+  json::Value curves = json::Value::make_array();
+  for (const LimitCurve& c : the_app().limits) {
+    json::Value curve = json::Value::make_object(), steps = json::Value::make_array(), loss = json::Value::make_array();
+    for (int t : c.steps) steps.push(json::Value::make_number(t));
+    for (double l : c.train_loss) loss.push(json::Value::make_number(l));
+    curve.set("label", json::Value::make_string(c.label));
+    curve.set("steps", steps);
+    curve.set("train_loss", loss);
+    curves.push(curve);
+  }
+  json::Value r = json::Value::make_object();
+  r.set("why", json::Value::make_string(the_app().no_limit_why));
+  r.set("curves", curves);
+  return out(json::write(r));
+}
+
+// The "embeddings" view's panels for the current runner: [{"title", "separation"}], n = ∞ last when drawn.
+EMSCRIPTEN_KEEPALIVE const char* muplay_embedding_panels() {
+  json::Value r = json::Value::make_array();
+  if (the_app().runner && the_app().runner->spec().task.kind == TaskKind::skipgram)
+    for (const EmbeddingPanel& p : embedding_panels(*the_app().runner, nullptr)) {
+      json::Value panel = json::Value::make_object();
+      panel.set("title", json::Value::make_string(p.title));
+      panel.set("separation", json::Value::make_number(
+                                  cluster_separation(p.plane, skipgram_clusters(int(p.plane.x.size())))));
+      r.push(panel);
+    }
+  return out(json::write(r));
+}
+
 }  // extern "C"

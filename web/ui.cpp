@@ -126,6 +126,20 @@ std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
   return out;
 }
 
+// The width-∞ curve (engine/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle; where
+// the experiment has none, one line says why, so a student knows what to change to see it.
+void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
+  ImGui::SameLine();
+  if (app.limits.empty()) {
+    ImGui::TextDisabled("(no n=inf curve: %s)", app.no_limit_why.c_str());
+    return;
+  }
+  ImGui::Checkbox("n=inf curve", &app.show_limit);
+  if (!app.show_limit) return;
+  for (const LimitCurve& c : app.limits)
+    curves.push_back({c.label, std::vector<double>(c.steps.begin(), c.steps.end()), c.train_loss, IM_COL32(255, 255, 255, 255), false});
+}
+
 void plot_panel(App& app) {
   const std::vector<std::string> names = metric_names(app);
   app.plot_metric = std::clamp(app.plot_metric, 0, std::max(0, int(names.size()) - 1));
@@ -140,6 +154,8 @@ void plot_panel(App& app) {
   ImGui::Checkbox("log x", &app.log_x);
   ImGui::SameLine();
   ImGui::Checkbox("log y", &app.log_y);
+  std::vector<PlotCurve> curves = curves_for(app, metric);
+  if (metric == "train_loss") limit_toggle(app, curves);
   PlotAxes axes;
   axes.title = metric + " vs step, one curve per sweep member";
   axes.x_label = "step";
@@ -150,7 +166,7 @@ void plot_panel(App& app) {
       app.view.runs ? std::min(200.0f, 40.0f + 22.0f * float(app.runner ? app.runner->runs().size() : 0)) : 0;
   const float min_height = app.view.embed ? 120.0f : 200.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 size = line_plot("##plot", axes, curves_for(app, metric),
+  const ImVec2 size = line_plot("##plot", axes, curves,
                                 ImVec2(0, std::max(min_height, ImGui::GetContentRegionAvail().y - table_height)));
   app.plot_min = origin;  // for the PNG export (main.cpp reads these pixels back)
   app.plot_max = ImVec2(origin.x + size.x, origin.y + size.y);
@@ -254,6 +270,10 @@ void views(App& app) {
   }
   if (ImGui::BeginTabItem("vs learning rate")) {
     lr_view(app);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("embeddings")) {
+    if (app.runner) embedding_view(app.embedding_view, *app.runner);
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("parametrization")) {
