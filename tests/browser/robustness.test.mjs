@@ -52,6 +52,18 @@ test('an exception in one sweep member fails that member only, shown in the runs
   assert.deepEqual(pg.errors, []);
 });
 
+test('a spec that would train for hours is refused with the estimate and the page\'s limit', T, async () => {
+  const { page } = pg;
+  const long = { ...SPEC, name: 'too long for a tab', task: { train_size: 512, test_size: 16 }, sweep: { width: [512, 1024], seeds: [0, 1] },
+                 schedule: { steps: 100000, record_every: 1000 } };
+  const checked = JSON.parse(await call(page, 'muplay_check_spec', JSON.stringify(long)));
+  assert.equal(checked.ok, false);
+  console.log(`the page refuses: ${checked.errors[0]}`);
+  assert.match(checked.errors.join('\n'), /^sweep: would train for about [\d.]+ h \([\d.e+]+ GFLOP, at an assumed 1 GFLOP\/s\), more than the limit of 1 h in the browser: use fewer steps/m);
+  // The command line would accept it (24 h at 5 GFLOP/s); the page keeps its spec and works on.
+  assert.equal(JSON.parse(await call(page, 'muplay_check_spec', JSON.stringify({ ...long, schedule: { steps: 1000 } }))).ok, true);
+});
+
 test('the Content-Security-Policy lets the page work and blocks injected inline script', T, async () => {
   const { page } = pg;
   const policy = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
