@@ -131,7 +131,7 @@ std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   ImGui::SameLine();
   if (app.limits.empty()) {
-    ImGui::TextDisabled("(no n=inf curve: %s)", app.no_limit_why.c_str());
+    if (!app.no_limit_why.empty()) ImGui::TextDisabled("(no n=inf curve: %s)", app.no_limit_why.c_str());  // "": no runs yet
     return;
   }
   ImGui::Checkbox("n=inf curve", &app.show_limit);
