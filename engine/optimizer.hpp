@@ -25,6 +25,10 @@ class Optimizer {
   Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, long total_size);
   void step(double* params, const double* grads);
   long steps_taken() const { return t_; }
+  // The state, for a run that trained on a device and continues here (engine/run_gpu.cpp).
+  std::vector<double>& first_moment() { return m_; }
+  std::vector<double>& second_moment() { return v_; }
+  void set_steps_taken(long t) { t_ = t; }
 
  private:
   OptimizerConfig config_;

@@ -17,6 +17,7 @@
 #include "imgui.h"
 #include "engine/analysis.hpp"
 #include "web/app.hpp"
+#include "web/webgpu_device.hpp"
 #include "web/width_view.hpp"
 
 namespace {
@@ -182,20 +183,28 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_width_slopes(const char* family, int rec
   return out(json::write(r));
 }
 
-// Data fetched on demand (web/data_loader.js): the data set the editor's spec waits for ("fashion-mnist"), or "".
-// The page fetches its files into /data/NAME/ and then calls muplay_data_arrived("") (or with why it could not).
-EMSCRIPTEN_KEEPALIVE const char* muplay_data_wanted() { return the_app().data_wanted ? "fashion-mnist" : ""; }
-EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(the_app(), arg(error)); }
-
-// For the browser tests of fault handling: sweep member `member` of the current runner throws when it reaches `step`.
-EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {
-  if (!the_app().runner) return 0;
-  the_app().runner->inject_fault(member, step, "injected fault (browser test)");
-  return 1;
+// web/page.js reports the WebGPU device it opened (web/webgpu_backend.js, as window.muplayGpu), or why there is none.
+EMSCRIPTEN_KEEPALIVE void muplay_gpu_ready(const char* adapter, int fallback) {
+  gpu_ready(the_app(), std::make_unique<WebGpuDevice>(arg(adapter), fallback != 0));
 }
+EMSCRIPTEN_KEEPALIVE void muplay_gpu_unavailable(const char* why) { gpu_unavailable(the_app(), arg(why)); }
 
-// Bytes of the wasm heap in use by malloc (not the memory's size, which only grows): the soak test watches it.
-EMSCRIPTEN_KEEPALIVE double muplay_heap_bytes() { return double(mallinfo().uordblks); }
+// Where the runs train: {"requested": "auto"|"cpu"|"webgpu", "gpu_runs": members on the device now, "gpu_started":
+// the members started on a device, "adapter":
+// name or "", "fallback": a software adapter, "note": why not where expected or a lost device ("" when none),
+// "moved_to_cpu": a member lost its device and went on on the CPU}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_backend() {
+  const App& app = the_app();
+  json::Value r = json::Value::make_object();
+  r.set("requested", json::Value::make_string(app.runner ? backend_name(app.runner->spec().backend) : "auto"));
+  r.set("gpu_runs", json::Value::make_number(app.runner ? app.runner->runs_on_gpu() : 0));
+  r.set("gpu_started", json::Value::make_bool(app.runner && !app.runner->gpu_name().empty()));
+  r.set("adapter", json::Value::make_string(app.gpu ? app.gpu->name() : ""));
+  r.set("fallback", json::Value::make_bool(app.gpu && app.gpu->is_fallback()));
+  r.set("note", json::Value::make_string(app.runner ? app.runner->backend_note() : ""));
+  r.set("moved_to_cpu", json::Value::make_bool(app.runner && app.runner->moved_to_cpu()));
+  return out(json::write(r));
+}
 
 // The width-∞ curves drawn beside the train loss: {"why": reason when none, "curves": [{"label", "steps", "train_loss"}]}.
 EMSCRIPTEN_KEEPALIVE const char* muplay_limit_curves() {
@@ -228,5 +237,19 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_embedding_panels() {
     }
   return out(json::write(r));
 }
+// Data fetched on demand (web/data_loader.js): the data set the editor's spec waits for ("fashion-mnist"), or "".
+// The page fetches its files into /data/NAME/ and then calls muplay_data_arrived("") (or with why it could not).
+EMSCRIPTEN_KEEPALIVE const char* muplay_data_wanted() { return the_app().data_wanted ? "fashion-mnist" : ""; }
+EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(the_app(), arg(error)); }
+
+// For the browser tests of fault handling: sweep member `member` of the current runner throws when it reaches `step`.
+EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {
+  if (!the_app().runner) return 0;
+  the_app().runner->inject_fault(member, step, "injected fault (browser test)");
+  return 1;
+}
+
+// Bytes of the wasm heap in use by malloc (not the memory's size, which only grows): the soak test watches it.
+EMSCRIPTEN_KEEPALIVE double muplay_heap_bytes() { return double(mallinfo().uordblks); }
 
 }  // extern "C"
