@@ -1,5 +1,8 @@
 #include "engine/mlp_gpu_plan.hpp"
 
+#include "engine/gd_trace.hpp"
+#include "engine/runner.hpp"
+
 namespace {
 uint32_t u(long x) { return uint32_t(x); }
 }  // namespace
@@ -90,4 +93,26 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
     }
   }
   return p;
+}
+
+json::Value mlp_gpu_plan_document(const ExperimentSpec& spec) {
+  const Runner runner(spec);
+  const Run& run = *runner.runs().front();
+  const Mlp& mlp = run.model();
+  const int train_size = runner.data().train.size;
+  const int batch = spec.schedule.batch_size == 0 ? train_size : spec.schedule.batch_size;
+  OptimizerConfig opt = spec.optimizer;
+  opt.lr = run.coords().lr;
+  const MlpGpuPlan p = build_mlp_gpu_plan(mlp, opt, layer_slices(mlp), batch, train_size, runner.data().classification,
+                                          spec.schedule.record_every);
+  double flops = 0;
+  for (int l = 0; l < mlp.layers(); l++) flops += (l == 0 ? 4.0 : 6.0) * batch * double(mlp.layer_size(l));
+  json::Value doc = json::Value::make_object();
+  doc.set("plan", plan_to_json(p.plan));
+  doc.set("step", json::Value::make_number(p.step));
+  doc.set("batch_index", json::Value::make_number(p.batch_index));
+  doc.set("train_size", json::Value::make_number(train_size));
+  doc.set("batch", json::Value::make_number(batch));
+  doc.set("flops_per_step", json::Value::make_number(flops));
+  return doc;
 }

@@ -12,6 +12,7 @@
 #include "engine/gpu_plan.hpp"
 #include "engine/mlp.hpp"
 #include "engine/optimizer.hpp"
+#include "engine/spec.hpp"
 
 struct MlpGpuPlan {
   GpuPlan plan;
@@ -27,3 +28,8 @@ struct MlpGpuPlan {
 // `batch` rows per step from a training set of `train_size` rows (batch == train_size: full batch, no gather).
 MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const std::vector<TensorSlice>& slices,
                               int batch, int train_size, bool classification, int loss_slots);
+
+// The training step of the first member of a spec's sweep, for timing it outside the engine (scripts/gpu-bench.mjs,
+// `muplay gpu-plan`): {"plan": plan_to_json, "step", "batch_index", "train_size", "batch", "flops_per_step"}.
+// flops_per_step counts the GEMMs: 2·B·fan_in·fan_out each for the forward, ∂L/∂W and (all but the first layer) δ.
+json::Value mlp_gpu_plan_document(const ExperimentSpec& spec);

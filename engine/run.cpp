@@ -30,8 +30,9 @@ bool wants(const ExperimentSpec& s, const char* metric) {
 Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
   const std::vector<int> dims = model_dims(s, c.width);
   const UpdateRule rule = update_rule(s.optimizer.kind);
-  return Mlp(dims, s.model.activation, scale_layers(spec_exponents(s), dims, rule, s.parametrization.theta),
-             capacity);
+  Mlp mlp(dims, s.model.activation, scale_layers(spec_exponents(s), dims, rule, s.parametrization.theta), capacity);
+  mlp.set_precision(s.precision);
+  return mlp;
 }
 
 OptimizerConfig optimizer_config(const ExperimentSpec& s, const MemberCoords& c) {

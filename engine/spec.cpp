@@ -359,6 +359,7 @@ SpecResult parse_spec(const json::Value& v) {
   }, &present);
   if (present) s.metrics = metrics;
   root.choice("backend", s.backend, {Backend::auto_, Backend::cpu, Backend::webgpu}, backend_name);
+  root.choice("precision", s.precision, {Precision::float64, Precision::float32}, precision_name);
   root.finish();
   if (errors.empty()) errors = check_spec(s);
   return out;
@@ -447,5 +448,6 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   root.set("metrics", metrics);
   // Only when chosen: the default keeps every existing document and share link as it was.
   if (s.backend != Backend::auto_) root.set("backend", Value::make_string(backend_name(s.backend)));
+  if (s.precision != Precision::float64) root.set("precision", Value::make_string(precision_name(s.precision)));
   return root;
 }

@@ -10,6 +10,7 @@
 
 #include "engine/activation.hpp"
 #include "engine/backend.hpp"
+#include "engine/gemm_f32.hpp"
 #include "engine/json.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/parametrization.hpp"
@@ -54,6 +55,9 @@ struct ExperimentSpec {
   SweepSpec sweep;
   std::vector<std::string> metrics{"train_loss", "test_loss"};
   Backend backend = Backend::auto_;  // where to train (engine/backend.hpp); written only when not auto
+  // Arithmetic of the dense products (gemm_f32.hpp). Written to JSON only when not the default, so the specs and
+  // share links of float64 runs stay as they were.
+  Precision precision = Precision::float64;
 };
 
 // Metric names a spec may ask for (train_loss is always recorded).

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The page's WebGPU kernels (shaders/, run by web/webgpu_backend.js) outside the browser, through Dawn for node (npm
 // `webgpu`), to measure them on a machine with a real GPU:
-//   node scripts/gpu-bench.mjs [--sizes 256,1024,2048] [--reps 20] [--out build/bench/gpu-bench.json]
-// It checks each GEMM variant (NN, NT, TN) against a float64 reference on an awkward size first, then times
+//   node scripts/gpu-bench.mjs [--sizes 256,1024,2048] [--reps 20] [--plan PLAN.json] [--out build/bench/gpu-bench.json]
+// It checks each GEMM variant (NN, NT, TN; scalar and vec4 loads) against a float64 reference first, then times
 // C = A·B at each size (a warm-up, then `reps` dispatches in one submission, waited on with onSubmittedWorkDone)
 // and prints GFLOP/s (2·m·n·k per dispatch) with the adapter's name; the same numbers go to the JSON file.
+// --plan times a whole training step (both phases) of a plan written by `muplay gpu-plan SPEC.json --out PLAN.json`
+// (the engine's plan, random parameters and data): steps/s, and GFLOP/s of its GEMMs.
 //
 // `webgpu` (Dawn, ~130 MB of prebuilt binaries) is not a dependency of the project: install it in the folder you run
 // this from (`npm install --no-save webgpu`; found through that folder's node_modules, else this checkout's). With no
@@ -24,6 +26,7 @@ function options(argv) {
     if (argv[i] === '--sizes') o.sizes = argv[++i].split(',').map(Number);
     else if (argv[i] === '--reps') o.reps = Number(argv[++i]);
     else if (argv[i] === '--out') o.out = argv[++i];
+    else if (argv[i] === '--plan') o.plan = argv[++i];
     else throw new Error(`unknown argument ${argv[i]} (see the comment at the top of scripts/gpu-bench.mjs)`);
   }
   return o;
@@ -56,8 +59,8 @@ function gemmPlan(gpu, kernel, m, n, k) {
   return gpu.createPlan({ buffers: [m * k, k * n, m * n], phases: [[{ kernel, buffers: [0, 1, 2], ints: [m, n, k], floats: [1] }]] });
 }
 
-async function checkVariant(gpu, kernel) {
-  const [m, n, k] = [67, 45, 131];
+// [m, n, k]: 67x45x131 runs the scalar-load kernel, 68x44x132 the vec4-load one (what the timed sizes use).
+async function checkVariant(gpu, kernel, [m, n, k]) {
   const A = randomMatrix(m * k, 1), B = randomMatrix(k * n, 2);
   const id = gemmPlan(gpu, kernel, m, n, k);
   gpu.write(id, 0, A);
@@ -90,6 +93,29 @@ async function timeGemm(gpu, kernel, size, reps) {
   return (2 * size ** 3 * reps) / seconds / 1e9;
 }
 
+// A training step of the engine's plan on random data: both phases `reps` times in one submission.
+async function timePlan(gpu, doc, reps) {
+  const id = gpu.createPlan(doc.plan);
+  doc.plan.buffers.forEach((size, b) => {
+    if (b !== doc.step && b !== doc.batch_index) gpu.write(id, b, randomMatrix(size, b + 7).map((x) => 0.02 * x));
+  });
+  gpu.write(id, doc.step, new Float32Array([0, 0.1, 0.001]));
+  if (doc.batch_index >= 0) gpu.write(id, doc.batch_index, Float32Array.from({ length: doc.batch }, (_, i) => (i * 7) % doc.train_size));
+  const steps = async (n) => {
+    for (let t = 0; t < n; t++) {
+      gpu.run(id, 0);
+      gpu.run(id, 1);
+    }
+    await gpu.device.queue.onSubmittedWorkDone();
+  };
+  await steps(2);  // warm-up
+  const t0 = performance.now();
+  await steps(reps);
+  const seconds = (performance.now() - t0) / 1000;
+  gpu.releasePlan(id);
+  return { steps_per_second: reps / seconds, gflops: (doc.flops_per_step * reps) / seconds / 1e9 };
+}
+
 async function main() {
   const o = options(process.argv.slice(2));
   const { openGpu } = await import(pathToFileURL(path.join(ROOT, 'web', 'webgpu_backend.js')).href);
@@ -105,10 +131,12 @@ async function main() {
   console.log(`adapter: ${name}${isFallback ? ' (software fallback: these numbers say nothing about a GPU)' : ''}`);
   const result = { adapter: name, fallback: isFallback, check: {}, gflops: [] };
   for (const kernel of ['gemm_nn', 'gemm_nt', 'gemm_tn']) {
-    const err = await checkVariant(gpu, kernel);
-    result.check[kernel] = err;
-    console.log(`${kernel}: relative error ${err.toExponential(2)} on 67x45x131 against float64`);
-    if (!(err <= 1e-4)) throw new Error(`${kernel} is wrong on this device (relative error ${err})`);
+    for (const dims of [[67, 45, 131], [68, 44, 132]]) {
+      const err = await checkVariant(gpu, kernel, dims);
+      result.check[`${kernel} ${dims.join('x')}`] = err;
+      console.log(`${kernel}: relative error ${err.toExponential(2)} on ${dims.join('x')} against float64`);
+      if (!(err <= 1e-4)) throw new Error(`${kernel} is wrong on this device (relative error ${err})`);
+    }
   }
   for (const size of o.sizes) {
     for (const kernel of ['gemm_nn', 'gemm_nt', 'gemm_tn']) {
@@ -116,6 +144,12 @@ async function main() {
       result.gflops.push({ kernel, size, reps: o.reps, gflops });
       console.log(`${kernel} ${size}x${size}x${size}: ${gflops.toPrecision(3)} GFLOP/s`);
     }
+  }
+  if (o.plan) {
+    const doc = JSON.parse(readFileSync(o.plan, 'utf8'));
+    result.plan = { file: o.plan, batch: doc.batch, reps: o.reps, ...(await timePlan(gpu, doc, o.reps)) };
+    console.log(`training step of ${o.plan} (batch ${doc.batch}): ${result.plan.steps_per_second.toPrecision(3)} steps/s, ` +
+                `${result.plan.gflops.toPrecision(3)} GFLOP/s in its GEMMs`);
   }
   mkdirSync(path.dirname(o.out), { recursive: true });
   writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);

@@ -46,7 +46,8 @@ void backend_controls(App& app) {
 }
 
 std::string backend_label(const App& app) {
-  if (!app.runner || app.runner->gpu_name().empty()) return "CPU (wasm SIMD, float64)";
-  if (app.runner->moved_to_cpu()) return "CPU after losing WebGPU (float64)";
+  const std::string cpu_precision = precision_name(app.runner ? app.runner->spec().precision : Precision::float64);
+  if (!app.runner || app.runner->gpu_name().empty()) return "CPU (wasm SIMD, " + cpu_precision + ")";
+  if (app.runner->moved_to_cpu()) return "CPU after losing WebGPU (" + cpu_precision + ")";
   return "WebGPU (" + app.runner->gpu_name() + "), float32";
 }

@@ -25,6 +25,10 @@ export const KERNELS = {
   gemm_nn: { files: ['gemm.wgsl'], constants: { TRANS_A: 0, TRANS_B: 0 }, grid: gemmGrid },
   gemm_nt: { files: ['gemm.wgsl'], constants: { TRANS_A: 0, TRANS_B: 1 }, grid: gemmGrid },
   gemm_tn: { files: ['gemm.wgsl'], constants: { TRANS_A: 1, TRANS_B: 0 }, grid: gemmGrid },
+  // The same with vec4 loads from global memory, where the operands' rows are 16-byte aligned (vec4Variant).
+  gemm_nn_vec4: { files: ['gemm_vec4.wgsl'], constants: { TRANS_A: 0, TRANS_B: 0 }, grid: gemmGrid },
+  gemm_nt_vec4: { files: ['gemm_vec4.wgsl'], constants: { TRANS_A: 0, TRANS_B: 1 }, grid: gemmGrid },
+  gemm_tn_vec4: { files: ['gemm_vec4.wgsl'], constants: { TRANS_A: 1, TRANS_B: 0 }, grid: gemmGrid },
   bias_act_forward: { files: ['activation.wgsl', 'bias_act_forward.wgsl'], grid: ([r, c]) => grid1d(r * c, ELEMENTWISE) },
   bias_act_backward: { files: ['activation.wgsl', 'bias_act_backward.wgsl'], grid: ([r, c]) => grid1d(r * c, ELEMENTWISE) },
   reduce_sum: { files: ['reduce_sum.wgsl'], grid: () => [1, 1] },
@@ -43,6 +47,13 @@ export const KERNELS = {
   sgd: { files: ['sgd.wgsl'], grid: ([n]) => grid1d(n, ELEMENTWISE) },
   adam: { files: ['adam.wgsl'], grid: ([n]) => grid1d(n, ELEMENTWISE) },
 };
+
+// A GEMM whose operands' contiguous dimensions are multiples of 4 runs the vec4-load variant: a choice of speed
+// only (the results are the same), so it is made here and the engine's plans name the plain kernel.
+function vec4Variant(kernel, [m, n, k]) {
+  const aligned = { gemm_nn: k % 4 === 0 && n % 4 === 0, gemm_nt: k % 4 === 0, gemm_tn: m % 4 === 0 && n % 4 === 0 };
+  return aligned[kernel] ? `${kernel}_vec4` : kernel;
+}
 
 // Reads every shader file once: loadSource(name) -> Promise<string> (fetch in the page, fs under node).
 export async function loadShaders(loadSource) {
@@ -134,11 +145,12 @@ export class GpuBackend {
       new Float32Array(block, 32, 8).set((op.floats ?? []).slice(0, 8));
       const uniform = this.device.createBuffer({ size: 64, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
       this.device.queue.writeBuffer(uniform, 0, block);
-      const pipeline = this.pipeline(op.kernel);
+      const kernel = vec4Variant(op.kernel, op.ints ?? []);
+      const pipeline = this.pipeline(kernel);
       const entries = [{ binding: 0, resource: { buffer: uniform } },
         ...op.buffers.map((id, i) => ({ binding: i + 1, resource: { buffer: buffers[id] } }))];
       const bindGroup = this.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
-      return { pipeline, bindGroup, uniform, grid: KERNELS[op.kernel].grid(op.ints ?? []) };
+      return { pipeline, bindGroup, uniform, grid: KERNELS[kernel].grid(op.ints ?? []) };
     }));
     const id = this.nextPlan++;
     this.plans.set(id, { buffers, phases });

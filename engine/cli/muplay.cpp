@@ -4,6 +4,7 @@
 //                                                         train every sweep member, write the result document
 //   muplay export-init SPEC.json [--out INIT.json]     every member's initial weights, multipliers and data
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
+//   muplay gpu-plan SPEC.json [--out PLAN.json]           the first member's training step as a GPU kernel plan
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
 //   muplay --help
 //
@@ -16,6 +17,7 @@
 
 #include "engine/fashion_mnist.hpp"
 #include "engine/init_export.hpp"
+#include "engine/mlp_gpu_plan.hpp"
 #include "engine/presets.hpp"
 #include "engine/result_files.hpp"
 #include "engine/runner.hpp"
@@ -45,6 +47,9 @@ const char* kUsage =
     "      Check a spec; print every problem with its field path. Exit 2 if any.\n"
     "  muplay presets [--dir DIR]\n"
     "      List the preset specs in DIR (default: the project's examples/).\n"
+    "  muplay gpu-plan SPEC.json [--out PLAN.json]\n"
+    "      The first sweep member's training step as a GPU kernel plan (engine/mlp_gpu_plan.hpp), for\n"
+    "      scripts/gpu-bench.mjs --plan PLAN.json to time on a GPU.\n"
     "  muplay --help\n";
 
 int bad_input(const std::string& message) {
@@ -126,6 +131,15 @@ int cmd_export_init(const std::string& path, const std::string& out_path) {
   return 0;
 }
 
+int cmd_gpu_plan(const std::string& path, const std::string& out_path) {
+  SpecResult r;
+  if (!load_spec(path, r)) return report_errors(path, r);
+  const std::string text = json::write(mlp_gpu_plan_document(r.spec)) + "\n";
+  if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
+  else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
+  return 0;
+}
+
 int cmd_presets(const std::string& dir) {
   const std::vector<PresetFile> presets = list_presets(dir);
   if (presets.empty()) return bad_input("no preset files (*.json) in " + dir);
@@ -160,7 +174,8 @@ int main(int argc, char** argv) {
   }
   if (cmd == "presets") return cmd_presets(dir);
   if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, out_path);
-  if (cmd != "run" && cmd != "validate" && cmd != "export-init") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
+  if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, out_path);
+  if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
   if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");
   return cmd == "run" ? cmd_run(positional, out_path, csv_path, quiet) : cmd_validate(positional);
 }

@@ -23,23 +23,31 @@ before(async () => {
 }, T);
 after(async () => { await pg?.close(); });
 
-// Runs one kernel on the GPU: inputs are the plan's buffers (arrays, or a size for a zeroed output); returns the
-// buffers listed in `read`.
-async function gpuRun(kernel, inputs, ints, floats, read) {
-  const buffers = inputs.map((b) => (typeof b === 'number' ? b : Array.from(b)));
-  const out = await pg.page.evaluate(async ([kernel, buffers, ints, floats, read]) => {
+// Runs kernels on the GPU in one plan and one round trip (each with its own buffers): every run is { kernel,
+// inputs (arrays, or a size for a zeroed output), ints, floats, read (indices into its inputs) }. Returns, per run,
+// the buffers it reads.
+async function gpuBatch(runs) {
+  const buffers = [], ops = [], reads = [];
+  for (const r of runs) {
+    const ids = r.inputs.map((b) => buffers.push(typeof b === 'number' ? b : Array.from(b)) - 1);
+    ops.push({ kernel: r.kernel, buffers: ids, ints: r.ints, floats: r.floats });
+    reads.push(r.read.map((i) => ids[i]));
+  }
+  const flat = await pg.page.evaluate(async ([buffers, ops, read]) => {
     const gpu = window.muplayGpu;
-    const id = gpu.createPlan({ buffers: buffers.map((b) => (typeof b === 'number' ? b : b.length)),
-                                phases: [[{ kernel, buffers: buffers.map((_, i) => i), ints, floats }]] });
+    const id = gpu.createPlan({ buffers: buffers.map((b) => (typeof b === 'number' ? b : b.length)), phases: [ops] });
     buffers.forEach((b, i) => { if (typeof b !== 'number') gpu.write(id, i, new Float32Array(b)); });
     gpu.run(id, 0);
     const data = await gpu.read(id, read);
     gpu.releasePlan(id);
     if (gpu.errors.length) throw new Error(gpu.errors.join('\n'));
     return data.map((d) => Array.from(d));
-  }, [kernel, buffers, ints, floats, read]);
-  return out;
+  }, [buffers, ops, reads.flat()]);
+  let next = 0;
+  return reads.map((r) => r.map(() => flat[next++]));
 }
+
+const gpuRun = async (kernel, inputs, ints, floats, read) => (await gpuBatch([{ kernel, inputs, ints, floats, read }]))[0];
 
 // Deterministic float32 inputs in [lo, hi).
 function random(seed) {
@@ -114,27 +122,36 @@ const rowsOf = (a, rows, cols) => Array.from({ length: rows }, (_, r) => a.slice
 
 test('GEMM NN, NT, TN (tiled, 4x4 outputs per invocation) match on sizes that are not multiples of the tile', T, async () => {
   const rnd = random(1);
-  for (const [m, n, k] of [[67, 45, 131], [1, 130, 7], [129, 3, 66]]) {
+  // The last size has rows aligned to vec4: it runs the vec4-load variants (gemm_vec4.wgsl).
+  const cases = [];
+  for (const [m, n, k] of [[67, 45, 131], [1, 130, 7], [129, 3, 66], [68, 44, 132]]) {
     for (const [kernel, ta, tb] of [['gemm_nn', false, false], ['gemm_nt', false, true], ['gemm_tn', true, false]]) {
       const A = rnd(m * k), B = rnd(k * n), alpha = 0.37;
-      const out = await gpuRun(kernel, [A, B, m * n], [m, n, k], [alpha], [2]);
-      check(`${kernel} ${m}x${n}x${k}`, out, [gemmRef(A, B, m, n, k, alpha, ta, tb)]);
+      cases.push({ name: `${kernel} ${m}x${n}x${k}`, kernel, inputs: [A, B, m * n], ints: [m, n, k], floats: [alpha],
+                   read: [2], ref: gemmRef(A, B, m, n, k, alpha, ta, tb) });
     }
   }
+  const outs = await gpuBatch(cases);
+  cases.forEach((c, i) => check(c.name, outs[i], [c.ref]));
+  const compiled = await pg.page.evaluate(() => [...window.muplayGpu.pipelines.keys()].filter((k) => k.startsWith('gemm')));
+  assert.deepEqual(compiled.sort(), ['gemm_nn', 'gemm_nn_vec4', 'gemm_nt', 'gemm_nt_vec4', 'gemm_tn', 'gemm_tn_vec4']);
 });
 
 test('fused bias + activation, forward and backward, every activation', T, async () => {
   const rnd = random(2);
   const rows = 37, cols = 29, n = rows * cols;
+  const cases = [];
   for (let code = 0; code < ACTS.length; code++) {
     const h = rnd(n, -3, 3), bias = rnd(cols), dx = rnd(n);
     const hb = Array.from(h, (v, i) => Math.fround(v + bias[i % cols]));  // the kernel adds the bias in float32
-    const fwd = await gpuRun('bias_act_forward', [bias, h, n], [rows, cols, code, 1], [], [1, 2]);
-    check(`bias_act_forward ${ACTS[code]}`, fwd, [hb, hb.map((v) => actForward(code, v))]);
     const x = hb.map((v) => Math.fround(actForward(code, v)));
-    const bwd = await gpuRun('bias_act_backward', [dx, hb, x, n], [rows, cols, code], [], [3]);
-    check(`bias_act_backward ${ACTS[code]}`, bwd, [hb.map((v, i) => actBackward(code, dx[i], v, x[i]))]);
+    cases.push({ name: `bias_act_forward ${ACTS[code]}`, kernel: 'bias_act_forward', inputs: [bias, h, n],
+                 ints: [rows, cols, code, 1], floats: [], read: [1, 2], refs: [hb, hb.map((v) => actForward(code, v))] });
+    cases.push({ name: `bias_act_backward ${ACTS[code]}`, kernel: 'bias_act_backward', inputs: [dx, hb, x, n],
+                 ints: [rows, cols, code], floats: [], read: [3], refs: [hb.map((v, i) => actBackward(code, dx[i], v, x[i]))] });
   }
+  const outs = await gpuBatch(cases);
+  cases.forEach((c, i) => check(c.name, outs[i], c.refs));
 });
 
 test('reductions: the sum into a step slot, and column sums', T, async () => {
