@@ -117,7 +117,8 @@ std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
     const Series* s = run.find_series(metric);
     if (!s) continue;
     PlotCurve c;
-    c.label = run.label() + (run.status() == RunStatus::diverged ? " (diverged at " + std::to_string(run.diverged_at()) + ")" : "");
+    c.label = run.label() + (run.status() == RunStatus::diverged ? " (diverged at " + std::to_string(run.diverged_at()) + ")" : "") +
+              (run.status() == RunStatus::failed ? " (failed)" : "");
     c.x.assign(run.recorded_steps().begin(), run.recorded_steps().begin() + long(s->values.size()));
     c.y = s->values;
     c.color = curve_color(int(i), int(runs.size()));
@@ -132,7 +133,7 @@ std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   ImGui::SameLine();
   if (app.limits.empty()) {
-    ImGui::TextDisabled("(no n=inf curve: %s)", app.no_limit_why.c_str());
+    if (!app.no_limit_why.empty()) ImGui::TextDisabled("(no n=inf curve: %s)", app.no_limit_why.c_str());  // "": no runs yet
     return;
   }
   ImGui::Checkbox("n=inf curve", &app.show_limit);

@@ -52,30 +52,39 @@ test('a failed data fetch says why, keeps the spec, and the page keeps working',
   await page.click('#notice-close');
 });
 
-test('a Fashion-MNIST spec fetches the data, shows that it is loading, and trains once it is in', T, async () => {
+test('a Fashion-MNIST preset fetches the data, shows that it is loading, and trains once it is in', T, async () => {
   const { page } = pg;
   const before = dataRequests().length;
-  // Run at once: the app waits for the data (the status says so), then trains.
   await page.route('**/data/fashion-mnist/train-images.idx3', async (route) => {
     await new Promise((r) => setTimeout(r, 500));  // slow enough to see the loading state
     await route.continue();
   });
+  // The preset, and Run at once: the app waits for the data (the status says so), then trains.
+  const preset = await call('muplay_find_preset', '15-fashion-mnist-transfer-mup');
+  assert.ok(preset >= 0);
+  assert.equal(await call('muplay_load_preset', preset), 1);  // a valid spec in the editor; its data is on the way
+  assert.equal(JSON.parse(await call('muplay_get_spec')).name, 'LR transfer on Fashion-MNIST, muP (Adam)');
   await call('muplay_run');
   await page.waitForFunction(() => /^Loading data \(fashion-mnist\)/.test(document.getElementById('bar-status').textContent));
   assert.equal(await call('muplay_data_wanted'), 'fashion-mnist');
   await screenshot(page, 'lazy-data-loading');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.muplay.muplay_total_steps() >= 2, null, { timeout: 60_000 });
+  await call('muplay_pause');
   assert.deepEqual(dataRequests().slice(before).map((p) => p.split('/').pop()),
                    ['train-images.idx3', 'train-labels.idx1', 'test-images.idx3', 'test-labels.idx1']);
+  const runs = JSON.parse(await call('muplay_get_results')).runs;
+  assert.equal(runs.length, 18);
+  assert.ok(Number.isFinite(runs[0].series.train_loss[0]), JSON.stringify(runs[0].series));
+
+  // Loaded once: a shorter Fashion-MNIST spec trains to the end without fetching again, and learns.
+  assert.deepEqual(JSON.parse(await call('muplay_load_spec', JSON.stringify(FASHION))), { ok: true, errors: [] });
+  await call('muplay_run');
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000 });
   const run = JSON.parse(await call('muplay_get_results')).runs[0];
   assert.equal(run.status, 'finished');
   const accuracy = run.series.test_accuracy;
   console.log(`Fashion-MNIST in the page after on-demand loading: test accuracy ${accuracy[0]} -> ${accuracy.at(-1)}`);
   assert.ok(accuracy.at(-1) > 0.5 && accuracy.at(-1) > accuracy[0] + 0.2, `accuracy ${accuracy}`);
-  // Loaded once: another Fashion-MNIST spec trains without fetching again.
-  assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify({ ...FASHION, name: 'again' }))).ok, true);
-  await call('muplay_step');
-  assert.equal(await call('muplay_total_steps'), 1);
   assert.equal(dataRequests().length, before + 4);
   assert.deepEqual(pg.errors.filter((e) => !/404/.test(e)), []);
 });

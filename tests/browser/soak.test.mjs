@@ -6,9 +6,9 @@ import { after, before, test } from 'node:test';
 import { openPlayground } from './harness.mjs';
 
 const T = { timeout: 120_000 };
-const ROUNDS = 5;
+const ROUNDS = 4;
 const SPEC = { version: 1, name: 'soak', model: { widths: [32] }, task: { train_size: 64, test_size: 64 },
-               schedule: { steps: 4000, record_every: 100 }, sweep: { width: [16, 32, 64] } };
+               schedule: { steps: 2500, record_every: 100 }, sweep: { width: [16, 32, 64] } };
 // Tolerances, from the second round to the last: malloc'd wasm heap 64 KiB, wasm memory not at all, JS heap 512 KiB.
 const WASM_HEAP_TOLERANCE = 64 * 1024, JS_HEAP_TOLERANCE = 512 * 1024;
 
