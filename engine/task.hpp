@@ -4,13 +4,16 @@
 //                   (spec/parametrizations.md §7: d = 8, frequency 2).
 //   sectors:        2-D classification, x uniform in the unit disk (radius ≥ 0.1), class = angular sector
 //                   (k sectors), twisted by `twist` radians per unit radius into spiral arms.
+//   anchor:         anchor-function token sequences for a Transformer (engine/anchor_tasks.hpp).
 //   fashion_mnist:  the first train_size / test_size images of the build's Fashion-MNIST subset (784 standardized
 //                   pixels, 10 classes; engine/fashion_mnist.hpp). Not generated: `seed` does not apply.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-enum class TaskKind { sin_regression, sectors, fashion_mnist };
+#include "engine/anchor_tasks.hpp"
+
+enum class TaskKind { sin_regression, sectors, fashion_mnist, anchor };
 
 const char* task_name(TaskKind k);
 
@@ -23,6 +26,9 @@ struct TaskConfig {
   int classes = 3;       // sectors
   double twist = 0;      // sectors
   uint64_t seed = 0;     // data seed: the same data for every sweep member
+  // anchor: token sequences for a Transformer (engine/anchor_tasks.hpp). train_size, test_size and seed above
+  // are used; anchor.train_size, anchor.test_size and anchor.seed are overwritten by them.
+  AnchorTaskConfig anchor;
 };
 
 struct Dataset {
@@ -36,7 +42,11 @@ struct TaskData {
   Dataset train, test;
   bool classification = false;
   int outputs = 1;  // network outputs: 1 for regression, `classes` for classification
+  AnchorData anchor;  // TaskKind::anchor: the token sequences (train and test above stay empty)
 };
+
+// The anchor task of a TaskConfig, with its sizes and seed.
+AnchorTaskConfig anchor_task_config(const TaskConfig& config);
 
 // Throws std::runtime_error if a data file cannot be read (check_spec reports that before a run can start).
 TaskData make_task(const TaskConfig& config);
