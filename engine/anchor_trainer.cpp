@@ -7,7 +7,7 @@
 
 namespace {
 
-constexpr int kEvalChunk = 256;  // sequences per evaluation forward pass
+constexpr int kEvalChunk = 128;  // sequences per evaluation forward pass
 
 int capacity(const AnchorTrainerConfig& c, const AnchorData& d) {
   const int batch = c.batch_size == 0 ? d.train.size : c.batch_size;

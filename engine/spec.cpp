@@ -371,7 +371,8 @@ double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
   const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
                                           std::max<size_t>(s.sweep.gamma.size(), 1) *
                                           std::max<size_t>(s.sweep.weight_decay.size(), 1));
-  const int batch = std::max(s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size, 256);
+  // The model's buffers hold a mini-batch or an evaluation chunk of 128 sequences (AnchorTrainer), whichever is larger.
+  const int batch = std::max(s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size, 128);
   double bytes = 0;
   for (int w : widths) {
     const TransformerConfig c = transformer_config(s.model.transformer, s.task.anchor, w);

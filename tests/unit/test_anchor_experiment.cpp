@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "engine/anchor_analysis.hpp"
 #include "engine/link.hpp"
 #include "engine/result_files.hpp"
 #include "engine/runner.hpp"
@@ -151,6 +152,45 @@ TEST(AnchorExperiment, SameSeedSameRun) {
   while (b.step()) {
   }
   EXPECT_EQ(a.runs()[3]->find_series("train_loss")->values, b.runs()[3]->find_series("train_loss")->values);
+}
+
+TEST(AnchorExperiment, AnalysesOfTheModel) {
+  TransformerConfig c;
+  c.layers = 1, c.d_model = 4, c.d_ff = 4;
+  Transformer m(c, TransformerInit{}, 1);
+  Rng rng(1);
+  m.init(rng);
+  // Embeddings of 20..100 on a line along (1, 2, 0, 0) plus a small wiggle along (0, 0, 1, 0): PCA finds both.
+  double* wte = m.params().data() + m.find_tensor("wte")->offset;
+  for (int t = 20; t <= 100; t++) {
+    const double x = t - 60.0, y = (t % 2 ? 1.0 : -1.0);
+    const double row[4] = {x, 2 * x, y, 0};
+    std::copy(row, row + 4, wte + t * 4);
+  }
+  const EmbeddingProjection p = embedding_pca(m, 20, 100);
+  EXPECT_NEAR(std::fabs(p.xy[0] - p.xy[2 * 80]), 80 * std::sqrt(5.0), 1e-6);  // the line's length
+  EXPECT_NEAR(p.explained[0] + p.explained[1], 1.0, 1e-9);
+  EXPECT_GT(p.explained[0], 0.99);
+  // W_Q rows: the cosine matrix has a unit diagonal, is symmetric, and its mean |off-diagonal| is query_row_cosine.
+  const std::vector<double> cos = query_cosine_matrix(m, 0);
+  ASSERT_EQ(cos.size(), 16u);
+  double off = 0;
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) {
+      if (i == j) EXPECT_NEAR(cos[size_t(5 * i)], 1.0, 1e-12);
+      EXPECT_DOUBLE_EQ(cos[size_t(4 * i + j)], cos[size_t(4 * j + i)]);
+      if (i < j) off += std::fabs(cos[size_t(4 * i + j)]) / 6;
+    }
+  AnchorTrainerConfig tc;
+  tc.model = c;
+  AnchorData data;
+  data.train.size = 1;
+  data.train.seq_len = c.seq_len;
+  data.train.tokens.assign(size_t(c.seq_len), 20);
+  data.train.labels = {21};
+  AnchorTrainer trainer(tc, data, 0);
+  std::copy(m.params().begin(), m.params().end(), trainer.model().params().begin());
+  EXPECT_NEAR(trainer.query_row_cosine(0), off, 1e-12);
 }
 
 }  // namespace
