@@ -191,7 +191,9 @@ void Run::transformer_step() {
 std::string Run::label() const {
   char buf[96];
   if (transformer_) {
-    std::snprintf(buf, sizeof buf, "d=%d lr=%g gamma=%g wd=%g seed=%llu", mlp_.dims()[1], coords_.lr, coords_.gamma,
+    char gamma[32] = "";  // γ only where it sets the init
+    if (spec_.model.transformer.init == InitScheme::gamma) std::snprintf(gamma, sizeof gamma, " gamma=%g", coords_.gamma);
+    std::snprintf(buf, sizeof buf, "d=%d lr=%g%s wd=%g seed=%llu", mlp_.dims()[1], coords_.lr, gamma,
                   coords_.weight_decay, static_cast<unsigned long long>(coords_.seed));
     return buf;
   }
