@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/fashion_mnist.hpp"
+#include "engine/time_budget.hpp"
 
 namespace {
 
@@ -194,7 +195,8 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
 }
 
 void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors) {
-  r.choice("kind", t.kind, {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::anchor},
+  r.choice("kind", t.kind,
+           {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram, TaskKind::anchor},
            task_name);
   ObjectReader anchor(r.field("anchor"), r.at("anchor"), errors);
   read_anchor(anchor, t.anchor);
@@ -428,6 +430,9 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
   if (s.task.kind == TaskKind::sectors && s.task.input_dim != 2)
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) + " is not 2 (sectors is a 2-D task)");
   if (s.task.kind == TaskKind::fashion_mnist) check_fashion_mnist(s.task, errors);
+  if (s.task.kind == TaskKind::skipgram && (s.task.input_dim < 4 || s.task.input_dim % 2 != 0))
+    errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) +
+                     " is not an even number >= 4 (skipgram: the vocabulary, two clusters of equal size)");
   if (s.schedule.batch_size > s.task.train_size)
     errors.push_back("schedule.batch_size: " + std::to_string(s.schedule.batch_size) +
                      " is larger than task.train_size " + std::to_string(s.task.train_size));
@@ -469,6 +474,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
                   "use smaller widths, batch or sweep", bytes / 1e6, kMemoryBudgetBytes / 1e6);
     errors.push_back(std::string("sweep: ") + buf);
   }
+  check_time_budget(s, errors);
   return errors;
 }
 

@@ -40,6 +40,12 @@ long transformer_parameter_count(const TransformerConfig& c) {
          (c.output_bias ? c.outputs : 0);
 }
 
+double transformer_forward_flops(const TransformerConfig& c) {
+  const double D = c.d_model, W = double(c.heads) * c.head_dim(), F = c.d_ff, T = c.seq_len;
+  const double per_layer = 2 * T * (4 * W * D + 2 * F * D) + 2 * 2 * T * T * W;
+  return c.layers * per_layer + 2 * D * c.outputs;
+}
+
 double transformer_activation_doubles(const TransformerConfig& c, int batch) {
   const double N = double(batch) * c.seq_len, D = c.d_model, W = double(c.heads) * c.head_dim(), F = c.d_ff;
   const double per_block = N * (5 * D + 4 * W + 2 * F + 4) + double(batch) * c.heads * c.seq_len * c.seq_len;

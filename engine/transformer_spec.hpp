@@ -26,5 +26,8 @@ TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskC
 TransformerInit transformer_init(const TransformerSpec& t, Preset preset, double gamma);
 
 long transformer_parameter_count(const TransformerConfig& c);
+// Floating-point operations of one sequence's forward pass: every matrix product over all positions, the attention
+// scores and mixing, the head at the last position (backward costs about twice this).
+double transformer_forward_flops(const TransformerConfig& c);
 // Doubles of forward/backward buffers for `batch` sequences (Transformer's constructor).
 double transformer_activation_doubles(const TransformerConfig& c, int batch);
