@@ -32,13 +32,27 @@ void Mlp::init(Rng& rng) {
   }
 }
 
+void Mlp::set_precision(Precision p) {
+  precision_ = p;
+  if (p != Precision::float32) return;
+  for (int l = 0; l < layers(); l++) {
+    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+    gemm_f32_.reserve(max_batch_, fan_out, fan_in);  // forward
+    gemm_f32_.reserve(fan_out, fan_in, max_batch_);  // weight gradient
+    gemm_f32_.reserve(max_batch_, fan_in, fan_out);  // backward to inputs
+  }
+}
+
 const double* Mlp::forward(const double* x, int batch) {
   input_ = x;
   for (int l = 0; l < layers(); l++) {
     const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
     double* h = h_[size_t(l)].data();
-    matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
-              transposed_.data());
+    if (precision_ == Precision::float32)
+      matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier, gemm_f32_);
+    else
+      matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
+                transposed_.data());
     if (l + 1 < layers()) activation_forward(act_, x_[size_t(l)].data(), h, long(batch) * fan_out);
   }
   return h_.back().data();
@@ -51,10 +65,17 @@ void Mlp::backward(const double* dout, int batch) {
     const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
     const double m = scaling_[size_t(l)].multiplier;
     // ∂L/∂W_l = m · δ_lᵀ x_{l-1}
-    matmul_tn(grads_.data() + offset_[size_t(l)], delta_.data(), layer_input(l), fan_out, fan_in, batch, m);
+    double* grad = grads_.data() + offset_[size_t(l)];
+    if (precision_ == Precision::float32)
+      matmul_tn_f32(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m, gemm_f32_);
+    else
+      matmul_tn(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m);
     if (l == 0) break;
     // ∂L/∂x_{l-1} = m · δ_l W_l, then through phi': δ_{l-1} = ∂L/∂x_{l-1} ⊙ phi'(h_{l-1})
-    matmul_nn(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m);
+    if (precision_ == Precision::float32)
+      matmul_nn_f32(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m, gemm_f32_);
+    else
+      matmul_nn(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m);
     const long n = long(batch) * fan_in;
     activation_backward(act_, delta_.data(), delta_prev_.data(), h_[size_t(l) - 1].data(),
                         x_[size_t(l) - 1].data(), n);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/activation.hpp"
+#include "engine/gemm_f32.hpp"
 #include "engine/parametrization.hpp"
 #include "engine/rng.hpp"
 
@@ -19,6 +20,11 @@ class Mlp {
 
   // w ~ N(0, init_std²) per layer, drawn in layer order, row-major.
   void init(Rng& rng);
+
+  // float64 (default): the reference kernels. float32: the dense products run in float32 (gemm_f32.hpp), while
+  // parameters, activations and gradients stay double. Sizes the float32 workspace here, not in the step loop.
+  void set_precision(Precision p);
+  Precision precision() const { return precision_; }
 
   // Forward `batch` rows of x (batch × d_in, must stay alive until backward). Returns f (batch × d_out).
   const double* forward(const double* x, int batch);
@@ -55,5 +61,7 @@ class Mlp {
   std::vector<std::vector<double>> x_;  // phi(h) of the hidden layers
   std::vector<double> delta_, delta_prev_;  // backward scratch: ∂L/∂h of the current and the previous layer
   std::vector<double> transposed_;  // forward scratch: one weight matrix transposed
+  Precision precision_ = Precision::float64;
+  GemmF32Workspace gemm_f32_;  // float32 mode: packing buffers
   const double* input_ = nullptr;
 };

@@ -42,6 +42,10 @@ class Optimizer {
   // The same step with the learning rate scaled by `lr_factor` (a schedule's value at this step).
   void step(double* params, const double* grads, double lr_factor);
   long steps_taken() const { return t_; }
+  // The state, for a run that trained on a device and continues here (engine/run_gpu.cpp).
+  std::vector<double>& first_moment() { return m_; }
+  std::vector<double>& second_moment() { return v_; }
+  void set_steps_taken(long t) { t_ = t; }
 
  private:
   OptimizerConfig config_;

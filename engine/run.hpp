@@ -18,6 +18,9 @@
 #include "engine/spec.hpp"
 #include "engine/task.hpp"
 
+class GpuDevice;
+struct GpuTraining;
+
 struct MemberCoords {
   int width = 0;  // 0: model.widths as written
   double lr = 0;
@@ -38,6 +41,11 @@ class Run {
  public:
   // `data` is shared by all members and must outlive the run. The spec must be valid.
   Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords);
+  // Trains on `device` when the spec's backend picks it (engine/gpu_device.hpp: choose_backend); `device` may be
+  // null, `why_none` then says why there is none. Defined in run_gpu.cpp, with the GPU half of step().
+  Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords, GpuDevice* device,
+      const std::string& why_none);
+  ~Run();
 
   void step();  // one optimizer step; records metrics on schedule; no allocation
   bool done() const { return status_ != RunStatus::running; }
@@ -58,10 +66,24 @@ class Run {
   const AnchorTrainer* transformer() const { return transformer_.get(); }
   AnchorTrainer* transformer() { return transformer_.get(); }
   std::string label() const;  // "n=256 lr=0.1 seed=0"
+  bool on_gpu() const { return gpu_ != nullptr; }
+  const std::string& gpu_name() const { return gpu_name_; }  // the adapter it started on ("" for the CPU)
+  bool moved_to_cpu() const { return moved_to_cpu_; }  // it lost its device and went on on the CPU
+  // Waiting for the device to hand back a record step's state (the page's frame loop moves on meanwhile).
+  bool waiting() const;
+  const std::string& backend_note() const { return backend_note_; }  // why not where expected; a lost device
 
  private:
   struct Batch { const double* x; const double* y; const int* labels; int size; };
   Batch next_batch();
+  const int* next_batch_rows();  // the train indices of the next mini-batch (shuffled epochs)
+  // run_gpu.cpp: the step on the device, reading its state back on record steps, and the move to the CPU.
+  void gpu_start(GpuDevice* device, const std::string& why_none);
+  void gpu_step();
+  void gpu_issue_step();
+  void gpu_request_read(bool final_read);
+  void gpu_absorb_read();
+  void gpu_fall_back(const std::string& why);
   // Loss of the current parameters on a dataset, in chunks the model's buffers can hold.
   double dataset_loss(const Dataset& d, int* correct);
   double batch_loss(const Batch& b, double* dout, int* correct);
@@ -99,6 +121,11 @@ class Run {
   std::vector<double> params_init_;  // the weights at init (weight_delta_spectral only)
   std::vector<double> init_norm_;    // ‖W_l⁰‖_* per layer
   std::vector<double> power_u_, power_v_;  // power-iteration scratch, as long as the widest layer
+
+  std::unique_ptr<GpuTraining> gpu_;  // set while training on a device
+  std::string backend_note_;
+  std::string gpu_name_;
+  bool moved_to_cpu_ = false;
 
   std::vector<int> recorded_steps_;
   std::vector<Series> series_;

@@ -317,6 +317,8 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
   }
   const TransformerSpec& t = s.model.transformer;
   const Preset preset = s.parametrization.preset;
+  if (s.backend == Backend::webgpu) errors.push_back("backend: a transformer trains on the CPU (use \"auto\" or \"cpu\")");
+  if (s.precision != Precision::float64) errors.push_back("precision: a transformer trains in float64 only");
   if (preset != Preset::sp && preset != Preset::mup)
     errors.push_back(std::string("parametrization.preset: \"") + preset_name(preset) +
                      "\" is not defined for a transformer (use \"sp\" or \"mup\")");
@@ -509,6 +511,8 @@ SpecResult parse_spec(const json::Value& v) {
     else root.error(at, "expected a metric name, got " + describe(m));
   }, &present);
   if (present) s.metrics = metrics;
+  root.choice("backend", s.backend, {Backend::auto_, Backend::cpu, Backend::webgpu}, backend_name);
+  root.choice("precision", s.precision, {Precision::float64, Precision::float32}, precision_name);
   root.finish();
   if (errors.empty()) errors = check_spec(s);
   return out;
@@ -634,5 +638,8 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   Value metrics = Value::make_array();
   for (const auto& m : s.metrics) metrics.push(Value::make_string(m));
   root.set("metrics", metrics);
+  // Only when chosen: the default keeps every existing document and share link as it was.
+  if (s.backend != Backend::auto_) root.set("backend", Value::make_string(backend_name(s.backend)));
+  if (s.precision != Precision::float64) root.set("precision", Value::make_string(precision_name(s.precision)));
   return root;
 }

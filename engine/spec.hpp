@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "engine/activation.hpp"
+#include "engine/backend.hpp"
+#include "engine/gemm_f32.hpp"
 #include "engine/json.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/parametrization.hpp"
@@ -63,6 +65,10 @@ struct ExperimentSpec {
   ScheduleSpec schedule;
   SweepSpec sweep;
   std::vector<std::string> metrics{"train_loss", "test_loss"};
+  Backend backend = Backend::auto_;  // where to train (engine/backend.hpp); written only when not auto
+  // Arithmetic of the dense products (gemm_f32.hpp). Written to JSON only when not the default, so the specs and
+  // share links of float64 runs stay as they were.
+  Precision precision = Precision::float64;
 };
 
 // Metric names a spec may ask for (train_loss is always recorded).

@@ -1,8 +1,10 @@
 // A tiny static file server for build/site (no npm dependencies), bound to 127.0.0.1 only.
-//   CLI:    node scripts/static-server.mjs [--root DIR] [--port N]     (N = 0 picks a free port)
+//   CLI:    node scripts/static-server.mjs [--root DIR] [--port N] [--isolated]    (N = 0 picks a free port)
 //           prints "Serving DIR at http://127.0.0.1:PORT/" once listening.
 //   Module: const { url, close } = await startServer({ root, port: 0 });   (used by tests/browser/harness.mjs)
 // It sends no special headers (no COOP/COEP): the page must work on any static host, so we test it that way.
+// With `isolated: true` (CLI: --isolated) it adds COOP/COEP, making the page cross-origin isolated
+// (SharedArrayBuffer, hence wasm threads, become available; performance.now() gets finer).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -25,7 +27,9 @@ const MIME = {
   '.map': 'application/json; charset=utf-8',
 };
 
-export async function startServer({ root, port = 8080, host = '127.0.0.1' } = {}) {
+const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
+export async function startServer({ root, port = 8080, host = '127.0.0.1', isolated = false } = {}) {
   const base = path.resolve(root);
   const server = createServer(async (req, res) => {
     const send = (code, text) => { res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' }); res.end(text); };
@@ -46,6 +50,7 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1' } = {}
         'Content-Type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
         'Content-Length': info.size,
         'Cache-Control': 'no-cache',  // a rebuild is picked up on reload
+        ...(isolated ? ISOLATION_HEADERS : {}),
       });
       if (req.method === 'HEAD') return res.end();
       createReadStream(file).on('error', () => res.destroy()).pipe(res);
@@ -77,8 +82,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     process.exit(2);
   }
   try {
-    const { url } = await startServer({ root, port });
-    console.log(`Serving ${path.resolve(root)} at ${url}  (Ctrl-C to stop)`);
+    const isolated = args.includes('--isolated');
+    const { url } = await startServer({ root, port, isolated });
+    console.log(`Serving ${path.resolve(root)} at ${url}${isolated ? ' (cross-origin isolated)' : ''}  (Ctrl-C to stop)`);
   } catch (e) {
     console.error(`static-server: ${e.message}`);
     process.exit(1);

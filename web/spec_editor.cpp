@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "engine/activation.hpp"
+#include "engine/gemm_f32.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/parametrization.hpp"
 #include "engine/task.hpp"
@@ -26,6 +27,8 @@ std::vector<std::string> choices_for(const std::string& path) {
   if (path == "optimizer.kind")
     for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw})
       out.push_back(optimizer_name(k));
+  if (path == "precision")
+    for (Precision p : {Precision::float64, Precision::float32}) out.push_back(precision_name(p));
   return out;
 }
 
@@ -147,6 +150,14 @@ bool spec_editor(json::Value& doc, const std::vector<std::string>& errors) {
     ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthStretch, 0.45f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.55f);
     for (auto& kv : doc.object) changed |= edit_node(kv.first, kv.second, kv.first, errors);
+    // `precision` is left out of the JSON at its default (float64), so offer it here all the same.
+    if (!doc.find("precision")) {
+      json::Value precision = json::Value::make_string(precision_name(Precision::float64));
+      if (edit_node("precision", precision, "precision", errors) && precision.string != "float64") {
+        doc.set("precision", precision);
+        changed = true;
+      }
+    }
     ImGui::EndTable();
   }
   return changed;

@@ -33,6 +33,15 @@ const specs = {
     model: { widths: [20], activation: 'sigmoid' }, parametrization: { preset: 'mfp' },
     optimizer: { kind: 'adamw', lr: 0.02, weight_decay: 0.1 }, schedule: { steps: 40 },
   },
+  // float32 products (engine/gemm_f32.cpp: SSE natively, wasm_simd128 in wasm): a width above the 256-deep k block
+  // and widths that leave partial 4x8 tiles.
+  'float32-simd-gemm': {
+    version: 1, name: 'determinism: float32 SIMD GEMM', precision: 'float32',
+    model: { widths: [37, 300], activation: 'gelu' },
+    task: { kind: 'sectors', input_dim: 2, train_size: 96, test_size: 64, classes: 3, twist: 2 },
+    optimizer: { kind: 'adam', lr: 0.01 }, schedule: { steps: 30, batch_size: 24, record_every: 5 },
+    metrics: ['train_loss', 'test_loss', 'act_rms'],
+  },
 };
 
 for (const [name, spec] of Object.entries(specs)) {

@@ -37,3 +37,21 @@ TEST(StepLoop, AllocatesNothing) {
     EXPECT_EQ(g_allocations.load() - before, 0) << optimizer_name(kind);
   }
 }
+
+// float32 mode (engine/gemm_f32.hpp): its packing buffers are sized when the model is built, not while stepping.
+TEST(StepLoop, Float32AllocatesNothing) {
+  ExperimentSpec s;
+  s.model.widths = {32, 300};
+  s.optimizer.kind = OptimizerKind::adam;
+  s.optimizer.lr = 0.01;
+  s.schedule.steps = 50;
+  s.schedule.batch_size = 16;
+  s.precision = Precision::float32;
+  s.metrics = {"train_loss", "test_loss", "act_rms"};
+  Runner runner(s);
+  const long before = g_allocations.load();
+  long steps = 0;
+  while (runner.step()) steps++;
+  EXPECT_EQ(steps, 50);
+  EXPECT_EQ(g_allocations.load() - before, 0);
+}
