@@ -30,9 +30,49 @@ Value dataset(const Dataset& d, bool classification) {
   return o;
 }
 
+Value ints(const std::vector<int>& xs) {
+  Value a = Value::make_array();
+  for (int x : xs) a.push(Value::make_number(x));
+  return a;
+}
+
+// A transformer's tensors in buffer order: name, shape, role, rules and the values at init.
+Value transformer_member(const Transformer& m) {
+  Value o = Value::make_object();
+  o.set("attention_scale", Value::make_number(m.attention_scale()));
+  Value tensors = Value::make_array();
+  for (const TransformerTensor& t : m.tensors()) {
+    Value v = Value::make_object();
+    v.set("name", Value::make_string(t.name));
+    v.set("rows", Value::make_number(t.rows));
+    v.set("cols", Value::make_number(t.cols));
+    v.set("multiplier", Value::make_number(t.init.multiplier));
+    v.set("lr_multiplier", Value::make_number(t.init.lr_multiplier));
+    v.set("decay", Value::make_bool(t.is_matrix()));
+    v.set("w", numbers(m.params().data() + t.offset, t.size()));
+    tensors.push(v);
+  }
+  o.set("tensors", tensors);
+  return o;
+}
+
+Value anchor_set(const AnchorSet& s) {
+  Value o = Value::make_object();
+  o.set("size", Value::make_number(s.size));
+  o.set("seq_len", Value::make_number(s.seq_len));
+  o.set("tokens", ints(s.tokens));
+  o.set("labels", ints(s.labels));
+  return o;
+}
+
 Value member(const Run& run) {
   const Mlp& m = run.model();
   Value o = Value::make_object();
+  if (const AnchorTrainer* t = run.transformer()) {
+    o.set("gamma", Value::make_number(run.coords().gamma));
+    o.set("weight_decay", Value::make_number(run.coords().weight_decay));
+    o.set("transformer", transformer_member(t->model()));
+  }
   o.set("width", Value::make_number(m.dims()[1]));
   o.set("lr", Value::make_number(run.coords().lr));
   o.set("seed", Value::make_number(double(run.coords().seed)));
@@ -72,6 +112,13 @@ json::Value init_document(const Runner& runner) {
   root.set("spec", spec_to_json(runner.spec()));
   root.set("train", dataset(data.train, data.classification));
   root.set("test", dataset(data.test, data.classification));
+  if (runner.spec().task.kind == TaskKind::anchor) {
+    Value anchor = Value::make_object();
+    anchor.set("train", anchor_set(data.anchor.train));
+    anchor.set("test", anchor_set(data.anchor.test));
+    anchor.set("ood", anchor_set(data.anchor.ood));
+    root.set("anchor", anchor);
+  }
   Value members = Value::make_array();
   for (const auto& run : runner.runs()) members.push(member(*run));
   root.set("members", members);

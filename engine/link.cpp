@@ -56,7 +56,21 @@ json::Value fields_differing_from(const json::Value& doc, const json::Value& bas
 
 std::string spec_to_link(const ExperimentSpec& spec) {
   // The version travels in the prefix, so it is left out of the data (it always equals the default's).
-  const json::Value diff = fields_differing_from(spec_to_json(spec), spec_to_json(ExperimentSpec{}));
+  ExperimentSpec base;
+  // A transformer's sub-objects are diffed against their own defaults; the kinds that switch them on always
+  // travel, since the reader starts from the MLP defaults.
+  const bool transformer = spec.model.kind == ModelKind::transformer;
+  const bool anchor = spec.task.kind == TaskKind::anchor;
+  if (transformer) base.model.kind = ModelKind::transformer;
+  if (anchor) base.task.kind = TaskKind::anchor;
+  json::Value diff = fields_differing_from(spec_to_json(spec), spec_to_json(base));
+  auto keep_kind = [&](const char* object, const char* kind) {
+    json::Value o = diff.find(object) ? *diff.find(object) : json::Value::make_object();
+    o.set("kind", json::Value::make_string(kind));
+    diff.set(object, o);
+  };
+  if (transformer) keep_kind("model", model_kind_name(spec.model.kind));
+  if (anchor) keep_kind("task", task_name(spec.task.kind));
   return kPrefix + std::to_string(spec.version) + "." + base64url_encode(json::write(diff));
 }
 

@@ -1,5 +1,6 @@
 #include "engine/optimizer.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/detmath.hpp"
@@ -20,16 +21,37 @@ Optimizer::Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, l
   if (config_.kind != OptimizerKind::sgd) v_.assign(size_t(total_size), 0.0);
 }
 
-void Optimizer::step(double* params, const double* grads) {
+double lr_schedule_factor(const LrSchedule& s, long step) {
+  if (step < s.warmup_steps) return double(step + 1) / s.warmup_steps;
+  if (!s.cosine || s.total_steps <= s.warmup_steps) return 1;
+  const double progress = std::min(1.0, double(step - s.warmup_steps) / (s.total_steps - s.warmup_steps));
+  return s.final_fraction + (1 - s.final_fraction) * 0.5 * (1 + detmath::cos(detmath::kPi * progress));
+}
+
+double clip_grad_norm(double* grads, long size, double max_norm) {
+  double sum = 0;
+  for (long i = 0; i < size; i++) sum += grads[i] * grads[i];
+  const double norm = std::sqrt(sum);
+  const double coef = max_norm / (norm + 1e-6);
+  if (coef < 1)
+    for (long i = 0; i < size; i++) grads[i] *= coef;
+  return norm;
+}
+
+void Optimizer::step(double* params, const double* grads) { step(params, grads, 1.0); }
+
+void Optimizer::step(double* params, const double* grads, double lr_factor) {
   t_++;
   const OptimizerConfig& c = config_;
   for (const TensorSlice& s : tensors_) {
-    const double lr = c.lr * s.lr_multiplier;
+    // lr_factor 1 leaves c.lr unchanged bit for bit: the unscheduled path is the one the MLP tests pin down.
+    const double lr = c.lr * lr_factor * s.lr_multiplier;
+    const double decay = s.decay ? c.weight_decay : 0.0;
     double* w = params + s.offset;
     const double* g = grads + s.offset;
     if (c.kind == OptimizerKind::sgd) {
       for (long i = 0; i < s.size; i++) {
-        double gi = g[i] + c.weight_decay * w[i];
+        double gi = g[i] + decay * w[i];
         if (!m_.empty()) gi = m_[size_t(s.offset + i)] = c.momentum * m_[size_t(s.offset + i)] + gi;
         w[i] -= lr * gi;
       }
@@ -42,11 +64,11 @@ void Optimizer::step(double* params, const double* grads) {
     double* m = m_.data() + s.offset;
     double* v = v_.data() + s.offset;
     for (long i = 0; i < s.size; i++) {
-      const double gi = decoupled ? g[i] : g[i] + c.weight_decay * w[i];
+      const double gi = decoupled ? g[i] : g[i] + decay * w[i];
       m[i] = c.beta1 * m[i] + (1 - c.beta1) * gi;
       v[i] = c.beta2 * v[i] + (1 - c.beta2) * gi * gi;
       const double update = (m[i] / bias1) / (std::sqrt(v[i] / bias2) + c.eps);
-      w[i] -= lr * (decoupled ? update + c.weight_decay * w[i] : update);
+      w[i] -= lr * (decoupled ? update + decay * w[i] : update);
     }
   }
 }

@@ -18,12 +18,29 @@ struct OptimizerConfig {
 struct TensorSlice {
   long offset = 0, size = 0;
   double lr_multiplier = 1;
+  bool decay = true;  // weight decay applies (Transformers exempt LayerNorm gains and biases, spec §9)
 };
+
+// Learning-rate factor at a step: linear warm-up from 1/warmup to 1 over `warmup_steps`, then a half cosine
+// from 1 down to `final_fraction` at `total_steps` (cosine false: constant 1 after the warm-up).
+struct LrSchedule {
+  int warmup_steps = 0;
+  int total_steps = 0;
+  bool cosine = false;
+  double final_fraction = 0;
+};
+double lr_schedule_factor(const LrSchedule& s, long step);
+
+// Global gradient-norm clipping as torch.nn.utils.clip_grad_norm_: when ‖g‖₂ > max_norm, g *= max_norm/(‖g‖₂+1e-6).
+// Returns ‖g‖₂ before clipping.
+double clip_grad_norm(double* grads, long size, double max_norm);
 
 class Optimizer {
  public:
   Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, long total_size);
   void step(double* params, const double* grads);
+  // The same step with the learning rate scaled by `lr_factor` (a schedule's value at this step).
+  void step(double* params, const double* grads, double lr_factor);
   long steps_taken() const { return t_; }
   // The state, for a run that trained on a device and continues here (engine/run_gpu.cpp).
   std::vector<double>& first_moment() { return m_; }

@@ -30,12 +30,16 @@ std::string results_csv(const json::Value& results) {
   const json::Value* found = results.find("runs");
   const json::Value& runs = found && found->is_array() ? *found : kNone;
   const std::vector<std::string> names = series_names(runs);
-  std::string out = "width,lr,seed,status,step";
+  // Transformer sweeps also vary the init rate and the weight decay: two more coordinate columns.
+  bool transformer = false;
+  for (const json::Value& run : runs.array) transformer = transformer || run.find("gamma");
+  std::string out = std::string("width,lr,seed,") + (transformer ? "gamma,weight_decay," : "") + "status,step";
   for (const std::string& n : names) out += "," + n;
   out += "\n";
   for (const json::Value& run : runs.array) {
     const json::Value* status = run.find("status");
     const std::string head = cell(run.find("width")) + "," + cell(run.find("lr")) + "," + cell(run.find("seed")) + "," +
+                             (transformer ? cell(run.find("gamma")) + "," + cell(run.find("weight_decay")) + "," : "") +
                              (status && status->is_string() ? status->string : "");
     const json::Value* steps = run.find("recorded_steps");
     const json::Value* series = run.find("series");

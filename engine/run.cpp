@@ -27,7 +27,15 @@ bool wants(const ExperimentSpec& s, const char* metric) {
   return std::find(s.metrics.begin(), s.metrics.end(), metric) != s.metrics.end();
 }
 
+// Transformer runs measure the train set on its first sequences only: a full pass over 10 000 sequences at every
+// record would cost more than the training between records.
+constexpr int kTransformerTrainEval = 1000;
+
 Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
+  if (s.model.kind == ModelKind::transformer) {
+    const int width = c.width > 0 ? c.width : s.model.transformer.d_model;
+    return Mlp({1, width, 1}, Activation::linear, {TensorScaling{}, TensorScaling{}}, 1);
+  }
   const std::vector<int> dims = model_dims(s, c.width);
   const UpdateRule rule = update_rule(s.optimizer.kind);
   Mlp mlp(dims, s.model.activation, scale_layers(spec_exponents(s), dims, rule, s.parametrization.theta), capacity);
@@ -64,6 +72,10 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
   want_delta_ = wants(spec, "act_delta_rms");
   want_weight_delta_ = wants(spec, "weight_delta_spectral");
   want_batch_mean_ = wants(spec, "batch_loss_mean");
+  if (spec.model.kind == ModelKind::transformer) {
+    init_transformer();
+    return;
+  }
 
   if (batch_size_ < train.size) {
     order_.resize(size_t(train.size));
@@ -112,8 +124,82 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
   recorded_steps_.reserve(records);
 }
 
+void Run::init_transformer() {
+  const ExperimentSpec& s = spec_;
+  AnchorTrainerConfig c;
+  c.model = transformer_config(s.model.transformer, s.task.anchor, coords_.width);
+  c.init = transformer_init(s.model.transformer, s.parametrization.preset, coords_.gamma);
+  c.optimizer = optimizer_config(s, coords_);
+  c.optimizer.weight_decay = coords_.weight_decay;
+  c.schedule = {int(s.schedule.warmup_fraction * s.schedule.steps), s.schedule.steps, s.schedule.cosine,
+                s.schedule.final_lr_fraction};
+  c.clip_norm = s.schedule.clip_norm;
+  c.batch_size = s.schedule.batch_size;
+  transformer_ = std::make_unique<AnchorTrainer>(c, data_.anchor, coords_.seed);
+  const size_t records = size_t(s.schedule.steps / s.schedule.record_every + 2);
+  auto add = [&](const char* name) {
+    if (std::string(name) != "train_loss" && !wants(s, name)) return -1;
+    series_.push_back({name, {}});
+    series_.back().values.reserve(records);
+    return int(series_.size()) - 1;
+  };
+  train_loss_ = add("train_loss");
+  test_loss_ = add("test_loss");
+  TransformerSeries& ts = transformer_series_;
+  ts.train_accuracy = add("train_accuracy");
+  ts.id_accuracy = add("id_accuracy");
+  ts.ood_accuracy = add("ood_accuracy");
+  ts.commutativity = add("commutativity");
+  ts.wq_cosine = add("wq_cosine");
+  recorded_steps_.reserve(records);
+}
+
+void Run::record_transformer(int t) {
+  AnchorTrainer& tr = *transformer_;
+  const AnchorData& d = data_.anchor;
+  const TransformerSeries& ts = transformer_series_;
+  auto put = [&](int index, double value) {
+    if (index >= 0) series_[size_t(index)].values.push_back(value);
+  };
+  recorded_steps_.push_back(t);
+  const Evaluation train = tr.evaluate(d.train, kTransformerTrainEval);
+  put(train_loss_, train.loss);
+  put(ts.train_accuracy, train.accuracy);
+  if (test_loss_ >= 0 || ts.id_accuracy >= 0) {
+    const Evaluation id = tr.evaluate(d.test, 0);
+    put(test_loss_, id.loss);
+    put(ts.id_accuracy, id.accuracy);
+  }
+  if (ts.ood_accuracy >= 0) put(ts.ood_accuracy, tr.evaluate(d.ood, 0).accuracy);
+  if (ts.commutativity >= 0) put(ts.commutativity, tr.commutativity());
+  if (ts.wq_cosine >= 0) put(ts.wq_cosine, tr.query_row_cosine(0));
+}
+
+void Run::transformer_step() {
+  const int t = step_;
+  if (t % spec_.schedule.record_every == 0) record_transformer(t);
+  const double loss = transformer_->train_step(t);
+  if (!std::isfinite(loss) || loss > spec_.schedule.divergence_loss) return diverge(t);
+  batch_loss_sum_ += loss;
+  batch_losses_++;
+  step_ = t + 1;
+  if (step_ == spec_.schedule.steps) {
+    record_transformer(step_);
+    const double final_loss = series_[size_t(train_loss_)].values.back();
+    if (!std::isfinite(final_loss) || final_loss > spec_.schedule.divergence_loss) return diverge(step_);
+    status_ = RunStatus::finished;
+  }
+}
+
 std::string Run::label() const {
   char buf[96];
+  if (transformer_) {
+    char gamma[32] = "";  // γ only where it sets the init
+    if (spec_.model.transformer.init == InitScheme::gamma) std::snprintf(gamma, sizeof gamma, " gamma=%g", coords_.gamma);
+    std::snprintf(buf, sizeof buf, "d=%d lr=%g%s wd=%g seed=%llu", mlp_.dims()[1], coords_.lr, gamma,
+                  coords_.weight_decay, static_cast<unsigned long long>(coords_.seed));
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "n=%d lr=%g seed=%llu", coords_.width > 0 ? coords_.width : mlp_.dims()[1],
                 coords_.lr, static_cast<unsigned long long>(coords_.seed));
   return buf;
@@ -231,6 +317,7 @@ void Run::diverge(int t) {
 
 void Run::step() {
   if (done()) return;
+  if (transformer_) return transformer_step();
   if (gpu_) return gpu_step();
   const int t = step_;
   const Batch b = next_batch();

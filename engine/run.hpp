@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/anchor_trainer.hpp"
 #include "engine/mlp.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/spec.hpp"
@@ -24,6 +25,8 @@ struct MemberCoords {
   int width = 0;  // 0: model.widths as written
   double lr = 0;
   uint64_t seed = 0;
+  double gamma = 0;         // transformer: initialization rate (γ-init)
+  double weight_decay = 0;  // transformer: the optimizer's weight decay λ
 };
 
 enum class RunStatus { running, finished, diverged, failed };  // failed: an exception (Runner::step caught it)
@@ -57,7 +60,11 @@ class Run {
   const std::vector<int>& recorded_steps() const { return recorded_steps_; }
   const std::vector<Series>& series() const { return series_; }
   const Series* find_series(const std::string& name) const;
+  // For a transformer member, model() is a 1 → d_model → 1 stand-in that carries only its width; the network
+  // itself is transformer()->model().
   const Mlp& model() const { return mlp_; }
+  const AnchorTrainer* transformer() const { return transformer_.get(); }
+  AnchorTrainer* transformer() { return transformer_.get(); }
   std::string label() const;  // "n=256 lr=0.1 seed=0"
   bool on_gpu() const { return gpu_ != nullptr; }
   const std::string& gpu_name() const { return gpu_name_; }  // the adapter it started on ("" for the CPU)
@@ -84,6 +91,10 @@ class Run {
   void measure_probe(int index);  // act_rms / act_delta_rms into series at record `index`
   void measure_weight_change();   // weight_delta_spectral into series
   void diverge(int t);
+  // model.kind "transformer": the same step / record cycle around an AnchorTrainer.
+  void init_transformer();
+  void transformer_step();
+  void record_transformer(int t);
 
   const ExperimentSpec& spec_;
   const TaskData& data_;
@@ -118,6 +129,10 @@ class Run {
 
   std::vector<int> recorded_steps_;
   std::vector<Series> series_;
+  std::unique_ptr<AnchorTrainer> transformer_;
+  struct TransformerSeries {
+    int train_accuracy = -1, id_accuracy = -1, ood_accuracy = -1, commutativity = -1, wq_cosine = -1;
+  } transformer_series_;
   int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1,
       weight_delta_ = -1, batch_mean_ = -1;  // series indices
 };

@@ -38,6 +38,7 @@ void to_double(const std::vector<float>& from, double* to) { std::copy(from.begi
 }  // namespace
 
 void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
+  if (transformer_) return;  // transformers train on the CPU in float64 (check_spec refuses other choices)
   const BackendChoice choice = choose_backend(spec_.backend, device, why_none);
   backend_note_ = choice.note;
   if (!choice.gpu) return;

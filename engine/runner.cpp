@@ -22,7 +22,8 @@ json::Value run_summary(const Run& run) {
   for (const Series& series : run.series()) {
     if (series.values.empty() || series.name.find('/') != std::string::npos) continue;
     s.set("final_" + series.name, number_or_null(series.values.back()));
-    const bool higher_better = series.name == "test_accuracy";
+    const bool higher_better = series.name == "test_accuracy" || series.name.find("accuracy") != std::string::npos ||
+                               series.name == "commutativity" || series.name == "wq_cosine";
     const double best = higher_better ? *std::max_element(series.values.begin(), series.values.end())
                                       : *std::min_element(series.values.begin(), series.values.end());
     s.set((higher_better ? "max_" : "min_") + series.name, number_or_null(best));
@@ -54,9 +55,16 @@ Runner::Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string&
   const std::vector<double> spec_lr{spec_.optimizer.lr};
   const std::vector<int>& widths = spec_.sweep.width.empty() ? as_written : spec_.sweep.width;
   const std::vector<double>& lrs = spec_.sweep.lr.empty() ? spec_lr : spec_.sweep.lr;
+  const std::vector<double> spec_gamma{spec_.model.transformer.gamma}, spec_decay{spec_.optimizer.weight_decay};
+  const std::vector<double>& gammas = spec_.sweep.gamma.empty() ? spec_gamma : spec_.sweep.gamma;
+  const std::vector<double>& decays = spec_.sweep.weight_decay.empty() ? spec_decay : spec_.sweep.weight_decay;
   for (int width : widths)
     for (double lr : lrs)
-      for (uint64_t seed : spec_.sweep.seeds) runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed}, device, why_none));
+      for (double decay : decays)
+        for (double gamma : gammas)
+          for (uint64_t seed : spec_.sweep.seeds)
+            runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, gamma, decay}, device,
+                                                  why_none));
 }
 
 bool Runner::done() const {
@@ -133,6 +141,10 @@ json::Value Runner::results() const {
     run.set("width", Value::make_number(r->model().dims()[1]));
     run.set("lr", Value::make_number(r->coords().lr));
     run.set("seed", Value::make_number(double(r->coords().seed)));
+    if (r->transformer()) {
+      run.set("gamma", Value::make_number(r->coords().gamma));
+      run.set("weight_decay", Value::make_number(r->coords().weight_decay));
+    }
     run.set("status", Value::make_string(run_status_name(r->status())));
     run.set("diverged_at", r->diverged_at() >= 0 ? Value::make_number(r->diverged_at()) : Value());
     run.set("steps_done", Value::make_number(r->steps_done()));

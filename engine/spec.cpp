@@ -120,7 +120,43 @@ constexpr int kMaxWidth = 16384;
 constexpr int kMaxHiddenLayers = 16;
 constexpr size_t kMaxSweepMembers = 256;
 
-void read_model(ObjectReader& r, ModelSpec& m) {
+const char* norm_name(bool pre_ln) { return pre_ln ? "pre" : "post"; }
+const char* distribution_name(bool uniform) { return uniform ? "uniform" : "normal"; }
+
+void read_transformer(ObjectReader& r, TransformerSpec& t) {
+  r.integer("layers", t.layers, 1, 16);
+  r.integer("d_model", t.d_model, 1, 4096);
+  r.integer("heads", t.heads, 1, 64);
+  r.integer("d_head", t.d_head, 0, 4096);
+  r.integer("d_ff", t.d_ff, 1, 16384);
+  r.choice("activation", t.activation, {Activation::relu, Activation::gelu}, activation_name);
+  r.choice("norm", t.pre_ln, {true, false}, norm_name);
+  r.boolean("attention_bias", t.attention_bias);
+  r.boolean("mlp_bias", t.mlp_bias);
+  r.boolean("output_bias", t.output_bias);
+  r.choice("init", t.init, {InitScheme::gamma, InitScheme::pytorch}, init_scheme_name);
+  r.number("gamma", t.gamma, 0, 3);
+  r.choice("init_distribution", t.uniform, {false, true}, distribution_name);
+  r.boolean("zero_readout", t.zero_readout);
+  r.choice("attention_scale", t.attention_scale,
+           {AttentionScale::by_preset, AttentionScale::sqrt, AttentionScale::linear}, attention_scale_name);
+  r.finish();
+}
+
+void read_anchor(ObjectReader& r, AnchorTaskConfig& a) {
+  r.choice("kind", a.kind,
+           {AnchorTaskKind::identity, AnchorTaskKind::reading, AnchorTaskKind::classification,
+            AnchorTaskKind::composite, AnchorTaskKind::two_anchor, AnchorTaskKind::statistical1,
+            AnchorTaskKind::statistical2, AnchorTaskKind::multi_anchor},
+           anchor_task_name);
+  r.integer("vocab", a.vocab, kAnchorMinVocab, 1024);
+  r.integer("seq_len", a.seq_len, 3, 64);
+  r.integer("ood_test_size", a.ood_test_size, 1, 100000);
+  r.integer("modulus", a.modulus, 2, 64);
+  r.finish();
+}
+
+void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors) {
   bool present = false;
   std::vector<int> widths;
   read_array(r, "widths", kMaxHiddenLayers, [&](const json::Value& v, const std::string& at) {
@@ -136,6 +172,9 @@ void read_model(ObjectReader& r, ModelSpec& m) {
            {Activation::relu, Activation::tanh, Activation::gelu, Activation::linear, Activation::sigmoid},
            activation_name);
   r.boolean("input_bias", m.input_bias);
+  r.choice("kind", m.kind, {ModelKind::mlp, ModelKind::transformer}, model_kind_name);
+  ObjectReader t(r.field("transformer"), r.at("transformer"), errors);
+  read_transformer(t, m.transformer);
   r.finish();
 }
 
@@ -155,9 +194,12 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
   r.finish();
 }
 
-void read_task(ObjectReader& r, TaskConfig& t) {
-  r.choice("kind", t.kind, {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram},
+void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors) {
+  r.choice("kind", t.kind,
+           {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram, TaskKind::anchor},
            task_name);
+  ObjectReader anchor(r.field("anchor"), r.at("anchor"), errors);
+  read_anchor(anchor, t.anchor);
   r.integer("input_dim", t.input_dim, 1, 4096);
   r.integer("train_size", t.train_size, 1, 100000);
   r.integer("test_size", t.test_size, 1, 100000);
@@ -187,6 +229,10 @@ void read_schedule(ObjectReader& r, ScheduleSpec& s) {
   r.integer("batch_size", s.batch_size, 0, 100000);
   r.integer("record_every", s.record_every, 1, 1000000);
   r.number("divergence_loss", s.divergence_loss, 1e-6, 1e300);
+  r.number("warmup_fraction", s.warmup_fraction, 0, 1);
+  r.boolean("cosine", s.cosine);
+  r.number("final_lr_fraction", s.final_lr_fraction, 0, 1);
+  r.number("clip_norm", s.clip_norm, 0, 1e6);
   r.finish();
 }
 
@@ -202,6 +248,18 @@ void read_sweep(ObjectReader& r, SweepSpec& s) {
     double x = 0;
     r.read_number(v, at, x, 1e-12, 1e6);
     s.lr.push_back(x);
+  });
+  s.gamma.clear();
+  read_array(r, "gamma", 64, [&](const json::Value& v, const std::string& at) {
+    double x = 0;
+    r.read_number(v, at, x, 0, 3);
+    s.gamma.push_back(x);
+  });
+  s.weight_decay.clear();
+  read_array(r, "weight_decay", 64, [&](const json::Value& v, const std::string& at) {
+    double x = 0;
+    r.read_number(v, at, x, 0, 100);
+    s.weight_decay.push_back(x);
   });
   bool present = false;
   std::vector<uint64_t> seeds;
@@ -231,11 +289,67 @@ void check_fashion_mnist(const TaskConfig& t, std::vector<std::string>& errors) 
                      std::to_string(files.test) + " test images of this build's Fashion-MNIST subset");
 }
 
+bool transformer_metric(const std::string& m) {
+  return m == "train_accuracy" || m == "id_accuracy" || m == "ood_accuracy" || m == "commutativity" ||
+         m == "wq_cosine";
+}
+
+// Fields that only a Transformer on an anchor task reads, and the Transformer's own constraints.
+void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  const bool transformer = s.model.kind == ModelKind::transformer;
+  const bool anchor = s.task.kind == TaskKind::anchor;
+  if (transformer && !anchor)
+    errors.push_back(std::string("task.kind: \"") + task_name(s.task.kind) +
+                     "\" is not a token task: a transformer trains on \"anchor\"");
+  if (!transformer && anchor) errors.push_back("task.kind: \"anchor\" needs model.kind \"transformer\"");
+  if (!transformer) {
+    const ScheduleSpec plain;
+    auto only = [&](bool used, const char* field) {
+      if (used) errors.push_back(std::string(field) + ": only for model.kind \"transformer\"");
+    };
+    only(!s.sweep.gamma.empty(), "sweep.gamma");
+    only(!s.sweep.weight_decay.empty(), "sweep.weight_decay");
+    only(s.schedule.warmup_fraction != plain.warmup_fraction, "schedule.warmup_fraction");
+    only(s.schedule.cosine != plain.cosine, "schedule.cosine");
+    only(s.schedule.final_lr_fraction != plain.final_lr_fraction, "schedule.final_lr_fraction");
+    only(s.schedule.clip_norm != plain.clip_norm, "schedule.clip_norm");
+    return;
+  }
+  const TransformerSpec& t = s.model.transformer;
+  const Preset preset = s.parametrization.preset;
+  if (s.backend == Backend::webgpu) errors.push_back("backend: a transformer trains on the CPU (use \"auto\" or \"cpu\")");
+  if (s.precision != Precision::float64) errors.push_back("precision: a transformer trains in float64 only");
+  if (preset != Preset::sp && preset != Preset::mup)
+    errors.push_back(std::string("parametrization.preset: \"") + preset_name(preset) +
+                     "\" is not defined for a transformer (use \"sp\" or \"mup\")");
+  if (s.parametrization.theta != 0) errors.push_back("parametrization.theta: only for MLPs (use 0)");
+  if (preset == Preset::mup && s.optimizer.kind == OptimizerKind::sgd)
+    errors.push_back("parametrization.preset: muP for a transformer follows the Adam table: use optimizer.kind "
+                     "\"adam\" or \"adamw\"");
+  if (preset == Preset::mup && t.init == InitScheme::gamma)
+    errors.push_back("model.transformer.init: \"gamma\" sets every init itself and needs preset \"sp\" "
+                     "(with muP use init \"pytorch\")");
+  if (t.init != InitScheme::gamma && !s.sweep.gamma.empty())
+    errors.push_back("sweep.gamma: needs model.transformer.init \"gamma\"");
+  if (t.init != InitScheme::gamma && t.uniform)
+    errors.push_back("model.transformer.init_distribution: \"uniform\" applies to init \"gamma\" only");
+  const std::vector<int> as_written{t.d_model};
+  for (int d : s.sweep.width.empty() ? as_written : s.sweep.width)
+    if (t.d_head == 0 && d % t.heads != 0)
+      errors.push_back("model.transformer.heads: d_model " + std::to_string(d) + " is not divisible by " +
+                       std::to_string(t.heads) + " heads (or set d_head)");
+  const AnchorTaskConfig& a = s.task.anchor;
+  if ((a.kind == AnchorTaskKind::reading || a.kind == AnchorTaskKind::classification) && a.seq_len != 9)
+    errors.push_back(std::string("task.anchor.seq_len: ") + std::to_string(a.seq_len) + " is not 9 (" +
+                     anchor_task_name(a.kind) + " sequences are four pairs and a query)");
+}
+
 }  // namespace
 
 const std::vector<std::string>& known_metrics() {
   static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms",
-                                              "weight_delta_spectral", "batch_loss_mean"};
+                                              "weight_delta_spectral", "batch_loss_mean", "train_accuracy",
+                                              "id_accuracy", "ood_accuracy", "commutativity", "wq_cosine"};
   return names;
 }
 
@@ -253,7 +367,31 @@ std::vector<Abc> spec_exponents(const ExperimentSpec& s) {
   return preset_exponents(s.parametrization.preset, int(s.model.widths.size()) + 1, update_rule(s.optimizer.kind));
 }
 
+// A transformer member: weights, grads, two Adam moments, activations for its batch (or evaluation chunk),
+// series; the token data once.
+double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
+  const std::vector<int> no_sweep{0};
+  const std::vector<int>& widths = s.sweep.width.empty() ? no_sweep : s.sweep.width;
+  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
+                                          std::max<size_t>(s.sweep.gamma.size(), 1) *
+                                          std::max<size_t>(s.sweep.weight_decay.size(), 1));
+  // The model's buffers hold a mini-batch or an evaluation chunk of 128 sequences (AnchorTrainer), whichever is larger.
+  const int batch = std::max(s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size, 128);
+  double bytes = 0;
+  for (int w : widths) {
+    const TransformerConfig c = transformer_config(s.model.transformer, s.task.anchor, w);
+    const double records = double(s.schedule.steps / s.schedule.record_every + 2) * 8;
+    const double member = 8 * (4.0 * double(transformer_parameter_count(c)) +
+                               transformer_activation_doubles(c, batch) + records) +
+                          4.0 * (3 * double(s.task.anchor.ood_test_size) + s.task.train_size);  // prediction scratch
+    bytes += member * members_per_width;
+  }
+  const double sequences = double(s.task.train_size) + s.task.test_size + 2.0 * s.task.anchor.ood_test_size;
+  return bytes + 4.0 * sequences * (s.task.anchor.seq_len + 1) * 3;  // ints, and the generator's sets of seen rows
+}
+
 double estimate_memory_bytes(const ExperimentSpec& s) {
+  if (s.model.kind == ModelKind::transformer) return estimate_transformer_memory_bytes(s);
   const std::vector<int> no_sweep{0};
   const std::vector<int>& widths = s.sweep.width.empty() ? no_sweep : s.sweep.width;
   const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size());
@@ -307,7 +445,19 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
   for (size_t i = 0; i < s.metrics.size(); i++) {
     bool known = false;
     for (const auto& m : known_metrics()) known = known || m == s.metrics[i];
-    if (!known) {
+    const bool transformer = s.model.kind == ModelKind::transformer;
+    const std::string at = "metrics[" + std::to_string(i) + "]: ";
+    if (known && transformer && !transformer_metric(s.metrics[i]) && s.metrics[i] != "train_loss" &&
+        s.metrics[i] != "test_loss") {
+      errors.push_back(at + "\"" + s.metrics[i] + "\" is an MLP measurement; a transformer records train_loss, "
+                       "test_loss, train_accuracy, id_accuracy, ood_accuracy, commutativity, wq_cosine");
+    } else if (known && !transformer && transformer_metric(s.metrics[i])) {
+      errors.push_back(at + "\"" + s.metrics[i] + "\" needs model.kind \"transformer\"");
+    } else if (known && transformer && (s.metrics[i] == "ood_accuracy" || s.metrics[i] == "commutativity") &&
+               !anchor_task_has_ood(s.task.anchor.kind)) {
+      errors.push_back(at + s.metrics[i] + " needs held-out anchor pairs: task.anchor.kind \"composite\" or "
+                       "\"two_anchor\"");
+    } else if (!known) {
       std::string allowed;
       for (const auto& m : known_metrics()) allowed += (allowed.empty() ? "" : ", ") + m;
       errors.push_back("metrics[" + std::to_string(i) + "]: \"" + s.metrics[i] + "\" is not one of " + allowed);
@@ -315,10 +465,13 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
       errors.push_back("metrics[" + std::to_string(i) + "]: test_accuracy needs a classification task");
     }
   }
-  const size_t members =
-      std::max<size_t>(s.sweep.width.size(), 1) * std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size();
+  check_transformer(s, errors);
+  const size_t members = std::max<size_t>(s.sweep.width.size(), 1) * std::max<size_t>(s.sweep.lr.size(), 1) *
+                         s.sweep.seeds.size() * std::max<size_t>(s.sweep.gamma.size(), 1) *
+                         std::max<size_t>(s.sweep.weight_decay.size(), 1);
   if (members > kMaxSweepMembers)
-    errors.push_back("sweep: " + std::to_string(members) + " runs (width × lr × seeds), more than " +
+    errors.push_back("sweep: " + std::to_string(members) + " runs (width × lr × seeds" +
+                     (s.model.kind == ModelKind::transformer ? " × gamma × weight_decay" : "") + "), more than " +
                      std::to_string(kMaxSweepMembers));
   const double bytes = estimate_memory_bytes(s);
   if (bytes > kMemoryBudgetBytes) {
@@ -344,11 +497,11 @@ SpecResult parse_spec(const json::Value& v) {
   root.text("name", s.name, 200);
   root.text("description", s.description, 4000);
   ObjectReader model(root.field("model"), "model", errors);
-  read_model(model, s.model);
+  read_model(model, s.model, errors);
   ObjectReader param(root.field("parametrization"), "parametrization", errors);
   read_parametrization(param, s.parametrization, errors);
   ObjectReader task(root.field("task"), "task", errors);
-  read_task(task, s.task);
+  read_task(task, s.task, errors);
   ObjectReader opt(root.field("optimizer"), "optimizer", errors);
   read_optimizer(opt, s.optimizer);
   ObjectReader sched(root.field("schedule"), "schedule", errors);
@@ -395,6 +548,27 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   model.set("widths", numbers(s.model.widths));
   model.set("activation", Value::make_string(activation_name(s.model.activation)));
   model.set("input_bias", Value::make_bool(s.model.input_bias));
+  if (s.model.kind == ModelKind::transformer) {  // MLP specs keep their exact form
+    const TransformerSpec& t = s.model.transformer;
+    model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
+    Value tf = Value::make_object();
+    tf.set("layers", Value::make_number(t.layers));
+    tf.set("d_model", Value::make_number(t.d_model));
+    tf.set("heads", Value::make_number(t.heads));
+    tf.set("d_head", Value::make_number(t.d_head));
+    tf.set("d_ff", Value::make_number(t.d_ff));
+    tf.set("activation", Value::make_string(activation_name(t.activation)));
+    tf.set("norm", Value::make_string(norm_name(t.pre_ln)));
+    tf.set("attention_bias", Value::make_bool(t.attention_bias));
+    tf.set("mlp_bias", Value::make_bool(t.mlp_bias));
+    tf.set("output_bias", Value::make_bool(t.output_bias));
+    tf.set("init", Value::make_string(init_scheme_name(t.init)));
+    tf.set("gamma", Value::make_number(t.gamma));
+    tf.set("init_distribution", Value::make_string(distribution_name(t.uniform)));
+    tf.set("zero_readout", Value::make_bool(t.zero_readout));
+    tf.set("attention_scale", Value::make_string(attention_scale_name(t.attention_scale)));
+    model.set("transformer", tf);
+  }
   root.set("model", model);
 
   Value param = Value::make_object();
@@ -422,6 +596,16 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   task.set("classes", Value::make_number(s.task.classes));
   task.set("twist", Value::make_number(s.task.twist));
   task.set("seed", Value::make_number(double(s.task.seed)));
+  if (s.task.kind == TaskKind::anchor) {
+    const AnchorTaskConfig& a = s.task.anchor;
+    Value anchor = Value::make_object();
+    anchor.set("kind", Value::make_string(anchor_task_name(a.kind)));
+    anchor.set("vocab", Value::make_number(a.vocab));
+    anchor.set("seq_len", Value::make_number(a.seq_len));
+    anchor.set("ood_test_size", Value::make_number(a.ood_test_size));
+    anchor.set("modulus", Value::make_number(a.modulus));
+    task.set("anchor", anchor);
+  }
   root.set("task", task);
 
   Value opt = Value::make_object();
@@ -439,12 +623,20 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   sched.set("batch_size", Value::make_number(s.schedule.batch_size));
   sched.set("record_every", Value::make_number(s.schedule.record_every));
   sched.set("divergence_loss", Value::make_number(s.schedule.divergence_loss));
+  if (s.model.kind == ModelKind::transformer) {
+    sched.set("warmup_fraction", Value::make_number(s.schedule.warmup_fraction));
+    sched.set("cosine", Value::make_bool(s.schedule.cosine));
+    sched.set("final_lr_fraction", Value::make_number(s.schedule.final_lr_fraction));
+    sched.set("clip_norm", Value::make_number(s.schedule.clip_norm));
+  }
   root.set("schedule", sched);
 
   Value sweep = Value::make_object();
   sweep.set("width", numbers(s.sweep.width));
   sweep.set("lr", numbers(s.sweep.lr));
   sweep.set("seeds", numbers(s.sweep.seeds));
+  if (!s.sweep.gamma.empty()) sweep.set("gamma", numbers(s.sweep.gamma));
+  if (!s.sweep.weight_decay.empty()) sweep.set("weight_decay", numbers(s.sweep.weight_decay));
   root.set("sweep", sweep);
 
   Value metrics = Value::make_array();

@@ -15,6 +15,7 @@
 #include "engine/optimizer.hpp"
 #include "engine/parametrization.hpp"
 #include "engine/task.hpp"
+#include "engine/transformer_spec.hpp"
 
 constexpr int kSpecVersion = 1;
 
@@ -22,6 +23,8 @@ struct ModelSpec {
   std::vector<int> widths{64, 64};  // hidden widths n_1..n_L
   Activation activation = Activation::relu;
   bool input_bias = false;  // fold a first-layer bias in as a constant input coordinate
+  ModelKind kind = ModelKind::mlp;  // transformer: widths/activation/input_bias unused, `transformer` instead
+  TransformerSpec transformer;
 };
 
 struct ParametrizationSpec {
@@ -35,12 +38,20 @@ struct ScheduleSpec {
   int batch_size = 0;  // 0: full batch
   int record_every = 1;
   double divergence_loss = 1e6;  // a loss above this (or NaN/inf) ends the run as diverged
+  // Transformer runs only: linear warm-up over this fraction of the steps, then (cosine) a half cosine down to
+  // final_lr_fraction · lr; global gradient-norm clipping at clip_norm (0: off).
+  double warmup_fraction = 0;
+  bool cosine = false;
+  double final_lr_fraction = 0;
+  double clip_norm = 0;
 };
 
 struct SweepSpec {
   std::vector<int> width;  // each value replaces every hidden width; empty: model.widths as written
   std::vector<double> lr;  // empty: optimizer.lr
   std::vector<uint64_t> seeds{0};
+  std::vector<double> gamma;         // Transformer init rate; empty: model.transformer.gamma
+  std::vector<double> weight_decay;  // empty: optimizer.weight_decay
 };
 
 struct ExperimentSpec {

@@ -14,6 +14,7 @@ const char* task_name(TaskKind k) {
     case TaskKind::sectors: return "sectors";
     case TaskKind::fashion_mnist: return "fashion_mnist";
     case TaskKind::skipgram: return "skipgram";
+    case TaskKind::anchor: return "anchor";
   }
   return "?";
 }
@@ -88,14 +89,27 @@ int task_outputs(const TaskConfig& c) {
     case TaskKind::sectors: return c.classes;
     case TaskKind::fashion_mnist: return kFashionMnistClasses;
     case TaskKind::skipgram: return c.input_dim;
+    case TaskKind::anchor: return c.anchor.vocab;
   }
   return 1;
+}
+
+AnchorTaskConfig anchor_task_config(const TaskConfig& c) {
+  AnchorTaskConfig a = c.anchor;
+  a.train_size = c.train_size;
+  a.test_size = c.test_size;
+  a.seed = c.seed;
+  return a;
 }
 
 TaskData make_task(const TaskConfig& c) {
   Rng rng = Rng::stream(c.seed, /*purpose=*/1);
   TaskData t;
-  if (c.kind == TaskKind::fashion_mnist) {
+  if (c.kind == TaskKind::anchor) {
+    t.classification = true;
+    t.outputs = c.anchor.vocab;
+    t.anchor = make_anchor_task(anchor_task_config(c));
+  } else if (c.kind == TaskKind::fashion_mnist) {
     t.classification = true;
     t.outputs = kFashionMnistClasses;
     std::string error;

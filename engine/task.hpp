@@ -11,13 +11,16 @@
 //                   corpus (input_dim outputs, square loss): skip-gram as regression on the co-occurrence rows, so
 //                   words of a cluster get similar targets. The test set: the same words, a fresh corpus of
 //                   test_size pairs.
+//   anchor:         anchor-function token sequences for a Transformer (engine/anchor_tasks.hpp).
 //   fashion_mnist:  the first train_size / test_size images of the build's Fashion-MNIST subset (784 standardized
 //                   pixels, 10 classes; engine/fashion_mnist.hpp). Not generated: `seed` does not apply.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram };
+#include "engine/anchor_tasks.hpp"
+
+enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram, anchor };
 
 constexpr double kSkipgramSameCluster = 0.7;
 
@@ -32,6 +35,9 @@ struct TaskConfig {
   int classes = 3;       // sectors
   double twist = 0;      // sectors
   uint64_t seed = 0;     // data seed: the same data for every sweep member
+  // anchor: token sequences for a Transformer (engine/anchor_tasks.hpp). train_size, test_size and seed above
+  // are used; anchor.train_size, anchor.test_size and anchor.seed are overwritten by them.
+  AnchorTaskConfig anchor;
 };
 
 struct Dataset {
@@ -45,7 +51,11 @@ struct TaskData {
   Dataset train, test;
   bool classification = false;
   int outputs = 1;  // network outputs: 1 for regression, `classes` for classification
+  AnchorData anchor;  // TaskKind::anchor: the token sequences (train and test above stay empty)
 };
+
+// The anchor task of a TaskConfig, with its sizes and seed.
+AnchorTaskConfig anchor_task_config(const TaskConfig& config);
 
 // Throws std::runtime_error if a data file cannot be read (check_spec reports that before a run can start).
 TaskData make_task(const TaskConfig& config);

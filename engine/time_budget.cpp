@@ -20,7 +20,36 @@ constexpr double kProbeSize = 128;  // run.cpp's probe batch for the activation 
 void set_time_budget(const TimeBudget& budget) { g_budget = budget; }
 const TimeBudget& time_budget() { return g_budget; }
 
+namespace {
+
+// A transformer member: forward + backward (3x the forward) of every batch, the optimizer, and per record the
+// forward passes of its measurements (train subset, ID test, OOD test, twice the OOD set for commutativity).
+double transformer_flops(const ExperimentSpec& s) {
+  const std::vector<int> as_written{0};
+  const std::vector<int>& widths = s.sweep.width.empty() ? as_written : s.sweep.width;
+  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
+                                          std::max<size_t>(s.sweep.gamma.size(), 1) *
+                                          std::max<size_t>(s.sweep.weight_decay.size(), 1));
+  const double batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
+  const double records = double(s.schedule.steps / s.schedule.record_every + 2);
+  double sequences_per_record = std::min(1000, s.task.train_size);  // run.cpp kTransformerTrainEval
+  if (wants(s, "test_loss") || wants(s, "id_accuracy")) sequences_per_record += s.task.test_size;
+  if (wants(s, "ood_accuracy")) sequences_per_record += s.task.anchor.ood_test_size;
+  if (wants(s, "commutativity")) sequences_per_record += 2.0 * s.task.anchor.ood_test_size;
+  double flops = 0;
+  for (int w : widths) {
+    const TransformerConfig c = transformer_config(s.model.transformer, s.task.anchor, w);
+    const double forward = transformer_forward_flops(c);
+    const double per_step = 3 * forward * batch + 10 * double(transformer_parameter_count(c));
+    flops += members_per_width * (s.schedule.steps * per_step + records * forward * sequences_per_record);
+  }
+  return flops;
+}
+
+}  // namespace
+
 double estimate_flops(const ExperimentSpec& s) {
+  if (s.model.kind == ModelKind::transformer) return transformer_flops(s);
   const std::vector<int> as_written{0};
   const std::vector<int>& widths = s.sweep.width.empty() ? as_written : s.sweep.width;
   const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size());

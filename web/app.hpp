@@ -18,6 +18,7 @@
 #include "web/embedding_view.hpp"
 #include "web/view.hpp"
 #include "web/width_view.hpp"
+#include "web/anchor_view.hpp"
 
 enum class RunState { idle, running, paused, finished };
 const char* run_state_name(RunState s);
@@ -51,6 +52,7 @@ struct App {
   View view;  // which panels are shown (all, or an embed's choice)
   WidthView width_view;  // the "vs width" tab
   EmbeddingView embedding_view;  // the "embeddings" tab
+  AnchorView anchor_view;  // the "anchor" tab (Transformer runs)
   AbcExplorer explorer;  // the "parametrization" tab
 
   // The plot's box on screen (CSS pixels) in the last frame, and a pending read-back of its pixels (for a PNG).

@@ -278,6 +278,10 @@ void views(App& app) {
     if (app.runner) embedding_view(app.embedding_view, *app.runner);
     ImGui::EndTabItem();
   }
+  if (app.runner && app.runner->spec().model.kind == ModelKind::transformer && ImGui::BeginTabItem("anchor")) {
+    anchor_view(app.anchor_view, *app.runner);
+    ImGui::EndTabItem();
+  }
   if (ImGui::BeginTabItem("parametrization")) {
     if (abc_explorer_panel(app.explorer)) use_exponents(app, app.explorer.abc);
     ImGui::EndTabItem();

@@ -1,0 +1,65 @@
+// Training and measuring one Transformer on an anchor-function task: the model, AdamW (or SGD/Adam) with the
+// learning-rate schedule and gradient clipping, shuffled mini-batches, and the chapter-13 measurements.
+// Run (engine/run.hpp) drives it for model.kind "transformer" and records its numbers as series.
+// Buffers are sized in the constructor: train_step and the measurements allocate nothing.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "engine/anchor_tasks.hpp"
+#include "engine/optimizer.hpp"
+#include "engine/transformer.hpp"
+
+struct AnchorTrainerConfig {
+  TransformerConfig model;
+  TransformerInit init;
+  OptimizerConfig optimizer;
+  LrSchedule schedule;
+  double clip_norm = 0;  // 0: no clipping
+  int batch_size = 128;  // 0: the whole train set
+};
+
+struct Evaluation {
+  double loss = 0, accuracy = 0;
+};
+
+class AnchorTrainer {
+ public:
+  // `data` must outlive the trainer.
+  AnchorTrainer(const AnchorTrainerConfig& config, const AnchorData& data, uint64_t seed);
+
+  // One step at step index t: forward and backward on the next mini-batch, clip, update with the schedule's
+  // learning rate. Returns the mini-batch loss before the update (NaN/inf: the run diverged; nothing is updated).
+  double train_step(long t);
+
+  // Cross-entropy and accuracy at the last position on the first `limit` sequences of `set` (0: all).
+  Evaluation evaluate(const AnchorSet& set, int limit);
+  // P[argmax f(x; c, d) = argmax f(x; d, c)] over the OOD set (its sequences with the anchor pair swapped).
+  double commutativity();
+  // Mean |cos| between distinct rows of block `layer`'s W_Q (condensation, Fig 13.10).
+  double query_row_cosine(int layer) const;
+
+  Transformer& model() { return model_; }
+  const Transformer& model() const { return model_; }
+  const AnchorData& data() const { return data_; }
+  double last_grad_norm() const { return grad_norm_; }
+
+ private:
+  void predict(const int* tokens, int count, int* argmax);
+
+  AnchorTrainerConfig config_;
+  const AnchorData& data_;
+  Transformer model_;
+  Optimizer optimizer_;
+  Rng batch_rng_;
+  int batch_size_;
+  std::vector<int> order_;
+  int order_pos_;
+  std::vector<int> batch_tokens_, batch_labels_;
+  std::vector<double> dlogits_;
+  std::vector<int> pred_, pred_swapped_;
+  double grad_norm_ = 0;
+};
+
+// The optimizer's view of a Transformer: one slice per tensor, weight decay on matrices and embeddings only.
+std::vector<TensorSlice> transformer_slices(const Transformer& m);

@@ -1,0 +1,33 @@
+// The Transformer's part of an ExperimentSpec (model.kind "transformer", model.transformer in JSON) and how it
+// becomes a TransformerConfig and a TransformerInit for one sweep member.
+#pragma once
+#include "engine/activation.hpp"
+#include "engine/anchor_tasks.hpp"
+#include "engine/parametrization.hpp"
+#include "engine/transformer.hpp"
+
+enum class ModelKind { mlp, transformer };
+const char* model_kind_name(ModelKind k);
+
+struct TransformerSpec {
+  int layers = 2, d_model = 64, heads = 1, d_head = 0, d_ff = 256;  // d_head 0: d_model / heads
+  Activation activation = Activation::relu;
+  bool pre_ln = true;  // false: post-LN (the book's placement)
+  bool attention_bias = false, mlp_bias = false, output_bias = true;
+  InitScheme init = InitScheme::gamma;
+  double gamma = 0.5;    // initialization rate (init "gamma")
+  bool uniform = false;  // γ-init: U(±fan_in^-γ) instead of N(0, fan_in^-2γ)
+  bool zero_readout = false;
+  AttentionScale attention_scale = AttentionScale::by_preset;
+};
+
+// width > 0 replaces d_model (a width sweep).
+TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskConfig& task, int width);
+TransformerInit transformer_init(const TransformerSpec& t, Preset preset, double gamma);
+
+long transformer_parameter_count(const TransformerConfig& c);
+// Floating-point operations of one sequence's forward pass: every matrix product over all positions, the attention
+// scores and mixing, the head at the last position (backward costs about twice this).
+double transformer_forward_flops(const TransformerConfig& c);
+// Doubles of forward/backward buffers for `batch` sequences (Transformer's constructor).
+double transformer_activation_doubles(const TransformerConfig& c, int batch);

@@ -1,0 +1,215 @@
+#include "web/anchor_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "engine/anchor_analysis.hpp"
+#include "imgui.h"
+
+namespace {
+
+// A dark-blue → yellow ramp for values in [0, 1].
+ImU32 ramp(double t) {
+  t = std::clamp(t, 0.0, 1.0);
+  const float r = float(0.15 + 0.85 * t), g = float(0.1 + 0.8 * std::sqrt(t)), b = float(0.45 * (1 - t) + 0.1);
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1));
+}
+
+// Blue (−1) → black (0) → orange (+1) for cosines.
+ImU32 diverging(double c) {
+  c = std::clamp(c, -1.0, 1.0);
+  return c >= 0 ? ImGui::ColorConvertFloat4ToU32(ImVec4(float(c), float(0.55 * c), 0.05f, 1))
+                : ImGui::ColorConvertFloat4ToU32(ImVec4(0.05f, float(-0.45 * c), float(-c), 1));
+}
+
+double last_value(const Run& run, const char* name) {
+  const Series* s = run.find_series(name);
+  return s && !s->values.empty() ? s->values.back() : NAN;
+}
+
+std::string token_text(int t, AnchorTaskKind kind) {
+  if (t >= 1 && t <= 4 && (kind == AnchorTaskKind::two_anchor || kind == AnchorTaskKind::composite))
+    return std::string(1, char('a' + t - 1));
+  return std::to_string(t);
+}
+
+// Chapter 13's phase plot: one cell per (γ, λ), coloured by OOD accuracy (mean over seeds), hatched where ID
+// accuracy < 90%, a ring where commutativity < 70%.
+void phase_plot(const Runner& runner) {
+  std::map<double, int> gammas, decays;
+  struct Cell { double ood = 0, id = 0, comm = 0; int n = 0; };
+  std::map<std::pair<double, double>, Cell> cells;
+  for (const auto& r : runner.runs()) {
+    gammas[r->coords().gamma];
+    decays[r->coords().weight_decay];
+    Cell& c = cells[{r->coords().gamma, r->coords().weight_decay}];
+    c.ood += last_value(*r, "ood_accuracy");
+    c.id += last_value(*r, "id_accuracy");
+    c.comm += last_value(*r, "commutativity");
+    c.n++;
+  }
+  int i = 0;
+  for (auto& g : gammas) g.second = i++;
+  i = 0;
+  for (auto& d : decays) d.second = i++;
+  ImGui::TextWrapped("Phase plot (final values, mean over seeds): colour = OOD accuracy (dark 0, yellow 1); "
+                     "hatched: ID accuracy < 90%%; ring: commutativity < 70%%. x = gamma, y = weight decay.");
+  const float cell = std::min(80.0f, (ImGui::GetContentRegionAvail().x - 90) / float(gammas.size()));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float left = 70, rows = float(decays.size());
+  for (const auto& [key, c] : cells) {
+    const float x0 = o.x + left + cell * float(gammas[key.first]);
+    const float y0 = o.y + cell * (rows - 1 - float(decays[key.second]));
+    const ImVec2 a(x0, y0), b(x0 + cell - 2, y0 + cell - 2);
+    const double ood = c.ood / c.n, id = c.id / c.n, comm = c.comm / c.n;
+    dl->AddRectFilled(a, b, std::isfinite(ood) ? ramp(ood) : IM_COL32(60, 60, 60, 255));
+    if (!(id >= 0.9))
+      for (float s = 0; s < 2 * cell; s += 8)  // diagonal hatching, clipped to the cell
+        dl->AddLine(ImVec2(a.x + std::max(0.0f, s - cell), a.y + std::min(s, cell - 2)),
+                    ImVec2(a.x + std::min(s, cell - 2), a.y + std::max(0.0f, s - cell)), IM_COL32(255, 255, 255, 110));
+    if (comm < 0.7) dl->AddCircle(ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2), cell * 0.3f, IM_COL32(255, 80, 80, 255), 0, 2);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", ood);
+    dl->AddText(ImVec2(a.x + 4, a.y + 4), IM_COL32(255, 255, 255, 255), buf);
+  }
+  for (const auto& [g, col] : gammas) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", g);
+    dl->AddText(ImVec2(o.x + left + cell * float(col) + 4, o.y + cell * rows + 2), IM_COL32(220, 220, 220, 255), buf);
+  }
+  for (const auto& [d, row] : decays) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "wd %g", d);
+    dl->AddText(ImVec2(o.x, o.y + cell * (rows - 1 - float(row)) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), buf);
+  }
+  ImGui::Dummy(ImVec2(left + cell * float(gammas.size()), cell * rows + 20));
+}
+
+// A rows × cols heat map of `values` at `cell` pixels per entry, coloured by colour(value).
+template <class Colour>
+void heat_map(const double* values, int rows, int cols, float cell, Colour colour) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++)
+      dl->AddRectFilled(ImVec2(o.x + cell * float(c), o.y + cell * float(r)),
+                        ImVec2(o.x + cell * float(c + 1), o.y + cell * float(r + 1)), colour(values[r * cols + c]));
+  ImGui::Dummy(ImVec2(cell * float(cols), cell * float(rows)));
+}
+
+void sequence_controls(AnchorView& v, const TransformerConfig& c, const AnchorSet& set) {
+  ImGui::SetNextItemWidth(200);
+  ImGui::SliderInt("sequence", &v.sequence, 0, std::max(0, set.size - 1));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(100);
+  ImGui::SliderInt("layer", &v.layer, 0, c.layers - 1);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(100);
+  ImGui::SliderInt("head", &v.head, 0, c.heads - 1);
+  v.sequence = std::clamp(v.sequence, 0, std::max(0, set.size - 1));
+  v.layer = std::clamp(v.layer, 0, c.layers - 1);
+  v.head = std::clamp(v.head, 0, c.heads - 1);
+}
+
+// The chosen sequence's attention in block v.layer, head v.head, after one forward pass of that sequence alone
+// (between training steps the model's buffers are free to reuse).
+void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, AnchorTaskKind kind) {
+  const TransformerConfig& c = model.config();
+  if (set.size == 0) return;
+  const int T = c.seq_len;
+  const int* tokens = &set.tokens[size_t(v.sequence) * size_t(T)];
+  const double* logits = model.forward(tokens, 1);
+  const int predicted = int(std::max_element(logits, logits + c.outputs) - logits);
+  ImGui::Text("label %d, predicted %d", set.labels[size_t(v.sequence)], predicted);
+  const double* probs = model.attention(v.layer) + long(v.head) * T * T;
+  const float cell = std::min(28.0f, (ImGui::GetContentRegionAvail().x - 40) / float(T));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  for (int t = 0; t < T; t++) {  // key labels on top, query labels on the left
+    const std::string label = token_text(tokens[t], kind);
+    dl->AddText(ImVec2(o.x + 36 + cell * float(t) + 2, o.y), IM_COL32(220, 220, 220, 255), label.c_str());
+    dl->AddText(ImVec2(o.x, o.y + 18 + cell * float(t) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), label.c_str());
+  }
+  ImGui::Dummy(ImVec2(0, 18));
+  ImGui::SetCursorScreenPos(ImVec2(o.x + 36, o.y + 18));
+  heat_map(probs, T, T, cell, [](double p) { return ramp(p); });
+  ImGui::TextDisabled("row = query, column = key (post-softmax)");
+}
+
+}  // namespace
+
+void anchor_view(AnchorView& v, Runner& runner) {
+  const auto& runs = runner.runs();
+  if (runs.empty() || !runs.front()->transformer()) {
+    ImGui::TextDisabled("This tab shows Transformer runs (model.kind \"transformer\").");
+    return;
+  }
+  if (runs.front()->find_series("ood_accuracy")) phase_plot(runner);
+  v.run = std::clamp(v.run, 0, int(runs.size()) - 1);
+  ImGui::SetNextItemWidth(300);
+  if (ImGui::BeginCombo("run", runs[size_t(v.run)]->label().c_str())) {
+    for (int i = 0; i < int(runs.size()); i++)
+      if (ImGui::Selectable(runs[size_t(i)]->label().c_str(), i == v.run)) v.run = i;
+    ImGui::EndCombo();
+  }
+  AnchorTrainer& trainer = *runs[size_t(v.run)]->transformer();
+  const AnchorData& data = trainer.data();
+  const AnchorTaskKind kind = runner.spec().task.anchor.kind;
+  if (data.ood.size > 0) {
+    ImGui::SameLine();
+    ImGui::RadioButton("ID test", &v.set, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("OOD test", &v.set, 1);
+  } else {
+    v.set = 0;
+  }
+  const AnchorSet& set = v.set == 1 ? data.ood : data.test;
+  sequence_controls(v, trainer.model().config(), set);
+  if (set.size > 0) {
+    std::string text;
+    const int T = set.seq_len;
+    for (int t = 0; t < T; t++) text += token_text(set.tokens[size_t(v.sequence) * size_t(T) + size_t(t)], kind) + " ";
+    ImGui::Text("%s sequence %d: %s", v.set == 1 ? "OOD" : "ID test", v.sequence, text.c_str());
+  }
+  if (ImGui::BeginTable("anchor maps", 3, ImGuiTableFlags_SizingStretchSame)) {
+    ImGui::TableNextColumn();
+    ImGui::Text("Attention, layer %d head %d", v.layer + 1, v.head + 1);
+    attention_map(v, trainer.model(), set, kind);
+    ImGui::TableNextColumn();
+    const std::vector<double> cos = query_cosine_matrix(trainer.model(), 0);
+    const int rows = int(std::lround(std::sqrt(double(cos.size()))));
+    ImGui::Text("W_Q rows, layer 1: cos");
+    ImGui::Text("(mean |cos| %.2f)", trainer.query_row_cosine(0));
+    heat_map(cos.data(), rows, rows, std::max(1.0f, std::min(6.0f, (ImGui::GetContentRegionAvail().x - 4) / float(rows))),
+             diverging);
+    ImGui::TableNextColumn();
+    const EmbeddingProjection p = embedding_pca(trainer.model(), kAnchorKeyMin, kAnchorKeyMax);
+    ImGui::Text("PCA of embeddings 20..100");
+    ImGui::Text("(%.0f%% + %.0f%% of variance)", 100 * p.explained[0], 100 * p.explained[1]);
+    const int n = kAnchorKeyMax - kAnchorKeyMin + 1;
+    double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+    for (int i = 0; i < n; i++)
+      for (int a = 0; a < 2; a++) {
+        lo[a] = std::min(lo[a], p.xy[size_t(2 * i + a)]);
+        hi[a] = std::max(hi[a], p.xy[size_t(2 * i + a)]);
+      }
+    const float side = std::min(240.0f, ImGui::GetContentRegionAvail().x - 4);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    dl->AddRect(o, ImVec2(o.x + side, o.y + side), IM_COL32(90, 90, 90, 255));
+    for (int i = 0; i < n; i++) {
+      const float x = o.x + 8 + (side - 16) * float((p.xy[size_t(2 * i)] - lo[0]) / std::max(hi[0] - lo[0], 1e-12));
+      const float y = o.y + 8 + (side - 16) * float((p.xy[size_t(2 * i + 1)] - lo[1]) / std::max(hi[1] - lo[1], 1e-12));
+      dl->AddCircleFilled(ImVec2(x, y), 3, ramp(double(i) / (n - 1)));
+      if ((i + kAnchorKeyMin) % 10 == 0)
+        dl->AddText(ImVec2(x + 4, y - 6), IM_COL32(230, 230, 230, 255), std::to_string(i + kAnchorKeyMin).c_str());
+    }
+    ImGui::Dummy(ImVec2(side, side));
+    ImGui::TextDisabled("20 dark .. 100 yellow");
+    ImGui::EndTable();
+  }
+}
