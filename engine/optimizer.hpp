@@ -3,7 +3,9 @@
 #pragma once
 #include <vector>
 
-enum class OptimizerKind { sgd, adam, adamw };
+// gd_auto: full-batch gradient descent whose step is η = lr / λ_max (lr is the fraction, e.g. 0.5), λ_max the
+// top Hessian eigenvalue, re-estimated by the Run (engine/hessian.hpp); the update itself is plain SGD.
+enum class OptimizerKind { sgd, adam, adamw, gd_auto };
 
 const char* optimizer_name(OptimizerKind k);
 
@@ -25,6 +27,7 @@ class Optimizer {
   Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, long total_size);
   void step(double* params, const double* grads);
   long steps_taken() const { return t_; }
+  void set_lr(double lr) { config_.lr = lr; }  // gd_auto: the Run sets η = fraction / λ_max
 
  private:
   OptimizerConfig config_;

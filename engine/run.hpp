@@ -8,9 +8,12 @@
 // run): over one epoch, the "mean training loss over the epoch" of experiment E2, free of extra forward passes.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/frequency.hpp"
+#include "engine/hessian.hpp"
 #include "engine/mlp.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/spec.hpp"
@@ -20,6 +23,7 @@ struct MemberCoords {
   int width = 0;  // 0: model.widths as written
   double lr = 0;
   uint64_t seed = 0;
+  PhasePoint phase;  // (γ, γ′) of a two_layer_gamma member
 };
 
 enum class RunStatus { running, finished, diverged };
@@ -58,6 +62,16 @@ class Run {
   void measure_probe(int index);  // act_rms / act_delta_rms into series at record `index`
   void measure_weight_change();   // weight_delta_spectral into series
   void diverge(int t);
+  // Phenomena metrics (spec/phenomena.md): Δ_F at the target's peaks, sign accuracy, RD of W₁, sharpness,
+  // condensation of the hidden neurons.
+  void setup_phenomena_metrics();
+  int add_series(const std::string& name);
+  void record_phenomena(double train_loss);
+  // gd_auto: one GD step at η = lr / λ_max; a step that raises the loss by more than 1% is undone and retried
+  // at half the step. Returns false if no step could be taken.
+  bool auto_step(int t, double loss);
+  void estimate_step_size();
+  double weight_rd() const;
 
   const ExperimentSpec& spec_;
   const TaskData& data_;
@@ -84,8 +98,18 @@ class Run {
   std::vector<double> init_norm_;    // ‖W_l⁰‖_* per layer
   std::vector<double> power_u_, power_v_;  // power-iteration scratch, as long as the widest layer
 
+  bool want_fp_ = false, want_sign_ = false, want_rd_ = false, want_sharpness_ = false, want_condensation_ = false;
+  bool gd_auto_ = false;
+  double zero_loss_ = 0;  // train loss of the zero predictor (stop_loss_ratio)
+  FrequencyProbe frequency_;
+  std::vector<double> fp_outputs_, fp_delta_;
+  std::unique_ptr<HessianProbe> hessian_;  // on the train set (sharpness, gd_auto)
+  double eta_ = 0;                         // gd_auto: the step in use
+  std::vector<double> params_before_, grads_before_;
+
   std::vector<int> recorded_steps_;
   std::vector<Series> series_;
   int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1,
       weight_delta_ = -1, batch_mean_ = -1;  // series indices
+  int fp_ = -1, sign_ = -1, rd_ = -1, sharpness_ = -1, condensation_ = -1, gd_lr_ = -1;
 };

@@ -36,9 +36,13 @@ Runner::Runner(const ExperimentSpec& spec) : spec_(spec), data_(make_data(spec_)
   const std::vector<double> spec_lr{spec_.optimizer.lr};
   const std::vector<int>& widths = spec_.sweep.width.empty() ? as_written : spec_.sweep.width;
   const std::vector<double>& lrs = spec_.sweep.lr.empty() ? spec_lr : spec_.sweep.lr;
+  const std::vector<PhasePoint> one_phase{{spec_.parametrization.gamma, spec_.parametrization.gamma_prime}};
+  const std::vector<PhasePoint>& phases = spec_.sweep.phase_points.empty() ? one_phase : spec_.sweep.phase_points;
   for (int width : widths)
     for (double lr : lrs)
-      for (uint64_t seed : spec_.sweep.seeds) runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed}));
+      for (const PhasePoint& phase : phases)
+        for (uint64_t seed : spec_.sweep.seeds)
+          runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, phase}));
 }
 
 bool Runner::done() const {
@@ -80,6 +84,10 @@ json::Value Runner::results() const {
     run.set("width", Value::make_number(r->model().dims()[1]));
     run.set("lr", Value::make_number(r->coords().lr));
     run.set("seed", Value::make_number(double(r->coords().seed)));
+    if (spec_.parametrization.preset == Preset::two_layer_gamma) {
+      run.set("gamma", Value::make_number(r->coords().phase.gamma));
+      run.set("gamma_prime", Value::make_number(r->coords().phase.gamma_prime));
+    }
     run.set("status", Value::make_string(run_status_name(r->status())));
     run.set("diverged_at", r->diverged_at() >= 0 ? Value::make_number(r->diverged_at()) : Value());
     run.set("steps_done", Value::make_number(r->steps_done()));

@@ -20,12 +20,16 @@ struct ModelSpec {
   std::vector<int> widths{64, 64};  // hidden widths n_1..n_L
   Activation activation = Activation::relu;
   bool input_bias = false;  // fold a first-layer bias in as a constant input coordinate
+  double activation_param = 1;  // a of sin(a x) and of the Ricker function
 };
 
 struct ParametrizationSpec {
   Preset preset = Preset::mup;
   double theta = 0;         // the symmetry shift (a+θ, b−θ, c−2θ): same trajectory, other bookkeeping
   std::vector<Abc> custom;  // per weight matrix, when preset == custom
+  double init_scale = 1;    // multiplies the init std of every layer, or of the first only
+  InitScaleLayers init_scale_layers = InitScaleLayers::all;
+  double gamma = 0, gamma_prime = 0;  // two_layer_gamma, when sweep.phase_points is empty
 };
 
 struct ScheduleSpec {
@@ -33,12 +37,20 @@ struct ScheduleSpec {
   int batch_size = 0;  // 0: full batch
   int record_every = 1;
   double divergence_loss = 1e6;  // a loss above this (or NaN/inf) ends the run as diverged
+  // > 0: a run finishes early once its train loss is ≤ this × the zero predictor's loss (1/2n Σ y²), so runs of
+  // several widths stop at the same relative loss (phase diagram)
+  double stop_loss_ratio = 0;
+};
+
+struct PhasePoint {
+  double gamma = 0, gamma_prime = 0;
 };
 
 struct SweepSpec {
   std::vector<int> width;  // each value replaces every hidden width; empty: model.widths as written
   std::vector<double> lr;  // empty: optimizer.lr
   std::vector<uint64_t> seeds{0};
+  std::vector<PhasePoint> phase_points;  // (γ, γ′) of two_layer_gamma; empty: parametrization.gamma, gamma_prime
 };
 
 struct ExperimentSpec {
@@ -80,3 +92,6 @@ std::vector<int> model_dims(const ExperimentSpec& s, int width);
 UpdateRule update_rule(OptimizerKind k);
 // The abc exponents in force: the preset's, or the custom list.
 std::vector<Abc> spec_exponents(const ExperimentSpec& s);
+// The scaling per weight matrix of a member with these dims and (γ, γ′): the abc table's (with θ), or the
+// phenomena inits (normal, two_layer_gamma), then parametrization.init_scale applied.
+std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vector<int>& dims, PhasePoint phase);

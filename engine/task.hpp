@@ -10,9 +10,12 @@
 #include <cstdint>
 #include <vector>
 
-enum class TaskKind { sin_regression, sectors, fashion_mnist };
+enum class TaskKind { sin_regression, sectors, fashion_mnist, function_1d, boolean_cube, sum_sin };
+// The target of function_1d and boolean_cube (engine/phenomena_tasks.hpp); `none` for the other kinds.
+enum class Target { none, sin135, sin15, step, noisy_sin, piecewise_relu, four_points, parity, x1x2 };
 
 const char* task_name(TaskKind k);
+const char* target_name(Target t);
 
 struct TaskConfig {
   TaskKind kind = TaskKind::sin_regression;
@@ -23,6 +26,9 @@ struct TaskConfig {
   int classes = 3;       // sectors
   double twist = 0;      // sectors
   uint64_t seed = 0;     // data seed: the same data for every sweep member
+  Target target = Target::none;  // function_1d, boolean_cube
+  double noise = 0.3;            // noisy_sin: std of the noise on the train targets
+  bool center_target = false;    // subtract the train mean of y (initial condensation with sigmoid)
 };
 
 struct Dataset {
