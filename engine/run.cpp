@@ -23,6 +23,8 @@ namespace {
 constexpr int kMaxProbe = 128;
 constexpr int kAutoStepEvery = 100;         // gd_auto re-estimates λ_max this often (spec/phenomena.md §6.3)
 constexpr double kAutoStepTolerance = 0.01;  // and undoes a step that raises the loss by more than 1%
+constexpr int kAutoStepIters = 50;
+constexpr double kAutoStepTol = 1e-3;
 
 bool wants(const ExperimentSpec& s, const char* metric) {
   return std::find(s.metrics.begin(), s.metrics.end(), metric) != s.metrics.end();
@@ -215,7 +217,8 @@ void Run::record_phenomena(double train_loss) {
 }
 
 void Run::estimate_step_size() {
-  const double lambda = hessian_->top_eigenvalue();
+  // η needs λ_max to a few digits only: a loose tolerance saves most of the Hessian-vector products
+  const double lambda = hessian_->top_eigenvalue(kAutoStepIters, kAutoStepTol);
   eta_ = lambda > 0 ? spec_.optimizer.lr / lambda : coords_.lr;
 }
 
