@@ -48,7 +48,8 @@ std::vector<PhaseSlope> phase_slopes(const Runner& runner) {
             run->model().dims()[1] != int(w))
           continue;
         const Series* s = run->find_series("weight_rd");
-        if (run->status() != RunStatus::finished || !s || s->values.empty() || !(s->values.back() > 0)) {
+        const bool unconverged = spec.schedule.stop_loss_ratio > 0 && !run->reached_stop_loss();
+        if (run->status() != RunStatus::finished || unconverged || !s || s->values.empty() || !(s->values.back() > 0)) {
           missing = true;
           continue;
         }

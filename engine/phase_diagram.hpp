@@ -13,8 +13,8 @@ struct PhaseSlope {
   double slope = 0;                 // S_w; NaN if a width has no finished run
 };
 
-// One entry per phase point of a two_layer_gamma sweep with the weight_rd metric. A diverged run makes its width
-// missing (NaN slope), never silently dropped.
+// One entry per phase point of a two_layer_gamma sweep with the weight_rd metric. A diverged run, or one that
+// never reached schedule.stop_loss_ratio (when set), makes its width missing (NaN slope), never silently dropped.
 std::vector<PhaseSlope> phase_slopes(const Runner& runner);
 
 enum class PhaseRegime { linear, critical, condensed };

@@ -358,6 +358,7 @@ void Run::step() {
   if (spec_.schedule.stop_loss_ratio > 0 && loss <= spec_.schedule.stop_loss_ratio * zero_loss_) {
     record(t, loss);  // reached the target loss: this is the run's last record
     status_ = RunStatus::finished;
+    reached_stop_loss_ = true;
     return;
   }
   batch_loss_sum_ += loss;

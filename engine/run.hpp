@@ -46,6 +46,7 @@ class Run {
   RunStatus status() const { return status_; }
   int steps_done() const { return step_; }
   int diverged_at() const { return diverged_at_; }  // -1 unless diverged
+  bool reached_stop_loss() const { return reached_stop_loss_; }  // finished early at schedule.stop_loss_ratio
   const std::vector<int>& recorded_steps() const { return recorded_steps_; }
   const std::vector<Series>& series() const { return series_; }
   const Series* find_series(const std::string& name) const;
@@ -100,6 +101,7 @@ class Run {
 
   bool want_fp_ = false, want_sign_ = false, want_rd_ = false, want_sharpness_ = false, want_condensation_ = false;
   bool gd_auto_ = false;
+  bool reached_stop_loss_ = false;
   double zero_loss_ = 0;  // train loss of the zero predictor (stop_loss_ratio)
   FrequencyProbe frequency_;
   std::vector<double> fp_outputs_, fp_delta_;
