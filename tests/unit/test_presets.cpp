@@ -14,8 +14,10 @@ TEST(Presets, LossFallsOnEveryPreset) {
   for (const PresetFile& p : presets) {
     ASSERT_TRUE(p.errors.empty()) << p.path << ": " << p.errors[0];
     SpecResult r = parse_spec_text(p.text);
-    // A shortened copy: the first 60 steps must already lower the train loss of every stable member.
-    r.spec.schedule.steps = std::min(r.spec.schedule.steps, 60);
+    // A shortened copy: the first 60 steps must already lower the train loss of every stable member. Under a small
+    // init (the condensation presets) the loss sits on a plateau while the neurons align: up to 1000 steps there.
+    const bool small_init = r.spec.parametrization.init_scale < 0.01;
+    r.spec.schedule.steps = std::min(r.spec.schedule.steps, small_init ? 1000 : 60);
     Runner runner(r.spec);
     while (runner.step()) {}
     int finished = 0;
