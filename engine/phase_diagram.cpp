@@ -24,7 +24,7 @@ PhaseRegime theoretical_regime(double gamma, double gamma_prime) {
   return PhaseRegime::condensed;
 }
 
-std::vector<PhaseSlope> phase_slopes(const Runner& runner) {
+std::vector<PhaseSlope> phase_slopes(const Runner& runner, bool require_converged) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const ExperimentSpec& spec = runner.spec();
   std::vector<PhasePoint> phases = spec.sweep.phase_points;
@@ -49,7 +49,9 @@ std::vector<PhaseSlope> phase_slopes(const Runner& runner) {
           continue;
         const Series* s = run->find_series("weight_rd");
         const bool unconverged = spec.schedule.stop_loss_ratio > 0 && !run->reached_stop_loss();
-        if (run->status() != RunStatus::finished || unconverged || !s || s->values.empty() || !(s->values.back() > 0)) {
+        ps.unconverged += unconverged && run->status() == RunStatus::finished;
+        if (run->status() != RunStatus::finished || (unconverged && require_converged) || !s || s->values.empty() ||
+            !(s->values.back() > 0)) {
           missing = true;
           continue;
         }

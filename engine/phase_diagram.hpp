@@ -11,11 +11,13 @@ struct PhaseSlope {
   std::vector<double> widths;       // ascending
   std::vector<double> mean_log_rd;  // per width: mean over seeds of log RD at the run's last record
   double slope = 0;                 // S_w; NaN if a width has no finished run
+  int unconverged = 0;              // runs that stopped at schedule.steps before schedule.stop_loss_ratio
 };
 
-// One entry per phase point of a two_layer_gamma sweep with the weight_rd metric. A diverged run, or one that
-// never reached schedule.stop_loss_ratio (when set), makes its width missing (NaN slope), never silently dropped.
-std::vector<PhaseSlope> phase_slopes(const Runner& runner);
+// One entry per phase point of a two_layer_gamma sweep with the weight_rd metric. A diverged run makes its width
+// missing (NaN slope), never silently dropped; so does one that never reached schedule.stop_loss_ratio (when set)
+// if require_converged, else its RD at the last step counts and `unconverged` says how many such runs there were.
+std::vector<PhaseSlope> phase_slopes(const Runner& runner, bool require_converged = true);
 
 enum class PhaseRegime { linear, critical, condensed };
 const char* phase_regime_name(PhaseRegime r);

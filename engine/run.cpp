@@ -160,6 +160,7 @@ void Run::setup_phenomena_metrics() {
     params_before_.resize(mlp_.params().size());
   }
   if (want_condensation_) {
+    if (params_init_.empty()) params_init_ = mlp_.params();  // the neuron view shows init beside now
     condensation_ = add_series("condensation/share");
     add_series("condensation/lines");
   }

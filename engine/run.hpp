@@ -51,6 +51,8 @@ class Run {
   const std::vector<Series>& series() const { return series_; }
   const Series* find_series(const std::string& name) const;
   const Mlp& model() const { return mlp_; }
+  // The parameters at init, kept when a metric needs them (weight_delta_spectral, weight_rd, condensation); else empty.
+  const std::vector<double>& initial_params() const { return params_init_; }
   std::string label() const;  // "n=256 lr=0.1 seed=0"
 
  private:

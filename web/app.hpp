@@ -15,6 +15,7 @@
 #include "web/abc_explorer.hpp"
 #include "web/view.hpp"
 #include "web/width_view.hpp"
+#include "web/phenomena_view.hpp"
 
 enum class RunState { idle, running, paused, finished };
 const char* run_state_name(RunState s);
@@ -44,6 +45,7 @@ struct App {
 
   View view;  // which panels are shown (all, or an embed's choice)
   WidthView width_view;  // the "vs width" tab
+  PhenomenaView phenomena_view;  // the "phenomena" tab
   AbcExplorer explorer;  // the "parametrization" tab
 
   // The plot's box on screen (CSS pixels) in the last frame, and a pending read-back of its pixels (for a PNG).

@@ -11,6 +11,7 @@
 #include "web/plot.hpp"
 #include "web/spec_editor.hpp"
 #include "web/width_view.hpp"
+#include "web/phenomena_view.hpp"
 #include "engine/lr_transfer.hpp"
 
 namespace {
@@ -249,6 +250,10 @@ void views(App& app) {
   }
   if (ImGui::BeginTabItem("vs learning rate")) {
     lr_view(app);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("phenomena")) {
+    if (app.runner) phenomena_view(app.phenomena_view, *app.runner);
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("parametrization")) {
