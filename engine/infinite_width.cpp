@@ -15,13 +15,12 @@ double v_at(const Mlp& m, int i, int k) {
 
 }  // namespace
 
-bool linear_mean_field(const Mlp& m, std::string* why) {
+bool mean_field_form(const Mlp& m, std::string* why) {
   auto fail = [&](const std::string& text) {
     if (why) *why = text;
     return false;
   };
   if (m.layers() != 2) return fail("needs exactly one hidden layer");
-  if (m.activation() != Activation::linear) return fail("needs the linear activation");
   const double n = m.dims()[1];
   // SGD on w moves W = m w with learning rate η · lr_mult · m² (spec §1, direct form).
   const TensorScaling& s1 = m.scaling()[0];
@@ -29,6 +28,18 @@ bool linear_mean_field(const Mlp& m, std::string* why) {
   if (!close(s1.lr_multiplier * s1.multiplier * s1.multiplier, n)) return fail("effective LR on W1 is not eta*n");
   if (!close(s2.lr_multiplier * s2.multiplier * s2.multiplier, 1 / n)) return fail("effective LR on W2 is not eta/n");
   return true;
+}
+
+bool linear_mean_field(const Mlp& m, std::string* why) {
+  if (!mean_field_form(m, why)) return false;
+  if (m.activation() == Activation::linear) return true;
+  if (why) *why = "needs the linear activation";
+  return false;
+}
+
+void mean_field_init_std(const Mlp& m, double* u_std, double* v_std) {
+  *u_std = m.scaling()[0].multiplier * m.scaling()[0].init_std;
+  *v_std = m.dims()[1] * m.scaling()[1].multiplier * m.scaling()[1].init_std;
 }
 
 std::vector<double> gram_of(const Mlp& m) {
@@ -46,16 +57,16 @@ std::vector<double> gram_of(const Mlp& m) {
 }
 
 std::vector<double> gram_at_infinity(const Mlp& m) {
-  const int d_in = m.dims()[0], n = m.dims()[1], d_out = m.dims()[2], k = d_in + d_out;
-  const double su = m.scaling()[0].multiplier * m.scaling()[0].init_std;
-  const double sv = n * m.scaling()[1].multiplier * m.scaling()[1].init_std;
+  const int d_in = m.dims()[0], d_out = m.dims()[2], k = d_in + d_out;
+  double su, sv;
+  mean_field_init_std(m, &su, &sv);
   std::vector<double> G(size_t(k) * size_t(k), 0.0);
   for (int a = 0; a < k; a++) G[size_t(a * k + a)] = a < d_in ? su * su : sv * sv;
   return G;
 }
 
 std::vector<double> linear_limit(const std::vector<double>& G, const double* x, const double* y, int count, int d_in,
-                                 int d_out, double lr, int steps) {
+                                 int d_out, double lr, int steps, std::vector<double>* final_P) {
   const int k = d_in + d_out;
   // P (k × d_in) and Q (k × d_out), row-major; GP = Ĝ P; the map A = Qᵀ Ĝ P (d_out × d_in) gives f = A ξ.
   std::vector<double> P(size_t(k * d_in), 0.0), Q(size_t(k * d_out), 0.0), GP(size_t(k * d_in));
@@ -105,6 +116,7 @@ std::vector<double> linear_limit(const std::vector<double>& G, const double* x, 
     P.swap(P_next);
     Q.swap(Q_next);
   }
+  if (final_P) *final_P = P;
   return trace;
 }
 

@@ -17,9 +17,13 @@
 
 #include "engine/mlp.hpp"
 
-// Whether m is a one-hidden-layer linear net whose SGD follows the mean-field form above (effective LR ηn on
-// U = W₁ and on V = n W₂ᵀ; MFP and μP are); otherwise `why` says what differs.
+// Whether m is a one-hidden-layer net whose SGD follows the mean-field form above (effective LR ηn on U = W₁ and
+// on V = n W₂ᵀ; MFP and μP are, any activation); otherwise `why` says what differs.
+bool mean_field_form(const Mlp& m, std::string* why);
+// The same, and linear: the nets this file's recursion is exact for.
 bool linear_mean_field(const Mlp& m, std::string* why);
+// The init std of the entries of U = W₁ and of V = n W₂ᵀ (Θ(1) in the mean-field form).
+void mean_field_init_std(const Mlp& m, double* u_std, double* v_std);
 
 // Ĝ = [U₀ V₀]ᵀ[U₀ V₀] / n of m's current weights ((d_in + d_out)², row-major). m must pass linear_mean_field.
 std::vector<double> gram_of(const Mlp& m);
@@ -27,9 +31,11 @@ std::vector<double> gram_of(const Mlp& m);
 std::vector<double> gram_at_infinity(const Mlp& m);
 
 // f on every input ξ_b (count × d_in) at every step: (steps + 1) × count × d_out, by the P/Q recursion with Gram
-// matrix G, full-batch on targets y (count × d_out), base learning rate η.
+// matrix G, full-batch on targets y (count × d_out), base learning rate η. If `final_P` is given it receives P
+// after the last step ((d_in + d_out) × d_in): the first layer is then U = [U₀ V₀] P, so Pᵀ Ĝ P is the Gram
+// matrix (1/n) Uᵀ U of the first layer's columns — the learned input embeddings (experiment E9).
 std::vector<double> linear_limit(const std::vector<double>& G, const double* x, const double* y, int count, int d_in,
-                                 int d_out, double lr, int steps);
+                                 int d_out, double lr, int steps, std::vector<double>* final_P = nullptr);
 
 // The spec's scalar form (d_in = d_out = 1, one example ξ with target y, Ĝ = I): f_0 … f_steps.
 //   f_t = (A_tC_t + B_tD_t)ξ,  (A,B) ← (A,B) − η L′ξ (C,D),  (C,D) ← (C,D) − η L′ξ (A,B),  L′ = f_t − y,

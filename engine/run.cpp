@@ -14,6 +14,7 @@ const char* run_status_name(RunStatus s) {
     case RunStatus::running: return "running";
     case RunStatus::finished: return "finished";
     case RunStatus::diverged: return "diverged";
+    case RunStatus::failed: return "failed";
   }
   return "?";
 }
@@ -343,6 +344,11 @@ void Run::measure_weight_change() {
     series_[size_t(weight_delta_ + l)].values.push_back(init > 0 ? change / init : NAN);
     offset += mlp_.layer_size(l);
   }
+}
+
+void Run::fail(const std::string& why) {
+  status_ = RunStatus::failed;
+  error_ = why;
 }
 
 void Run::diverge(int t) {

@@ -26,7 +26,7 @@ struct MemberCoords {
   PhasePoint phase;  // (γ, γ′) of a two_layer_gamma member
 };
 
-enum class RunStatus { running, finished, diverged };
+enum class RunStatus { running, finished, diverged, failed };  // failed: an exception (Runner::step caught it)
 const char* run_status_name(RunStatus s);
 
 struct Series {
@@ -47,6 +47,9 @@ class Run {
   int steps_done() const { return step_; }
   int diverged_at() const { return diverged_at_; }  // -1 unless diverged
   bool reached_stop_loss() const { return reached_stop_loss_; }  // finished early at schedule.stop_loss_ratio
+  // Ends the run as failed with `why` (Runner::step calls it when a step throws); error() is "" unless failed.
+  void fail(const std::string& why);
+  const std::string& error() const { return error_; }
   const std::vector<int>& recorded_steps() const { return recorded_steps_; }
   const std::vector<Series>& series() const { return series_; }
   const Series* find_series(const std::string& name) const;
@@ -85,6 +88,7 @@ class Run {
   int step_ = 0;
   RunStatus status_ = RunStatus::running;
   int diverged_at_ = -1;
+  std::string error_;
   int batch_size_;
   int probe_size_;
   bool want_test_, want_accuracy_, want_act_, want_delta_, want_weight_delta_, want_batch_mean_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace {
 
@@ -30,6 +31,20 @@ json::Value run_summary(const Run& run) {
 }
 
 }  // namespace
+
+// One member's step; an exception ends that member as failed instead of the whole sweep (or the page). It is a
+// separate function with a plain C name because the page's build can catch exceptions only in functions it names
+// (web/CMakeLists.txt: EXCEPTION_CATCHING_ALLOWED; catching everywhere would slow every call in the engine).
+extern "C" [[gnu::noinline]] void muplay_guarded_step(Run* run, const char* injected_fault) {
+  try {
+    if (injected_fault) throw std::runtime_error(injected_fault);
+    run->step();
+  } catch (const std::exception& e) {
+    run->fail(e.what());
+  } catch (...) {
+    run->fail("unknown error");
+  }
+}
 
 Runner::Runner(const ExperimentSpec& spec) : spec_(spec), data_(make_data(spec_)) {
   const std::vector<int> as_written{0};
@@ -64,13 +79,16 @@ bool Runner::step() {
   for (int k = 0; k < count; k++) {
     Run& run = *runs_[size_t((next_ + k) % count)];
     if (run.done()) continue;
-    run.step();
+    const bool fault = fault_.member == (next_ + k) % count && fault_.step == run.steps_done();
+    muplay_guarded_step(&run, fault ? fault_.message.c_str() : nullptr);
     total_steps_++;
     next_ = (next_ + k + 1) % count;
     return true;
   }
   return false;
 }
+
+void Runner::inject_fault(int member, int step, const std::string& message) { fault_ = Fault{member, step, message}; }
 
 json::Value Runner::results() const {
   using json::Value;
@@ -91,6 +109,7 @@ json::Value Runner::results() const {
     run.set("status", Value::make_string(run_status_name(r->status())));
     run.set("diverged_at", r->diverged_at() >= 0 ? Value::make_number(r->diverged_at()) : Value());
     run.set("steps_done", Value::make_number(r->steps_done()));
+    if (r->status() == RunStatus::failed) run.set("error", Value::make_string(r->error()));
     Value steps = Value::make_array();
     for (int t : r->recorded_steps()) steps.push(Value::make_number(t));
     run.set("recorded_steps", steps);

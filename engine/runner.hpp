@@ -2,6 +2,7 @@
 // so a caller can advance it in small time slices (the page does, each frame) and all curves grow together.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/json.hpp"
@@ -13,6 +14,7 @@ class Runner {
   explicit Runner(const ExperimentSpec& spec);  // spec must be valid (parse_spec)
 
   // Advances the next unfinished member by one step. Returns false when every member is done.
+  // An exception in a member's step ends that member as failed (Run::error() says why); the others go on.
   bool step();
   bool done() const;
   long total_steps() const { return total_steps_; }  // steps taken, all members together
@@ -27,12 +29,16 @@ class Runner {
   // Result document: schema "muplay-result" version 1 (see README).
   json::Value results() const;
 
+  // For tests of the fault handling: member `member` throws std::runtime_error(message) when it starts step `step`.
+  void inject_fault(int member, int step, const std::string& message);
+
  private:
   ExperimentSpec spec_;
   TaskData data_;
   std::vector<std::unique_ptr<Run>> runs_;
   int next_ = 0;
   long total_steps_ = 0;
+  struct Fault { int member = -1, step = -1; std::string message; } fault_;
 };
 
 constexpr int kResultVersion = 1;

@@ -6,6 +6,7 @@
 
 #include "engine/fashion_mnist.hpp"
 #include "engine/phenomena_tasks.hpp"
+#include "engine/time_budget.hpp"
 
 namespace {
 
@@ -167,7 +168,7 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
 
 void read_task(ObjectReader& r, TaskConfig& t) {
   r.choice("kind", t.kind,
-           {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::function_1d,
+           {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram, TaskKind::function_1d,
             TaskKind::boolean_cube, TaskKind::sum_sin},
            task_name);
   r.choice("target", t.target,
@@ -395,6 +396,9 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
   if (s.task.kind == TaskKind::sectors && s.task.input_dim != 2)
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) + " is not 2 (sectors is a 2-D task)");
   if (s.task.kind == TaskKind::fashion_mnist) check_fashion_mnist(s.task, errors);
+  if (s.task.kind == TaskKind::skipgram && (s.task.input_dim < 4 || s.task.input_dim % 2 != 0))
+    errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) +
+                     " is not an even number >= 4 (skipgram: the vocabulary, two clusters of equal size)");
   if (s.schedule.batch_size > s.task.train_size)
     errors.push_back("schedule.batch_size: " + std::to_string(s.schedule.batch_size) +
                      " is larger than task.train_size " + std::to_string(s.task.train_size));
@@ -425,6 +429,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
                   "use smaller widths, batch or sweep", bytes / 1e6, kMemoryBudgetBytes / 1e6);
     errors.push_back(std::string("sweep: ") + buf);
   }
+  check_time_budget(s, errors);
   return errors;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/task.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -13,6 +14,7 @@ const char* task_name(TaskKind k) {
     case TaskKind::sin_regression: return "sin_regression";
     case TaskKind::sectors: return "sectors";
     case TaskKind::fashion_mnist: return "fashion_mnist";
+    case TaskKind::skipgram: return "skipgram";
     case TaskKind::function_1d: return "function_1d";
     case TaskKind::boolean_cube: return "boolean_cube";
     case TaskKind::sum_sin: return "sum_sin";
@@ -74,17 +76,32 @@ Dataset sectors(const TaskConfig& c, Rng& rng, int size) {
   return d;
 }
 
+Dataset skipgram(const TaskConfig& c, Rng& rng, int size) {
+  const int words = c.input_dim, half = words / 2;
+  Dataset d{size, words, words, std::vector<double>(size_t(size) * size_t(words), 0.0),
+            std::vector<double>(size_t(size) * size_t(words), 0.0), {}};
+  auto uniform_index = [&](int count) { return std::min(count - 1, int(rng.uniform() * count)); };
+  for (int i = 0; i < size; i++) {
+    const int word = uniform_index(words);
+    const bool same = rng.uniform() < kSkipgramSameCluster;
+    const int cluster = skipgram_cluster(word, words) == 0 ? (same ? 0 : 1) : (same ? 1 : 0);
+    const int context = cluster * half + uniform_index(half);
+    d.x[size_t(i) * size_t(words) + size_t(word)] = 1;
+    d.y[size_t(i) * size_t(words) + size_t(context)] = 1;
+  }
+  return d;
+}
+
 }  // namespace
 
-bool task_is_classification(TaskKind k) {
-  return k == TaskKind::sectors || k == TaskKind::fashion_mnist;
-}
+bool task_is_classification(TaskKind k) { return k == TaskKind::sectors || k == TaskKind::fashion_mnist; }
 
 int task_outputs(const TaskConfig& c) {
   switch (c.kind) {
     case TaskKind::sin_regression: return 1;
     case TaskKind::sectors: return c.classes;
     case TaskKind::fashion_mnist: return kFashionMnistClasses;
+    case TaskKind::skipgram: return c.input_dim;
     default: return 1;
   }
 }
@@ -111,6 +128,10 @@ TaskData make_task(const TaskConfig& c) {
     random_unit_vector(rng, v.data(), c.input_dim);
     t.train = sin_regression(c, v, rng, c.train_size);
     t.test = sin_regression(c, v, rng, c.test_size);
+  } else if (c.kind == TaskKind::skipgram) {
+    t.outputs = c.input_dim;
+    t.train = skipgram(c, rng, c.train_size);
+    t.test = skipgram(c, rng, c.test_size);
   } else {
     t.classification = true;
     t.outputs = c.classes;

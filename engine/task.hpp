@@ -4,15 +4,22 @@
 //                   (spec/parametrizations.md §7: d = 8, frequency 2).
 //   sectors:        2-D classification, x uniform in the unit disk (radius ≥ 0.1), class = angular sector
 //                   (k sectors), twisted by `twist` radians per unit radius into spiral arms.
+//   skipgram:       the word-embedding toy of experiment E9: a vocabulary of input_dim words in two clusters (the
+//                   first and the second half). An example is a (word, context) pair: the word uniform, its
+//                   context uniform in the same cluster with probability kSkipgramSameCluster, else uniform in the
+//                   other; x = one-hot word, y = one-hot context (input_dim outputs, square loss). Full-batch GD
+//                   on the pairs fits each word's context frequencies, so words of a cluster get similar targets.
 //   fashion_mnist:  the first train_size / test_size images of the build's Fashion-MNIST subset (784 standardized
 //                   pixels, 10 classes; engine/fashion_mnist.hpp). Not generated: `seed` does not apply.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-enum class TaskKind { sin_regression, sectors, fashion_mnist, function_1d, boolean_cube, sum_sin };
+enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram, function_1d, boolean_cube, sum_sin };
 // The target of function_1d and boolean_cube (engine/phenomena_tasks.hpp); `none` for the other kinds.
 enum class Target { none, sin135, sin15, step, noisy_sin, piecewise_relu, four_points, parity, x1x2 };
+
+constexpr double kSkipgramSameCluster = 0.7;
 
 const char* task_name(TaskKind k);
 const char* target_name(Target t);
@@ -48,7 +55,9 @@ struct TaskData {
 TaskData make_task(const TaskConfig& config);
 
 bool task_is_classification(TaskKind k);
-int task_outputs(const TaskConfig& config);  // network outputs: 1, `classes`, or 10 for Fashion-MNIST
+int task_outputs(const TaskConfig& config);  // network outputs: 1, `classes`, 10 for Fashion-MNIST, input_dim for skipgram
+// The cluster (0 or 1) of word `index` in the skipgram vocabulary of `words` words.
+inline int skipgram_cluster(int index, int words) { return index < words / 2 ? 0 : 1; }
 
 // Append a constant 1 to every input: folds a first-layer bias into W_1 (x → (x, 1)).
 void append_constant_input(Dataset& d);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/fashion_mnist.hpp"
 #include "engine/link.hpp"
 #include "engine/spec_migrations.hpp"
 
@@ -110,18 +111,41 @@ bool reset(App& app) {
     app.message = "cannot reset: the spec has " + std::to_string(r.errors.size()) + " problem(s), first: " + r.errors[0];
     return false;
   }
-  app.runner = std::make_unique<Runner>(r.spec);
+  app.data_wanted = r.spec.task.kind == TaskKind::fashion_mnist && !probe_fashion_mnist(fashion_mnist_dir()).present;
+  app.runner.reset();
+  app.embedding_view = EmbeddingView{};
+  app.limits.clear();
+  app.no_limit_why.clear();
+  if (!app.data_wanted) {
+    app.runner = std::make_unique<Runner>(r.spec);
+    app.limits = limit_curves(app.runner->spec(), app.runner->data(), &app.no_limit_why);
+  }
+  app.run_when_data_arrives = false;
   app.state = RunState::idle;
   app.spec_edited = false;
   app.steps_per_second = 0;
   app.message.clear();
-  return true;
+  return !app.data_wanted;
 }
 
 void run(App& app) {
   if (!app.runner || app.spec_edited || app.state == RunState::finished)
-    if (!reset(app)) return;
+    if (!reset(app)) {
+      app.run_when_data_arrives = app.data_wanted;
+      return;
+    }
   app.state = RunState::running;
+}
+
+void data_arrived(App& app, const std::string& error) {
+  if (!app.data_wanted) return;
+  const bool run_now = app.run_when_data_arrives;
+  if (!error.empty()) {
+    app.data_wanted = app.run_when_data_arrives = false;
+    app.message = error + " (the spec is kept: Run or Reset tries again)";
+    return;
+  }
+  if (reset(app) && run_now) app.state = RunState::running;
 }
 
 void pause(App& app) {

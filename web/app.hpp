@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "engine/json.hpp"
+#include "engine/limit_curve.hpp"
 #include "engine/presets.hpp"
 #include "engine/runner.hpp"
 #include "imgui.h"
 #include "web/abc_explorer.hpp"
+#include "web/embedding_view.hpp"
 #include "web/view.hpp"
 #include "web/width_view.hpp"
 #include "web/phenomena_view.hpp"
@@ -31,8 +33,10 @@ struct App {
   std::vector<PresetFile> presets;
   int preset_index = -1;
 
-  // The experiment being trained, built from a valid spec.
+  // The experiment being trained, built from a valid spec, and its width-∞ curves (or why there are none).
   std::unique_ptr<Runner> runner;
+  std::vector<LimitCurve> limits;
+  std::string no_limit_why;
   RunState state = RunState::idle;
   double steps_per_second = 0;
   double last_advance_ms = 0;
@@ -40,12 +44,14 @@ struct App {
   // Plot choices.
   int plot_metric = 0;  // index into the metric names of the first run
   bool log_x = false, log_y = true;
+  bool show_limit = true;  // draw the width-∞ curve beside the train loss
 
   std::vector<int> pressed_keys;  // key presses since the last frame (GLFW key codes), for the shortcuts
 
   View view;  // which panels are shown (all, or an embed's choice)
   WidthView width_view;  // the "vs width" tab
   PhenomenaView phenomena_view;  // the "phenomena" tab
+  EmbeddingView embedding_view;  // the "embeddings" tab
   AbcExplorer explorer;  // the "parametrization" tab
 
   // The plot's box on screen (CSS pixels) in the last frame, and a pending read-back of its pixels (for a PNG).
@@ -53,6 +59,11 @@ struct App {
   bool plot_capture_requested = false;
   std::vector<unsigned char> plot_pixels;  // RGBA rows, top first
   int plot_pixels_width = 0, plot_pixels_height = 0;
+
+  // Fashion-MNIST is fetched only when a spec needs it (web/data_loader.js): the app asks for it, the page fetches it
+  // into /data/fashion-mnist and calls data_arrived. Until then there is no runner; a Run pressed meanwhile waits.
+  bool data_wanted = false;
+  bool run_when_data_arrives = false;
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
@@ -89,6 +100,9 @@ bool reset(App& app);
 void run(App& app);
 void pause(App& app);
 void step_once(App& app);
+
+// The page fetched the data a spec asked for (error ""), or could not (error says why; the spec is kept).
+void data_arrived(App& app, const std::string& error);
 
 // Trains for about `budget_ms` of wall time (called once per frame while running).
 void advance(App& app, double budget_ms, double (*now_ms)());

@@ -6,6 +6,8 @@
 #include <emscripten.h>
 
 #include <cmath>
+#include <malloc.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -198,5 +200,51 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_phase_slopes() {
     }
   return out(json::write(r));
 }
+
+// The width-∞ curves drawn beside the train loss: {"why": reason when none, "curves": [{"label", "steps", "train_loss"}]}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_limit_curves() {
+  json::Value curves = json::Value::make_array();
+  for (const LimitCurve& c : the_app().limits) {
+    json::Value curve = json::Value::make_object(), steps = json::Value::make_array(), loss = json::Value::make_array();
+    for (int t : c.steps) steps.push(json::Value::make_number(t));
+    for (double l : c.train_loss) loss.push(json::Value::make_number(l));
+    curve.set("label", json::Value::make_string(c.label));
+    curve.set("steps", steps);
+    curve.set("train_loss", loss);
+    curves.push(curve);
+  }
+  json::Value r = json::Value::make_object();
+  r.set("why", json::Value::make_string(the_app().no_limit_why));
+  r.set("curves", curves);
+  return out(json::write(r));
+}
+
+// The "embeddings" view's panels for the current runner: [{"title", "separation"}], n = ∞ last when drawn.
+EMSCRIPTEN_KEEPALIVE const char* muplay_embedding_panels() {
+  json::Value r = json::Value::make_array();
+  if (the_app().runner && the_app().runner->spec().task.kind == TaskKind::skipgram)
+    for (const EmbeddingPanel& p : embedding_panels(*the_app().runner, nullptr)) {
+      json::Value panel = json::Value::make_object();
+      panel.set("title", json::Value::make_string(p.title));
+      panel.set("separation", json::Value::make_number(
+                                  cluster_separation(p.plane, skipgram_clusters(int(p.plane.x.size())))));
+      r.push(panel);
+    }
+  return out(json::write(r));
+}
+// Data fetched on demand (web/data_loader.js): the data set the editor's spec waits for ("fashion-mnist"), or "".
+// The page fetches its files into /data/NAME/ and then calls muplay_data_arrived("") (or with why it could not).
+EMSCRIPTEN_KEEPALIVE const char* muplay_data_wanted() { return the_app().data_wanted ? "fashion-mnist" : ""; }
+EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(the_app(), arg(error)); }
+
+// For the browser tests of fault handling: sweep member `member` of the current runner throws when it reaches `step`.
+EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {
+  if (!the_app().runner) return 0;
+  the_app().runner->inject_fault(member, step, "injected fault (browser test)");
+  return 1;
+}
+
+// Bytes of the wasm heap in use by malloc (not the memory's size, which only grows): the soak test watches it.
+EMSCRIPTEN_KEEPALIVE double muplay_heap_bytes() { return double(mallinfo().uordblks); }
 
 }  // extern "C"

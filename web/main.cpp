@@ -15,6 +15,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "engine/fashion_mnist.hpp"
+#include "engine/time_budget.hpp"
 #include "web/app.hpp"
 
 namespace {
@@ -138,7 +139,13 @@ int main() {
     fail("Dear ImGui backend initialisation failed");
   glfwSetKeyCallback(window, key_callback);  // replaces the backend's own, which key_callback chains to
 
-  set_fashion_mnist_dir("/data/fashion-mnist");  // the page's subset, embedded at build time (web/CMakeLists.txt)
+  // The page's subset is fetched only when a spec needs it (web/data_loader.js); its sizes are known from the build,
+  // so specs validate before it arrives (web/CMakeLists.txt defines them when the build has the data to serve).
+  set_fashion_mnist_dir("/data/fashion-mnist");
+#ifdef MUPLAY_FASHION_MNIST_TRAIN
+  declare_fashion_mnist_sizes(MUPLAY_FASHION_MNIST_TRAIN, MUPLAY_FASHION_MNIST_TEST);
+#endif
+  set_time_budget(kBrowserTimeBudget);
   app_init(the_app(), "/examples");  // presets embedded from examples/ at build time
 
   // fps 0: run on requestAnimationFrame. simulate_infinite_loop: main never returns, so the runtime and our

@@ -6,6 +6,7 @@
 // URL parameters: embed=1 (compact, for an <iframe>), panels=controls,plot,... (web/view.hpp), autoplay=1,
 // preset=FILE_STEM (open examples/FILE_STEM.json), origin=https://host (the only page allowed to drive an embed);
 // the fragment #s=... is a share link (engine/link.hpp).
+import { startDataLoader } from './data_loader.js';
 import { startEmbedApi } from './embed_api.js';
 import { startFiles } from './files.js';
 import { startSavedRuns } from './saved_runs.js';
@@ -113,6 +114,7 @@ async function main() {
   }
   const options = pageOptions(location.search);
   const ui = makeUi();
+  startDataLoader(m, ui);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.

@@ -43,20 +43,41 @@ function runItem(m, run, ui) {
   return li;
 }
 
+// A failed write is tried again after these pauses (ms), then reported: a busy or briefly locked database recovers.
+export const RETRY_DELAYS = [250, 1000];
+
 export function startSavedRuns(m, storage, ui) {
   const reported = new Set();
   // A storage failure is shown once for each thing that failed and why, not on every edit.
+  const report = (what, e) => {
+    const reason = describeStorageError(e);
+    if (!reported.has(`${what}: ${reason}`)) {
+      reported.add(`${what}: ${reason}`);
+      ui.notice(`Could not ${what} in this browser: ${reason}. The page keeps working; use Export to keep files.`);
+    }
+  };
   const attempt = async (what, work) => {
     if (!storage) return undefined;
     try {
       return await work();
     } catch (e) {
-      const reason = describeStorageError(e);
-      if (!reported.has(`${what}: ${reason}`)) {
-        reported.add(`${what}: ${reason}`);
-        ui.notice(`Could not ${what} in this browser: ${reason}. The page keeps working; use Export to keep files.`);
-      }
+      report(what, e);
       return undefined;
+    }
+  };
+  // Writes: `work` is called again (it reads the app's state afresh) after each pause of RETRY_DELAYS, then reported.
+  const write = async (what, work) => {
+    if (!storage) return undefined;
+    for (let tries = 0; ; tries++) {
+      try {
+        const result = await work();
+        if (tries > 0) ui.status(`Saved (${what}) on attempt ${tries + 1}.`);
+        return result;
+      } catch (e) {
+        if (tries === RETRY_DELAYS.length) return report(what, e);
+        ui.status(`Could not ${what} (${describeStorageError(e)}); trying again…`);
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS[tries]));
+      }
     }
   };
 
@@ -81,11 +102,18 @@ export function startSavedRuns(m, storage, ui) {
     ui.status('Saved data cleared.');
   });
 
+  const draft = (fragment) => ({ text: m.muplay_get_spec(), fragment, time: Date.now() });
+  // The unload backup (web/storage.js): the draft as it is when the page goes away or out of sight.
+  const backup = () => storage?.backupDraft(draft(location.hash.slice(1)));
+  addEventListener('pagehide', backup);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') backup(); });
+
   return {
-    specChanged: (fragment) => attempt('save your edits', () => storage.saveDraft({ text: m.muplay_get_spec(), fragment })),
-    runFinished: () => attempt('save the finished run', () => {
-      const result = m.muplay_result_file();
-      return storage.saveRun({ time: Date.now(), name: JSON.parse(result).spec.name, result });
-    }),
+    specChanged: (fragment) => write('save your edits', () => storage.saveDraft(draft(fragment))),
+    runFinished: () => {
+      const run = { time: Date.now(), result: m.muplay_result_file() };  // this run's, whatever happens before a retry
+      run.name = JSON.parse(run.result).spec.name;
+      return write('save the finished run', () => storage.saveRun(run));
+    },
   };
 }

@@ -21,7 +21,7 @@ std::vector<std::string> choices_for(const std::string& path) {
     for (Preset p : {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup, Preset::custom})
       out.push_back(preset_name(p));
   if (path == "task.kind")
-    for (TaskKind k : {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist})
+    for (TaskKind k : {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram})
       out.push_back(task_name(k));
   if (path == "optimizer.kind")
     for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw})

@@ -4,6 +4,9 @@
 const DB_NAME = 'muplay';
 const DB_VERSION = 1;
 const KEEP_RUNS = 10;
+// Chromium drops IndexedDB writes begun while the page unloads, so the last edit before a reload could be lost:
+// on the way out (pagehide, or the tab hidden) the draft is also copied here, synchronously, to localStorage.
+const BACKUP_KEY = 'muplay.draft-backup';
 
 // A sentence for a storage error: what went wrong, in the user's terms.
 export function describeStorageError(e) {
@@ -40,8 +43,27 @@ export async function openStorage() {
   };
   const db = await settle(request);
   return {
-    // The draft: { text: the spec document as edited, fragment: the address bar's share link at that time }.
-    loadDraft: () => transaction(db, ['drafts'], 'readonly', (drafts) => settle(drafts.get('current'))),
+    // The draft: { text: the spec document as edited, fragment: the address bar's share link at that time, time }.
+    // The newer of the database's and the unload backup's (a draft saved before this field existed has no time).
+    loadDraft: async () => {
+      const saved = await transaction(db, ['drafts'], 'readonly', (drafts) => settle(drafts.get('current')));
+      let backup = null;
+      try {
+        backup = JSON.parse(localStorage.getItem(BACKUP_KEY));
+      } catch {
+        // no localStorage, or an unreadable backup: the database's draft it is
+      }
+      return typeof backup?.text === 'string' && (backup.time ?? 0) > (saved?.time ?? 0) ? backup : saved;
+    },
+    // Synchronous, for pagehide: returns whether the copy was made (localStorage may be off or full).
+    backupDraft: (draft) => {
+      try {
+        localStorage.setItem(BACKUP_KEY, JSON.stringify(draft));
+        return true;
+      } catch {
+        return false;
+      }
+    },
     saveDraft: (draft) => transaction(db, ['drafts'], 'readwrite', (drafts) => { drafts.put(draft, 'current'); }),
 
     // A finished run: { time, name, result: the result document's text }. Keeps the newest KEEP_RUNS.
@@ -52,6 +74,10 @@ export async function openStorage() {
     }),
     listRuns: () => transaction(db, ['runs'], 'readonly', (runs) => settle(runs.getAll())).then((all) => all.reverse()),
 
-    clear: () => transaction(db, ['drafts', 'runs'], 'readwrite', (drafts, runs) => { drafts.clear(); runs.clear(); }),
+    clear: () => transaction(db, ['drafts', 'runs'], 'readwrite', (drafts, runs) => {
+      try { localStorage.removeItem(BACKUP_KEY); } catch { /* nothing kept there either */ }
+      drafts.clear();
+      runs.clear();
+    }),
   };
 }

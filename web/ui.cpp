@@ -81,6 +81,9 @@ void controls(App& app) {
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "%ld / %ld steps", app.runner->progress_steps(), app.runner->planned_steps());
     ImGui::ProgressBar(done, ImVec2(-1, 0), overlay);
+  } else if (app.data_wanted) {
+    ImGui::SameLine();
+    ImGui::TextUnformatted(app.run_when_data_arrives ? "loading data... (runs once it has arrived)" : "loading data...");
   }
 }
 
@@ -123,6 +126,20 @@ std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
   return out;
 }
 
+// The width-∞ curve (engine/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle; where
+// the experiment has none, one line says why, so a student knows what to change to see it.
+void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
+  ImGui::SameLine();
+  if (app.limits.empty()) {
+    ImGui::TextDisabled("(no n=inf curve: %s)", app.no_limit_why.c_str());
+    return;
+  }
+  ImGui::Checkbox("n=inf curve", &app.show_limit);
+  if (!app.show_limit) return;
+  for (const LimitCurve& c : app.limits)
+    curves.push_back({c.label, std::vector<double>(c.steps.begin(), c.steps.end()), c.train_loss, IM_COL32(255, 255, 255, 255), false});
+}
+
 void plot_panel(App& app) {
   const std::vector<std::string> names = metric_names(app);
   app.plot_metric = std::clamp(app.plot_metric, 0, std::max(0, int(names.size()) - 1));
@@ -137,6 +154,8 @@ void plot_panel(App& app) {
   ImGui::Checkbox("log x", &app.log_x);
   ImGui::SameLine();
   ImGui::Checkbox("log y", &app.log_y);
+  std::vector<PlotCurve> curves = curves_for(app, metric);
+  if (metric == "train_loss") limit_toggle(app, curves);
   PlotAxes axes;
   axes.title = metric + " vs step, one curve per sweep member";
   axes.x_label = "step";
@@ -147,7 +166,7 @@ void plot_panel(App& app) {
       app.view.runs ? std::min(200.0f, 40.0f + 22.0f * float(app.runner ? app.runner->runs().size() : 0)) : 0;
   const float min_height = app.view.embed ? 120.0f : 200.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 size = line_plot("##plot", axes, curves_for(app, metric),
+  const ImVec2 size = line_plot("##plot", axes, curves,
                                 ImVec2(0, std::max(min_height, ImGui::GetContentRegionAvail().y - table_height)));
   app.plot_min = origin;  // for the PNG export (main.cpp reads these pixels back)
   app.plot_max = ImVec2(origin.x + size.x, origin.y + size.y);
@@ -169,6 +188,7 @@ void runs_table(const App& app) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(curve_color(int(i), int(runs.size()))), "%s", run.label().c_str());
     ImGui::TableNextColumn();
     if (run.status() == RunStatus::diverged) ImGui::TextColored(kErrorColor, "diverged at step %d", run.diverged_at());
+    else if (run.status() == RunStatus::failed) ImGui::TextColored(kErrorColor, "failed: %s", run.error().c_str());
     else ImGui::TextUnformatted(run_status_name(run.status()));
     ImGui::TableNextColumn();
     ImGui::Text("%d", run.steps_done());
@@ -252,6 +272,10 @@ void views(App& app) {
     lr_view(app);
     ImGui::EndTabItem();
   }
+  if (ImGui::BeginTabItem("embeddings")) {
+    if (app.runner) embedding_view(app.embedding_view, *app.runner);
+    ImGui::EndTabItem();
+  }
   if (ImGui::BeginTabItem("phenomena")) {
     if (app.runner) phenomena_view(app.phenomena_view, *app.runner);
     ImGui::EndTabItem();
@@ -268,7 +292,7 @@ void status_bar(const App& app) {
   const Runner* r = app.runner.get();
   const bool active = r && !r->runs().empty() && app.state == RunState::running;
   ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, float64) | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
-              run_state_name(app.state), app.steps_per_second,
+              app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
               active ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
               ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   if (!app.message.empty()) {

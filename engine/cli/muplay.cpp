@@ -7,7 +7,7 @@
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
 //   muplay --help
 //
-// Exit codes: 0 success, 1 a run diverged (the result is still written), 2 bad input.
+// Exit codes: 0 success, 1 a run diverged or failed (the result is still written), 2 bad input.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +21,7 @@
 #include "engine/runner.hpp"
 #include "engine/spec.hpp"
 #include "engine/spec_migrations.hpp"
+#include "engine/time_budget.hpp"
 
 #ifndef MUPLAY_EXAMPLES_DIR
 #define MUPLAY_EXAMPLES_DIR "examples"
@@ -69,7 +70,10 @@ int report_errors(const std::string& path, const SpecResult& r) {
 int cmd_validate(const std::string& path) {
   SpecResult r;
   if (!load_spec(path, r)) return report_errors(path, r);
-  std::printf("%s: valid (%s)\n", path.c_str(), r.spec.name.c_str());
+  std::printf("%s: valid (%s); about %.3g GFLOP, %s at an assumed %.3g GFLOP/s, %.0f MB\n", path.c_str(),
+              r.spec.name.c_str(), estimate_flops(r.spec) / 1e9,
+              describe_duration(estimate_seconds(r.spec, time_budget())).c_str(), time_budget().flops_per_second / 1e9,
+              estimate_memory_bytes(r.spec) / 1e6);
   return 0;
 }
 
@@ -91,20 +95,24 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
       next_report += planned / 20 + 1;
     }
   }
-  int diverged = 0;
+  int diverged = 0, failed = 0;
   for (const auto& run : runner.runs()) {
     if (run->status() == RunStatus::diverged) {
       diverged++;
       if (!quiet) std::fprintf(stderr, "\n%s: diverged at step %d", run->label().c_str(), run->diverged_at());
     }
+    if (run->status() == RunStatus::failed) {  // reported even with --quiet: it is an error, not an outcome
+      failed++;
+      std::fprintf(stderr, "\n%s: failed at step %d: %s", run->label().c_str(), run->steps_done(), run->error().c_str());
+    }
   }
-  if (!quiet) std::fprintf(stderr, "\n%zu runs, %d diverged\n", runner.runs().size(), diverged);
+  if (!quiet || failed) std::fprintf(stderr, "\n%zu runs, %d diverged, %d failed\n", runner.runs().size(), diverged, failed);
   const json::Value results = runner.results();
   const std::string text = result_file_text(results);
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
   else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
   if (!csv_path.empty() && !write_file(csv_path, results_csv(results))) return bad_input("cannot write " + csv_path);
-  return diverged ? 1 : 0;
+  return diverged || failed ? 1 : 0;
 }
 
 int cmd_export_init(const std::string& path, const std::string& out_path) {

@@ -1,0 +1,116 @@
+// The time budget (engine/time_budget.hpp): the FLOP count of a sweep by hand, the refusal message (estimate and
+// limit), the page's stricter budget, and that every preset of examples/ fits the page's budget.
+#include <gtest/gtest.h>
+
+#include "engine/fashion_mnist.hpp"
+#include "engine/presets.hpp"
+#include "engine/spec.hpp"
+#include "engine/spec_migrations.hpp"
+#include "engine/time_budget.hpp"
+
+namespace {
+
+ExperimentSpec spec_of(const std::string& text) {
+  SpecResult r = parse_spec_text(text);
+  EXPECT_TRUE(r.ok()) << (r.errors.empty() ? "" : r.errors[0]);
+  return r.spec;
+}
+
+std::string joined(const std::vector<std::string>& errors) {
+  std::string all;
+  for (const auto& e : errors) all += e + "\n";
+  return all;
+}
+
+// Restores the command line's budget after a test that sets the page's.
+struct BudgetScope {
+  explicit BudgetScope(const TimeBudget& b) { set_time_budget(b); }
+  ~BudgetScope() { set_time_budget(kCommandLineTimeBudget); }
+};
+
+}  // namespace
+
+TEST(TimeBudget, FlopsOfATinyFullBatchSweepByHand) {
+  // dims 2-3-1: P = 2·3 + 3·1 = 9 weights; full batch of 4; per step 6·9·4 + 10·9 = 306; records 10/5 + 2 = 4 evaluate
+  // nothing beyond the step's own batch (no test metric); two learning rates.
+  const ExperimentSpec s = spec_of(R"({"version":1,"model":{"widths":[3]},"task":{"input_dim":2,"train_size":4},
+      "schedule":{"steps":10,"record_every":5},"sweep":{"lr":[0.1,0.2]},"metrics":["train_loss"]})");
+  EXPECT_DOUBLE_EQ(estimate_flops(s), 2 * 10 * 306.0);
+}
+
+TEST(TimeBudget, RecordsCountTheTrainSetTheTestSetAndTheProbe) {
+  // Mini-batches of 2 from 8 examples, test set 6, act_rms probe min(128, 8) = 8; widths 3 and 5 (dims 2-w-1).
+  const ExperimentSpec s = spec_of(R"({"version":1,"model":{"widths":[3]},
+      "task":{"input_dim":2,"train_size":8,"test_size":6},"schedule":{"steps":4,"batch_size":2,"record_every":2},
+      "sweep":{"width":[3,5]},"metrics":["train_loss","test_loss","act_rms"]})");
+  double expected = 0;
+  for (double p : {2 * 3 + 3 * 1.0, 2 * 5 + 5 * 1.0})
+    expected += 4 * (6 * p * 2 + 10 * p) + (4 / 2 + 2) * (2 * p * (8 + 6 + 8));
+  EXPECT_DOUBLE_EQ(estimate_flops(s), expected);
+}
+
+TEST(TimeBudget, PowerIterationsOfWeightDeltaSpectralAreCountedAtTheirCap) {
+  const std::string base = R"({"version":1,"model":{"widths":[3]},"task":{"input_dim":2,"train_size":4},
+      "schedule":{"steps":10,"record_every":5},"metrics":["train_loss")";
+  const double without = estimate_flops(spec_of(base + "]}"));
+  const double with = estimate_flops(spec_of(base + R"(,"weight_delta_spectral"]})"));
+  EXPECT_DOUBLE_EQ(with - without, 4 * (4 * 9.0 * 300));
+}
+
+TEST(TimeBudget, TooLongIsRefusedWithTheEstimateAndTheLimit) {
+  // 64 members × 10^6 full-batch steps of a 784-512-512-10 net on 2048 examples: ~1e19 FLOP, years at any rate.
+  const std::string huge = R"({"version":1,"model":{"widths":[512,512]},"task":{"input_dim":784,"train_size":2048},
+      "schedule":{"steps":1000000,"record_every":1000},"sweep":{"lr":[)" + std::string("0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8]") +
+      R"(,"seeds":[0,1,2,3,4,5,6,7]}})";
+  const SpecResult r = parse_spec_text(huge);
+  ASSERT_FALSE(r.ok());
+  const std::string all = joined(r.errors);
+  EXPECT_NE(all.find("sweep: would train for about "), std::string::npos) << all;
+  EXPECT_NE(all.find("days ("), std::string::npos) << all;
+  EXPECT_NE(all.find("GFLOP, at an assumed 5 GFLOP/s), more than the limit of 24 h on the command line"), std::string::npos) << all;
+}
+
+TEST(TimeBudget, ThePageRefusesWhatTheCommandLineAccepts) {
+  // The README's book-sized E2 sweep without its n = 1024 members (which the memory budget refuses): 4 widths × 9
+  // learning rates, one epoch of 10 000 images, batch 128.
+  const std::string e2 = R"({"version":1,"model":{"widths":[256,256]},"parametrization":{"preset":"mup"},
+      "task":{"kind":"sin_regression","input_dim":784,"train_size":10000,"test_size":2000},
+      "optimizer":{"kind":"adam"},"schedule":{"steps":78,"batch_size":128,"record_every":78},
+      "sweep":{"width":[64,128,256,512],"lr":[0.0078125,0.011048543,0.015625,0.022097087,0.03125,
+               0.044194174,0.0625,0.088388348,0.125]},"metrics":["train_loss","batch_loss_mean"]})";
+  // Hand estimate for comparison: Σ_w 9 · (78·(6·P·128 + 10·P) + 3·2·P·10 000), P = 784n + n² + n.
+  double expected = 0;
+  for (double n : {64.0, 128.0, 256.0, 512.0}) {
+    const double p = 784 * n + n * n + n;
+    expected += 9 * (78 * (6 * p * 128 + 10 * p) + 3 * 2 * p * 10000);
+  }
+  const ExperimentSpec s = spec_of(e2);
+  EXPECT_DOUBLE_EQ(estimate_flops(s), expected);
+  EXPECT_TRUE(check_spec(s).empty()) << joined(check_spec(s));
+  {
+    BudgetScope page(TimeBudget{1.0e9, 60.0, "in the browser"});  // a one-minute limit refuses it
+    const std::string all = joined(check_spec(s));
+    EXPECT_NE(all.find("more than the limit of 60 s in the browser"), std::string::npos) << all;
+  }
+  EXPECT_TRUE(check_spec(s).empty());  // back to the command line's budget
+}
+
+TEST(TimeBudget, EveryPresetFitsThePagesBudget) {
+  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);
+  BudgetScope page(kBrowserTimeBudget);
+  const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR);
+  ASSERT_GE(presets.size(), 10u);
+  for (const PresetFile& p : presets) {
+    EXPECT_TRUE(p.errors.empty()) << p.path << ": " << joined(p.errors);
+    const ExperimentSpec s = read_spec_text(p.text).spec;
+    EXPECT_LT(estimate_seconds(s, kBrowserTimeBudget), kBrowserTimeBudget.max_seconds / 4) << p.path;
+  }
+}
+
+TEST(TimeBudget, DurationsReadLikeAPersonWouldSayThem) {
+  EXPECT_EQ(describe_duration(40), "40 s");
+  EXPECT_EQ(describe_duration(14 * 60 + 10), "14 min");
+  EXPECT_EQ(describe_duration(3600), "1 h");
+  EXPECT_EQ(describe_duration(3.25 * 3600), "3.2 h");
+  EXPECT_EQ(describe_duration(5 * 86400), "5 days");
+}
