@@ -178,8 +178,7 @@ double Run::weight_rd() const {
   return init > 0 ? std::sqrt(change / init) : NAN;
 }
 
-void Run::record_phenomena(double train_loss) {
-  (void)train_loss;
+void Run::record_phenomena() {
   const Dataset& train = data_.train;
   if (want_fp_) {
     for (int start = 0; start < train.size; start += mlp_.max_batch()) {
@@ -331,7 +330,7 @@ void Run::record(int t, double train_loss) {
   }
   if (want_act_ || want_delta_) measure_probe(index);
   if (want_weight_delta_) measure_weight_change();
-  record_phenomena(train_loss);
+  record_phenomena();
 }
 
 void Run::measure_weight_change() {

@@ -72,7 +72,7 @@ class Run {
   // condensation of the hidden neurons.
   void setup_phenomena_metrics();
   int add_series(const std::string& name);
-  void record_phenomena(double train_loss);
+  void record_phenomena();
   // gd_auto: one GD step at η = lr / λ_max; a step that raises the loss by more than 1% is undone and retried
   // at half the step. Returns false if no step could be taken.
   bool auto_step(int t, double loss);

@@ -153,7 +153,7 @@ void frequency_panels(const Runner& runner, const Run& run) {
       cells[size_t(r * cols + c)] = std::min(1.0, curves[size_t(r)].y[i]);
     }
   char title[128];
-  std::snprintf(title, sizeof title, "Delta_F heat map (rows k = %s..., steps 0-%d; dark = converged)",
+  std::snprintf(title, sizeof title, "Delta_F: rows k = %s..., steps 0-%d, dark = small",
                 curves.empty() ? "" : curves[0].label.substr(8).c_str(), steps.empty() ? 0 : int(steps.back()));
   heat_map("##fp_heat", title, cells, rows, cols, heat_of, 1.0, ImVec2(half, kPanelHeight));
 
@@ -192,7 +192,7 @@ void frequency_panels(const Runner& runner, const Run& run) {
 void phase_map(const Runner& runner, ImVec2 size) {
   const std::vector<PhaseSlope> slopes = phase_slopes(runner, /*require_converged=*/false);
   ImVec2 a, b;
-  frame("##phase_map", "S_w on the (gamma, gamma') plane: red < 0 linear, blue > 0 condensed", size, a, b);
+  frame("##phase_map", "S_w on (gamma, gamma'): red linear, blue condensed", size, a, b);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const double g0 = 0, g1 = 2.5, p0 = -1, p1 = 1.5;  // gamma on x, gamma' on y
   auto at = [&](double g, double p) {
@@ -203,7 +203,7 @@ void phase_map(const Runner& runner, ImVec2 size) {
   dl->AddLine(at(1, 0), at(g1, g1 - 1), line, 2);  // γ′ = γ − 1
   dl->AddText(at(0.15, 1.3), dim, "linear");
   dl->AddText(at(1.9, -0.8), dim, "condensed");
-  dl->AddText(at(1.02, -0.95), dim, "critical");
+  dl->AddText(at(1.04, -0.6), dim, "critical");
   char buf[48];
   for (double g : {0.0, 0.5, 1.0, 1.5, 2.0}) {
     std::snprintf(buf, sizeof buf, "%g", g);
@@ -239,7 +239,7 @@ void neuron_panels(const Run& run, float width) {
   };
   if (!run.initial_params().empty()) add(with_params(m, run.initial_params()), IM_COL32(150, 150, 150, 255), "init");
   add(m, IM_COL32(255, 140, 40, 255), "now");
-  scatter_plot("##neurons", "neurons: angle atan2(b, w) vs log10 amplitude |a| ||(w, b)||", "angle (rad)",
+  scatter_plot("##neurons", "neurons: angle vs log10 |a| ||(w, b)||", "angle (rad)",
                "log10 A", sets, ImVec2(width, kPanelHeight));
 }
 
@@ -247,7 +247,7 @@ void cosine_panel(const Run& run, float width) {
   const int n = run.model().dims()[1];
   const std::vector<double> d = cosine_matrix(run.model());
   char title[96];
-  std::snprintf(title, sizeof title, "cosine matrix of %d neurons, sorted (blue +1, red -1)", n);
+  std::snprintf(title, sizeof title, "cosine matrix, %d neurons (blue +1, red -1)", n);
   heat_map("##cosine", title, d, n, n, diverging_color, 1.0, ImVec2(width, kPanelHeight));
 }
 
@@ -282,7 +282,7 @@ void fit_panel(const Runner& runner, const Run& run, float width) {
   for (int i = 0; i < train.size; i++) train_x.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
   std::vector<Scatter> sets{{xs, out, IM_COL32(255, 140, 40, 255), "network"},
                             {train_x, train.y, IM_COL32(240, 240, 240, 255), "data"}};
-  scatter_plot("##fit", ("fit of " + run.label()).c_str(), "x", "f(x)", sets, ImVec2(width, kPanelHeight));
+  scatter_plot("##fit", "fit of the chosen run on the test grid", "x", "f(x)", sets, ImVec2(width, kPanelHeight));
 }
 
 }  // namespace
