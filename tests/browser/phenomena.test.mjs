@@ -48,7 +48,7 @@ async function showPhenomena(name) {
 }
 
 test('frequency principle: k = 1 converges long before k = 5', T, async () => {
-  const r = await runPreset(/20-frequency-principle\.json/, (s) => { s.schedule.steps = 150; s.schedule.record_every = 1; });
+  const r = await runPreset(/20-frequency-principle\.json/, (s) => { s.schedule.steps = 150; s.schedule.record_every = 5; });
   const series = r.runs[0].series;
   const d1 = series['delta_F/k=1'].at(-1), d5 = series['delta_F/k=5'].at(-1);
   assert.ok(d1 < 0.1 && d5 > 0.5, `Delta_F(1) = ${d1}, Delta_F(5) = ${d5} at step 150`);
@@ -77,7 +77,7 @@ test('condensation: neurons and the sorted cosine matrix', T, async () => {
 });
 
 test('edge of stability: sharpness against 2/eta', T, async () => {
-  await runPreset(/27-edge-of-stability/, (s) => { s.schedule.steps = 600; });
+  await runPreset(/27-edge-of-stability/, (s) => { s.schedule.steps = 300; });
   await showPhenomena('edge-of-stability');
   assert.deepEqual(pg.errors, []);
 });
