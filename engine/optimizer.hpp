@@ -28,6 +28,10 @@ class Optimizer {
   void step(double* params, const double* grads);
   long steps_taken() const { return t_; }
   void set_lr(double lr) { config_.lr = lr; }  // gd_auto: the Run sets η = fraction / λ_max
+  // The state, for a run that trained on a device and continues here (engine/run_gpu.cpp).
+  std::vector<double>& first_moment() { return m_; }
+  std::vector<double>& second_moment() { return v_; }
+  void set_steps_taken(long t) { t_ = t; }
 
  private:
   OptimizerConfig config_;

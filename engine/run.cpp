@@ -7,7 +7,19 @@
 #include "engine/gd_trace.hpp"
 #include "engine/loss.hpp"
 #include "engine/neurons.hpp"
+#include "engine/run_gpu.hpp"
 #include "engine/spectral.hpp"
+
+std::string phenomena_cpu_only(const ExperimentSpec& s) {
+  if (s.optimizer.kind == OptimizerKind::gd_auto) return "the optimizer gd_auto";
+  if (s.schedule.stop_loss_ratio > 0) return "schedule.stop_loss_ratio";
+  const Activation a = s.model.activation;
+  if (a != Activation::relu && a != Activation::tanh && a != Activation::gelu && a != Activation::linear &&
+      a != Activation::sigmoid)
+    return std::string("the activation ") + activation_name(a);
+  if (std::find(s.metrics.begin(), s.metrics.end(), "sharpness") != s.metrics.end()) return "the sharpness metric";
+  return "";
+}
 
 const char* run_status_name(RunStatus s) {
   switch (s) {
@@ -260,19 +272,26 @@ const Series* Run::find_series(const std::string& name) const {
 Run::Batch Run::next_batch() {
   const Dataset& train = data_.train;
   if (batch_size_ == train.size) return {train.x.data(), train.y.data(), train.labels.data(), train.size};
-  if (order_pos_ + batch_size_ > train.size) {  // new epoch: Fisher-Yates shuffle
-    for (int i = train.size - 1; i > 0; i--) std::swap(order_[size_t(i)], order_[batch_rng_.below(uint64_t(i) + 1)]);
-    order_pos_ = 0;
-  }
+  const int* rows = next_batch_rows();
   const int d = train.input_dim, o = train.outputs;
   for (int b = 0; b < batch_size_; b++) {
-    const int i = order_[size_t(order_pos_ + b)];
+    const int i = rows[b];
     std::copy_n(&train.x[size_t(i) * size_t(d)], d, &batch_x_[size_t(b) * size_t(d)]);
     if (data_.classification) batch_labels_[size_t(b)] = train.labels[size_t(i)];
     else std::copy_n(&train.y[size_t(i) * size_t(o)], o, &batch_y_[size_t(b) * size_t(o)]);
   }
-  order_pos_ += batch_size_;
   return {batch_x_.data(), batch_y_.data(), batch_labels_.data(), batch_size_};
+}
+
+const int* Run::next_batch_rows() {
+  const int train_size = data_.train.size;
+  if (order_pos_ + batch_size_ > train_size) {  // new epoch: Fisher-Yates shuffle
+    for (int i = train_size - 1; i > 0; i--) std::swap(order_[size_t(i)], order_[batch_rng_.below(uint64_t(i) + 1)]);
+    order_pos_ = 0;
+  }
+  const int* rows = &order_[size_t(order_pos_)];
+  order_pos_ += batch_size_;
+  return rows;
 }
 
 double Run::batch_loss(const Batch& b, double* dout, int* correct) {
@@ -357,6 +376,7 @@ void Run::diverge(int t) {
 
 void Run::step() {
   if (done()) return;
+  if (gpu_) return gpu_step();
   const int t = step_;
   const Batch b = next_batch();
   const double loss = batch_loss(b, dout_.data(), nullptr);

@@ -19,12 +19,20 @@
 #include "engine/spec.hpp"
 #include "engine/task.hpp"
 
+class GpuDevice;
+struct GpuTraining;
+
 struct MemberCoords {
   int width = 0;  // 0: model.widths as written
   double lr = 0;
   uint64_t seed = 0;
   PhasePoint phase;  // (γ, γ′) of a two_layer_gamma member
 };
+
+// What of the phenomena additions (spec/phenomena.md) the device kernel plan does not do: the step rule gd_auto,
+// stop_loss_ratio, the new activations and the sharpness metric (Hessian-vector products on the CPU model), as a
+// phrase for the backend note; "" when a spec can train on a device.
+std::string phenomena_cpu_only(const ExperimentSpec& s);
 
 enum class RunStatus { running, finished, diverged, failed };  // failed: an exception (Runner::step caught it)
 const char* run_status_name(RunStatus s);
@@ -38,6 +46,11 @@ class Run {
  public:
   // `data` is shared by all members and must outlive the run. The spec must be valid.
   Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords);
+  // Trains on `device` when the spec's backend picks it (engine/gpu_device.hpp: choose_backend); `device` may be
+  // null, `why_none` then says why there is none. Defined in run_gpu.cpp, with the GPU half of step().
+  Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords, GpuDevice* device,
+      const std::string& why_none);
+  ~Run();
 
   void step();  // one optimizer step; records metrics on schedule; no allocation
   bool done() const { return status_ != RunStatus::running; }
@@ -57,10 +70,24 @@ class Run {
   // The parameters at init, kept when a metric needs them (weight_delta_spectral, weight_rd, condensation); else empty.
   const std::vector<double>& initial_params() const { return params_init_; }
   std::string label() const;  // "n=256 lr=0.1 seed=0"
+  bool on_gpu() const { return gpu_ != nullptr; }
+  const std::string& gpu_name() const { return gpu_name_; }  // the adapter it started on ("" for the CPU)
+  bool moved_to_cpu() const { return moved_to_cpu_; }  // it lost its device and went on on the CPU
+  // Waiting for the device to hand back a record step's state (the page's frame loop moves on meanwhile).
+  bool waiting() const;
+  const std::string& backend_note() const { return backend_note_; }  // why not where expected; a lost device
 
  private:
   struct Batch { const double* x; const double* y; const int* labels; int size; };
   Batch next_batch();
+  const int* next_batch_rows();  // the train indices of the next mini-batch (shuffled epochs)
+  // run_gpu.cpp: the step on the device, reading its state back on record steps, and the move to the CPU.
+  void gpu_start(GpuDevice* device, const std::string& why_none);
+  void gpu_step();
+  void gpu_issue_step();
+  void gpu_request_read(bool final_read);
+  void gpu_absorb_read();
+  void gpu_fall_back(const std::string& why);
   // Loss of the current parameters on a dataset, in chunks the model's buffers can hold.
   double dataset_loss(const Dataset& d, int* correct);
   double batch_loss(const Batch& b, double* dout, int* correct);
@@ -114,6 +141,10 @@ class Run {
   std::unique_ptr<HessianProbe> hessian_;  // on the train set (sharpness, gd_auto)
   double eta_ = 0;                         // gd_auto: the step in use
   std::vector<double> params_before_, grads_before_;
+  std::unique_ptr<GpuTraining> gpu_;  // set while training on a device
+  std::string backend_note_;
+  std::string gpu_name_;
+  bool moved_to_cpu_ = false;
 
   std::vector<int> recorded_steps_;
   std::vector<Series> series_;

@@ -46,7 +46,10 @@ extern "C" [[gnu::noinline]] void muplay_guarded_step(Run* run, const char* inje
   }
 }
 
-Runner::Runner(const ExperimentSpec& spec) : spec_(spec), data_(make_data(spec_)) {
+Runner::Runner(const ExperimentSpec& spec) : Runner(spec, nullptr, "this program has no WebGPU (only the page does)") {}
+
+Runner::Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none)
+    : spec_(spec), data_(make_data(spec_)) {
   const std::vector<int> as_written{0};
   const std::vector<double> spec_lr{spec_.optimizer.lr};
   const std::vector<int>& widths = spec_.sweep.width.empty() ? as_written : spec_.sweep.width;
@@ -57,7 +60,8 @@ Runner::Runner(const ExperimentSpec& spec) : spec_(spec), data_(make_data(spec_)
     for (double lr : lrs)
       for (const PhasePoint& phase : phases)
         for (uint64_t seed : spec_.sweep.seeds)
-          runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, phase}));
+          runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, phase}, device,
+                                                   why_none));
 }
 
 bool Runner::done() const {
@@ -80,15 +84,47 @@ bool Runner::step() {
     Run& run = *runs_[size_t((next_ + k) % count)];
     if (run.done()) continue;
     const bool fault = fault_.member == (next_ + k) % count && fault_.step == run.steps_done();
+    const int before = run.steps_done();
     muplay_guarded_step(&run, fault ? fault_.message.c_str() : nullptr);
-    total_steps_++;
+    total_steps_ += run.steps_done() - before;  // 0 while a device read is pending; negative if a lost device rewinds
+    if (run.waiting()) continue;
     next_ = (next_ + k + 1) % count;
     return true;
   }
+  return !done();
+}
+
+bool Runner::waiting() const {
+  for (const auto& r : runs_)
+    if (!r->done() && !r->waiting()) return false;
+  return !done();
+}
+
+int Runner::runs_on_gpu() const {
+  int n = 0;
+  for (const auto& r : runs_) n += r->on_gpu();
+  return n;
+}
+
+std::string Runner::gpu_name() const {
+  for (const auto& r : runs_)
+    if (!r->gpu_name().empty()) return r->gpu_name();
+  return "";
+}
+
+bool Runner::moved_to_cpu() const {
+  for (const auto& r : runs_)
+    if (r->moved_to_cpu()) return true;
   return false;
 }
 
 void Runner::inject_fault(int member, int step, const std::string& message) { fault_ = Fault{member, step, message}; }
+
+std::string Runner::backend_note() const {
+  for (const auto& r : runs_)
+    if (!r->backend_note().empty()) return r->backend_note();
+  return "";
+}
 
 json::Value Runner::results() const {
   using json::Value;

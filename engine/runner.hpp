@@ -12,6 +12,8 @@
 class Runner {
  public:
   explicit Runner(const ExperimentSpec& spec);  // spec must be valid (parse_spec)
+  // Members train on `device` where the spec's backend picks it (Run's overload); null: none, `why_none` says why.
+  Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none);
 
   // Advances the next unfinished member by one step. Returns false when every member is done.
   // An exception in a member's step ends that member as failed (Run::error() says why); the others go on.
@@ -25,6 +27,12 @@ class Runner {
   const TaskData& data() const { return data_; }  // train and test sets (with the folded-in bias column)
   const std::vector<std::unique_ptr<Run>>& runs() const { return runs_; }
   int active_run() const { return next_; }
+  // Every unfinished member waits for its device to hand back a record step: stepping again now gains nothing.
+  bool waiting() const;
+  int runs_on_gpu() const;  // members training on a device now
+  std::string gpu_name() const;  // the adapter the members started on ("" if none did)
+  std::string backend_note() const;
+  bool moved_to_cpu() const;  // a member lost its device and went on on the CPU  // the first member's note about its backend ("" when none)
 
   // Result document: schema "muplay-result" version 1 (see README).
   json::Value results() const;

@@ -464,6 +464,7 @@ SpecResult parse_spec(const json::Value& v) {
     else root.error(at, "expected a metric name, got " + describe(m));
   }, &present);
   if (present) s.metrics = metrics;
+  root.choice("backend", s.backend, {Backend::auto_, Backend::cpu, Backend::webgpu}, backend_name);
   root.finish();
   if (errors.empty()) errors = check_spec(s);
   return out;
@@ -573,5 +574,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   Value metrics = Value::make_array();
   for (const auto& m : s.metrics) metrics.push(Value::make_string(m));
   root.set("metrics", metrics);
+  // Only when chosen: the default keeps every existing document and share link as it was.
+  if (s.backend != Backend::auto_) root.set("backend", Value::make_string(backend_name(s.backend)));
   return root;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/activation.hpp"
+#include "engine/backend.hpp"
 #include "engine/json.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/parametrization.hpp"
@@ -64,6 +65,7 @@ struct ExperimentSpec {
   ScheduleSpec schedule;
   SweepSpec sweep;
   std::vector<std::string> metrics{"train_loss", "test_loss"};
+  Backend backend = Backend::auto_;  // where to train (engine/backend.hpp); written only when not auto
 };
 
 // Metric names a spec may ask for (train_loss is always recorded).

@@ -117,7 +117,7 @@ bool reset(App& app) {
   app.limits.clear();
   app.no_limit_why.clear();
   if (!app.data_wanted) {
-    app.runner = std::make_unique<Runner>(r.spec);
+    app.runner = std::make_unique<Runner>(r.spec, app.gpu.get(), app.gpu_why_none);
     app.limits = limit_curves(app.runner->spec(), app.runner->data(), &app.no_limit_why);
   }
   app.run_when_data_arrives = false;
@@ -158,17 +158,45 @@ void step_once(App& app) {
   app.state = app.runner->step() && !app.runner->done() ? RunState::paused : RunState::finished;
 }
 
+namespace {
+
+// Rebuilds a run that has not started yet when the news about WebGPU changes where it trains (keeping the message
+// on show: a bad link's, say).
+void rebuild_unstarted(App& app, bool changes_choice) {
+  if (!changes_choice || app.state != RunState::idle || app.spec_edited || !app.runner || app.runner->total_steps() > 0)
+    return;
+  const std::string message = app.message;
+  reset(app);
+  app.message = message;
+}
+
+}  // namespace
+
+void gpu_ready(App& app, std::unique_ptr<GpuDevice> device) {
+  app.gpu = std::move(device);
+  app.gpu_why_none.clear();
+  rebuild_unstarted(app, app.runner && app.runner->spec().backend != Backend::cpu);
+}
+
+void gpu_unavailable(App& app, const std::string& why) {
+  app.gpu.reset();
+  app.gpu_why_none = why;
+  rebuild_unstarted(app, app.runner && app.runner->spec().backend == Backend::webgpu);  // its note says why not
+}
+
 void advance(App& app, double budget_ms, double (*now_ms)()) {
   const double start = now_ms();
   const double since_last_s = (start - app.last_advance_ms) / 1000;
   app.last_advance_ms = start;
   if (app.state != RunState::running || !app.runner) return;
   const long steps_before = app.runner->total_steps();
-  while (now_ms() - start < budget_ms)
+  while (now_ms() - start < budget_ms) {
     if (!app.runner->step()) {
       app.state = RunState::finished;
       break;
     }
+    if (app.runner->waiting()) break;  // the device's reads arrive between frames, not during this loop
+  }
   if (since_last_s <= 0 || since_last_s > 1) return;  // first frame, or the tab was in the background
   // Steps per second of wall time, smoothed over about ten frames so the status bar is readable.
   const double rate = double(app.runner->total_steps() - steps_before) / since_last_s;

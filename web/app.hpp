@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/gpu_device.hpp"
 #include "engine/json.hpp"
 #include "engine/limit_curve.hpp"
 #include "engine/presets.hpp"
@@ -64,6 +65,9 @@ struct App {
   // into /data/fashion-mnist and calls data_arrived. Until then there is no runner; a Run pressed meanwhile waits.
   bool data_wanted = false;
   bool run_when_data_arrives = false;
+  // The page's WebGPU device (web/webgpu_device.hpp), once web/page.js has one; else why there is none.
+  std::unique_ptr<GpuDevice> gpu;
+  std::string gpu_why_none = "WebGPU has not started yet";
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
@@ -103,6 +107,9 @@ void step_once(App& app);
 
 // The page fetched the data a spec asked for (error ""), or could not (error says why; the spec is kept).
 void data_arrived(App& app, const std::string& error);
+// The page found a WebGPU device (or none, and why). A run not started yet is rebuilt to use it.
+void gpu_ready(App& app, std::unique_ptr<GpuDevice> device);
+void gpu_unavailable(App& app, const std::string& why);
 
 // Trains for about `budget_ms` of wall time (called once per frame while running).
 void advance(App& app, double budget_ms, double (*now_ms)());

@@ -18,6 +18,7 @@
 #include "imgui.h"
 #include "engine/analysis.hpp"
 #include "web/app.hpp"
+#include "web/webgpu_device.hpp"
 #include "web/width_view.hpp"
 #include "engine/phase_diagram.hpp"
 
@@ -198,6 +199,29 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_phase_slopes() {
       e.set("theory", json::Value::make_string(phase_regime_name(theoretical_regime(p.phase.gamma, p.phase.gamma_prime))));
       r.push(e);
     }
+  return out(json::write(r));
+}
+
+// web/page.js reports the WebGPU device it opened (web/webgpu_backend.js, as window.muplayGpu), or why there is none.
+EMSCRIPTEN_KEEPALIVE void muplay_gpu_ready(const char* adapter, int fallback) {
+  gpu_ready(the_app(), std::make_unique<WebGpuDevice>(arg(adapter), fallback != 0));
+}
+EMSCRIPTEN_KEEPALIVE void muplay_gpu_unavailable(const char* why) { gpu_unavailable(the_app(), arg(why)); }
+
+// Where the runs train: {"requested": "auto"|"cpu"|"webgpu", "gpu_runs": members on the device now, "gpu_started":
+// the members started on a device, "adapter":
+// name or "", "fallback": a software adapter, "note": why not where expected or a lost device ("" when none),
+// "moved_to_cpu": a member lost its device and went on on the CPU}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_backend() {
+  const App& app = the_app();
+  json::Value r = json::Value::make_object();
+  r.set("requested", json::Value::make_string(app.runner ? backend_name(app.runner->spec().backend) : "auto"));
+  r.set("gpu_runs", json::Value::make_number(app.runner ? app.runner->runs_on_gpu() : 0));
+  r.set("gpu_started", json::Value::make_bool(app.runner && !app.runner->gpu_name().empty()));
+  r.set("adapter", json::Value::make_string(app.gpu ? app.gpu->name() : ""));
+  r.set("fallback", json::Value::make_bool(app.gpu && app.gpu->is_fallback()));
+  r.set("note", json::Value::make_string(app.runner ? app.runner->backend_note() : ""));
+  r.set("moved_to_cpu", json::Value::make_bool(app.runner && app.runner->moved_to_cpu()));
   return out(json::write(r));
 }
 

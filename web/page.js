@@ -12,6 +12,7 @@ import { startFiles } from './files.js';
 import { startSavedRuns } from './saved_runs.js';
 import { startShare } from './share.js';
 import { describeStorageError, openStorage } from './storage.js';
+import { openGpu } from './webgpu_backend.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -105,6 +106,39 @@ async function storageOrNull(ui) {
   }
 }
 
+// Opens WebGPU beside the app (it may take a while) and tells the app what it found: a run not started yet then
+// trains where its backend says. window.muplayGpu is the handle web/webgpu_device.cpp calls.
+async function startGpu(m) {
+  try {
+    const loadSource = async (name) => {
+      const r = await fetch(`shaders/${name}`);
+      if (!r.ok) throw new Error(`shaders/${name}: HTTP ${r.status}`);
+      return r.text();
+    };
+    const gpu = await openGpu({ loadSource });
+    // On a hardware adapter compile every kernel in the background, so the first WebGPU step is not slow. Not on a
+    // software one, which auto does not use: compiling there would take seconds of CPU from the page.
+    if (!gpu.adapter.isFallback) gpu.warmUp().catch((e) => { gpu.lostReason ||= e.message; });
+    window.muplayGpu = gpu;
+    m.muplay_gpu_ready(gpu.adapter.name, gpu.adapter.isFallback ? 1 : 0);
+  } catch (e) {
+    m.muplay_gpu_unavailable(e.message);
+  }
+}
+
+// A run that asked for WebGPU and did not get it, or lost its device mid-run, says so in a notice. Other notes (auto
+// staying off a software adapter, WebGPU forced onto one) are shown in the panel only: nothing went wrong.
+function backendNotice(m, ui) {
+  let shown = '';
+  return () => {
+    const b = JSON.parse(m.muplay_backend());
+    const refused = b.requested === 'webgpu' && !b.gpu_started;
+    const alert = b.note && (refused || b.moved_to_cpu) ? b.note : '';
+    if (alert && alert !== shown) ui.notice(alert);
+    shown = alert;
+  };
+}
+
 async function main() {
   let m;
   try {
@@ -115,6 +149,7 @@ async function main() {
   const options = pageOptions(location.search);
   const ui = makeUi();
   startDataLoader(m, ui);
+  const gpuStarted = startGpu(m);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
@@ -131,6 +166,8 @@ async function main() {
   // The draft is saved at once (a browser may drop a write begun while the page unloads); the address bar, which
   // the draft records, follows once the edits pause.
   const saveDraft = () => saved.specChanged(location.hash.slice(1));
+  const checkBackend = backendNotice(m, ui);
+  gpuStarted.then(() => setInterval(checkBackend, 500));  // a device can be lost at any moment of a run
   follow(m, {
     onEdit: saveDraft,
     onSettled() {

@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "web/app.hpp"
+#include "web/backend_panel.hpp"
 #include "web/plot.hpp"
 #include "web/spec_editor.hpp"
 #include "web/width_view.hpp"
@@ -85,6 +86,7 @@ void controls(App& app) {
     ImGui::SameLine();
     ImGui::TextUnformatted(app.run_when_data_arrives ? "loading data... (runs once it has arrived)" : "loading data...");
   }
+  backend_controls(app);
 }
 
 // Space run/pause, S step, R reset: whichever panels are shown (the page's help lists them), unless a text field
@@ -291,8 +293,9 @@ void status_bar(const App& app) {
   ImGui::Separator();
   const Runner* r = app.runner.get();
   const bool active = r && !r->runs().empty() && app.state == RunState::running;
-  ImGui::Text("%s | %.0f steps/s | backend: CPU (wasm SIMD, float64) | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
+  ImGui::Text("%s | %.0f steps/s | backend: %s | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
               app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
+              backend_label(app).c_str(),
               active ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
               ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   if (!app.message.empty()) {

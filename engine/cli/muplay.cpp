@@ -86,6 +86,7 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
   SpecResult r;
   if (!load_spec(path, r)) return report_errors(path, r);
   Runner runner(r.spec);
+  if (!runner.backend_note().empty()) std::fprintf(stderr, "%s: %s\n", path.c_str(), runner.backend_note().c_str());
   const long planned = runner.planned_steps();
   long next_report = planned / 20;
   while (runner.step()) {

@@ -15,12 +15,16 @@ export const SCREENSHOTS = path.join(ROOT, 'build', 'screenshots');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+// Headless Chromium offers a WebGPU adapter only with this flag: SwiftShader, a software fallback (correct, slow).
+export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
+
 // Opens the playground. Options: waitReady (default true) awaits window.muplay.ready; beforeLoad(page) runs
 // before navigation (e.g. to add init scripts or routes); suffix is appended to the served URL ('?embed=1#s=...');
-// url opens another address instead (a link copied from another test's page); deviceScaleFactor (default 1).
+// url opens another address instead (a link copied from another test's page); deviceScaleFactor (default 1);
+// args: more Chromium flags (WEBGPU_ARGS for a WebGPU adapter).
 // Returns { page, context, errors, url (the served site's), close }.
 export async function openPlayground({ waitReady = true, beforeLoad, viewport = { width: 1280, height: 800 }, suffix = '',
-                                       url, deviceScaleFactor = 1 } = {}) {
+                                       url, deviceScaleFactor = 1, args = [] } = {}) {
   const server = await startServer({ root: SITE, port: 0 });
   const profile = mkdtempSync(path.join(tmpdir(), 'muplay-chromium-'));
   let context;
@@ -33,7 +37,7 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
     // A persistent context is playwright's way to pass our own fresh --user-data-dir.
     context = await chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...args],
       viewport,
       deviceScaleFactor,
       acceptDownloads: true,

@@ -100,3 +100,20 @@ test('keyboard: Space runs and pauses, R resets', T, async () => {
   await pg.page.keyboard.press('KeyR');
   await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'idle' && window.muplay.muplay_total_steps() === 0);
 });
+
+test('backend webgpu where there is no WebGPU adapter: the run trains on the CPU and a notice says why', T, async () => {
+  // This browser runs without --enable-unsafe-webgpu: no adapter. The run is rebuilt once the page has heard so.
+  const spec = { version: 1, name: 'forced webgpu', schedule: { steps: 3 }, backend: 'webgpu' };
+  assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(spec))).ok, true);
+  await pg.page.waitForFunction(() => !/not started yet/.test(JSON.parse(window.muplay.muplay_backend()).note), null,
+                                { timeout: 10_000 });
+  const backend = JSON.parse(await call('muplay_backend'));
+  assert.equal(backend.gpu_runs, 0);
+  assert.match(backend.note, /^WebGPU was asked for but .*: training on the CPU instead\.$/);
+  await pg.page.waitForSelector('#notice:not([hidden])', { timeout: 5_000 });
+  assert.match(await pg.page.textContent('#notice-text'), /WebGPU was asked for/);
+  await call('muplay_step');
+  assert.equal(await call('muplay_total_steps'), 1);
+  await screenshot(pg.page, 'webgpu-unavailable');
+  await pg.page.click('#notice-close');
+});

@@ -1,0 +1,28 @@
+// Run's state while it trains on a GpuDevice (engine/run_gpu.cpp). A header of its own so that run.cpp, which
+// owns it through a unique_ptr, sees the complete type.
+#pragma once
+#include <vector>
+
+#include "engine/gpu_device.hpp"
+#include "engine/mlp_gpu_plan.hpp"
+#include "engine/rng.hpp"
+
+struct GpuTraining {
+  GpuDevice* device = nullptr;
+  MlpGpuPlan layout;
+  int plan = -1;
+  std::vector<float> step_data = std::vector<float>(3), index, upload;
+  int ticket = -1;              // a read on its way back, or -1
+  int read_step = -1;           // the step whose state it carries (steps: the final read)
+  bool final_read = false;
+  int next_loss_step = 0;       // the first step whose batch loss has not come back yet
+  std::vector<std::vector<float>> read;
+  // The batch order right after drawing the batch of a record step: restored with that step's state on a move to
+  // the CPU. `pending` belongs to the read on its way, `committed` to the last read that arrived (step -1: none yet).
+  struct Checkpoint {
+    int step = -1;
+    Rng rng{0};
+    std::vector<int> order;
+    int order_pos = 0;
+  } pending, committed;
+};

@@ -1,0 +1,177 @@
+// The GPU training plan, executed natively by the kernels' C++ references (ReferenceGpuDevice, float32), against the
+// engine's CPU path (float64): the same records within float32 tolerance; the backend choice; a lost device
+// continues on the CPU from the last step whose state came back; the spec field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/gpu_device.hpp"
+#include "engine/runner.hpp"
+
+namespace {
+
+ExperimentSpec regression_spec() {
+  ExperimentSpec s;
+  s.model.widths = {48, 48};
+  s.schedule.steps = 40;
+  s.sweep.width = {16, 67};
+  s.optimizer.lr = 0.5;
+  s.metrics = {"train_loss", "test_loss", "act_rms", "batch_loss_mean"};
+  s.backend = Backend::webgpu;
+  return s;
+}
+
+ExperimentSpec classification_spec() {
+  ExperimentSpec s;
+  s.model.widths = {40, 40};
+  s.model.activation = Activation::gelu;
+  s.task.kind = TaskKind::sectors;
+  s.task.input_dim = 2;
+  s.task.train_size = 96;
+  s.optimizer.kind = OptimizerKind::adam;
+  s.optimizer.lr = 0.01;
+  s.optimizer.weight_decay = 1e-3;
+  s.schedule.steps = 30;
+  s.schedule.batch_size = 20;
+  s.schedule.record_every = 7;
+  s.metrics = {"train_loss", "test_loss", "test_accuracy", "batch_loss_mean"};
+  s.backend = Backend::webgpu;
+  return s;
+}
+
+void run_all(Runner& r) {
+  while (r.step()) {}
+}
+
+// Largest |gpu − cpu| / max(|cpu|, 1e-3) over every recorded value of every series.
+double max_rel_diff(const Runner& cpu, const Runner& gpu) {
+  double worst = 0;
+  for (size_t i = 0; i < cpu.runs().size(); i++) {
+    const ::Run& a = *cpu.runs()[i];
+    const ::Run& b = *gpu.runs()[i];
+    EXPECT_EQ(a.recorded_steps(), b.recorded_steps());
+    for (size_t k = 0; k < a.series().size(); k++) {
+      const auto& x = a.series()[k].values;
+      const auto& y = b.series()[k].values;
+      EXPECT_EQ(x.size(), y.size()) << a.series()[k].name;
+      for (size_t j = 0; j < std::min(x.size(), y.size()); j++)
+        worst = std::max(worst, std::fabs(x[j] - y[j]) / std::max(std::fabs(x[j]), 1e-3));
+    }
+  }
+  return worst;
+}
+
+// float32 against float64 over 30-40 steps: measured ~1e-6 relative; 1e-4 leaves room for other compilers.
+constexpr double kTolerance = 1e-4;
+
+}  // namespace
+
+TEST(GpuPlan, RegressionWithSgdMatchesTheCpuPath) {
+  ExperimentSpec s = regression_spec();
+  ReferenceGpuDevice device;
+  Runner gpu(s, &device, "");
+  EXPECT_EQ(gpu.runs_on_gpu(), 2);
+  Runner cpu(s);
+  EXPECT_EQ(cpu.runs_on_gpu(), 0);
+  run_all(gpu);
+  run_all(cpu);
+  EXPECT_EQ(gpu.total_steps(), 2 * 40);
+  const double diff = max_rel_diff(cpu, gpu);
+  std::printf("regression, SGD, full batch: max relative difference %.2e\n", diff);
+  EXPECT_LT(diff, kTolerance);
+  EXPECT_LT(gpu.runs()[0]->series()[0].values.back(), 0.5 * gpu.runs()[0]->series()[0].values.front());
+}
+
+TEST(GpuPlan, ClassificationWithAdamAndMiniBatchesMatchesTheCpuPath) {
+  for (OptimizerKind kind : {OptimizerKind::adam, OptimizerKind::adamw}) {
+    ExperimentSpec s = classification_spec();
+    s.optimizer.kind = kind;
+    ReferenceGpuDevice device;
+    Runner gpu(s, &device, "");
+    Runner cpu(s);
+    run_all(gpu);
+    run_all(cpu);
+    const double diff = max_rel_diff(cpu, gpu);
+    std::printf("sectors, %s, batch 20, record every 7: max relative difference %.2e\n", optimizer_name(kind), diff);
+    EXPECT_LT(diff, kTolerance);
+    EXPECT_EQ(gpu.runs()[0]->status(), RunStatus::finished);
+  }
+}
+
+TEST(GpuPlan, SgdWithMomentumAndWeightDecayMatchesTheCpuPath) {
+  ExperimentSpec s = regression_spec();
+  s.optimizer.momentum = 0.9;
+  s.optimizer.weight_decay = 0.01;
+  s.model.activation = Activation::tanh;
+  s.schedule.batch_size = 16;
+  ReferenceGpuDevice device;
+  Runner gpu(s, &device, "");
+  Runner cpu(s);
+  run_all(gpu);
+  run_all(cpu);
+  EXPECT_LT(max_rel_diff(cpu, gpu), kTolerance);
+}
+
+TEST(GpuPlan, BackendChoice) {
+  ReferenceGpuDevice hw, sw;
+  sw.set_fallback(true);
+  EXPECT_TRUE(choose_backend(Backend::auto_, &hw, "").gpu);
+  EXPECT_FALSE(choose_backend(Backend::auto_, nullptr, "no adapter").gpu);
+  EXPECT_EQ(choose_backend(Backend::auto_, nullptr, "no adapter").note, "");
+  const BackendChoice auto_sw = choose_backend(Backend::auto_, &sw, "");
+  EXPECT_FALSE(auto_sw.gpu);  // auto never picks a software fallback
+  EXPECT_NE(auto_sw.note.find("software fallback"), std::string::npos) << auto_sw.note;
+  EXPECT_TRUE(choose_backend(Backend::webgpu, &sw, "").gpu);  // forced
+  EXPECT_FALSE(choose_backend(Backend::cpu, &hw, "").gpu);
+  const BackendChoice none = choose_backend(Backend::webgpu, nullptr, "no WebGPU adapter is available");
+  EXPECT_FALSE(none.gpu);
+  EXPECT_NE(none.note.find("no WebGPU adapter is available"), std::string::npos) << none.note;
+  hw.lose();
+  EXPECT_FALSE(choose_backend(Backend::auto_, &hw, "").gpu);
+}
+
+TEST(GpuPlan, LostDeviceContinuesOnTheCpuFromTheLastStepThatCameBack) {
+  ExperimentSpec s = regression_spec();
+  s.sweep.width = {};
+  s.schedule.record_every = 5;
+  ReferenceGpuDevice device;
+  Runner gpu(s, &device, "");
+  while (gpu.runs()[0]->steps_done() < 13) gpu.step();
+  device.lose();
+  run_all(gpu);
+  const ::Run& run = *gpu.runs()[0];
+  EXPECT_FALSE(run.on_gpu());
+  EXPECT_EQ(run.status(), RunStatus::finished);
+  EXPECT_EQ(run.steps_done(), 40);
+  // Record step 10 was the last state read back: update 10 is finished on the CPU, which goes on from step 11.
+  EXPECT_NE(run.backend_note().find("lost"), std::string::npos) << run.backend_note();
+  EXPECT_NE(run.backend_note().find("from step 11"), std::string::npos) << run.backend_note();
+  Runner cpu(s);
+  run_all(cpu);
+  EXPECT_LT(max_rel_diff(cpu, gpu), kTolerance);
+  EXPECT_EQ(gpu.total_steps(), 40);
+}
+
+TEST(GpuPlan, DeviceLostBeforeAnythingCameBackStartsOverOnTheCpu) {
+  ExperimentSpec s = regression_spec();
+  s.sweep.width = {};
+  ReferenceGpuDevice device;
+  Runner gpu(s, &device, "");
+  device.lose();
+  run_all(gpu);
+  EXPECT_NE(gpu.runs()[0]->backend_note().find("from step 0"), std::string::npos) << gpu.runs()[0]->backend_note();
+  Runner cpu(s);
+  run_all(cpu);
+  EXPECT_EQ(json::write(cpu.results()), json::write(gpu.results()));  // all on the CPU: bit-identical
+}
+
+TEST(GpuPlan, SpecBackendFieldIsValidatedAndOnlyWrittenWhenChosen) {
+  EXPECT_EQ(spec_to_json(ExperimentSpec{}).find("backend"), nullptr);  // old documents and links unchanged
+  SpecResult r = parse_spec_text(R"({"version": 1, "backend": "webgpu"})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.spec.backend, Backend::webgpu);
+  EXPECT_EQ(spec_to_json(r.spec).find("backend")->string, "webgpu");
+  SpecResult bad = parse_spec_text(R"({"version": 1, "backend": "cuda"})");
+  ASSERT_EQ(bad.errors.size(), 1u);
+  EXPECT_EQ(bad.errors[0], "backend: \"cuda\" is not one of auto, cpu, webgpu");
+}
