@@ -39,7 +39,7 @@ async function clickAt(x, y) {
 }
 
 // The "phenomena" tab's label in the right-hand tab bar at 1280 x 800 (read off a screenshot).
-const PHENOMENA_TAB = { x: 857, y: 87 };
+const PHENOMENA_TAB = { x: 857, y: 110 };
 
 async function showPhenomena(name) {
   await clickAt(PHENOMENA_TAB.x, PHENOMENA_TAB.y);
