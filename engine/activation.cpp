@@ -9,6 +9,11 @@ const char* activation_name(Activation a) {
     case Activation::gelu: return "gelu";
     case Activation::linear: return "linear";
     case Activation::sigmoid: return "sigmoid";
+    case Activation::softplus: return "softplus";
+    case Activation::x_tanh: return "x_tanh";
+    case Activation::x2_tanh: return "x2_tanh";
+    case Activation::sin: return "sin";
+    case Activation::ricker: return "ricker";
   }
   return "?";
 }
@@ -17,9 +22,21 @@ namespace {
 // GELU in its tanh form (PyTorch's approximate="tanh"): 0.5 h (1 + tanh(k (h + 0.044715 h^3))).
 constexpr double kGeluK = 0.79788456080286535588;  // sqrt(2/pi)
 constexpr double kGeluC = 0.044715;
+
+// log(1 + e^h) without overflow: for h > 0 it is h + log(1 + e^-h).
+double softplus(double h) { return h > 0 ? h + detmath::log(1 + detmath::exp(-h)) : detmath::log(1 + detmath::exp(h)); }
+
+// The book's Ricker function (eq. 4.3) with width a: (π^¼ / 15a) (1 − (h/a)²) exp(−(h/a)²/2).
+double ricker_constant(double a) { return 1.3313353638003897 / (15 * a); }  // π^¼ = 1.33133536...
 }  // namespace
 
-void activation_forward(Activation a, double* x, const double* h, long n) {
+void activation_forward(Activation a, double* x, const double* h, long n) { activation_forward(a, x, h, n, 1.0); }
+
+void activation_backward(Activation a, double* dh, const double* dx, const double* h, const double* x, long n) {
+  activation_backward(a, dh, dx, h, x, n, 1.0);
+}
+
+void activation_forward(Activation a, double* x, const double* h, long n, double param) {
   switch (a) {
     case Activation::relu:
       for (long i = 0; i < n; i++) x[i] = h[i] > 0 ? h[i] : 0;
@@ -39,10 +56,31 @@ void activation_forward(Activation a, double* x, const double* h, long n) {
     case Activation::sigmoid:
       for (long i = 0; i < n; i++) x[i] = detmath::sigmoid(h[i]);
       break;
+    case Activation::softplus:
+      for (long i = 0; i < n; i++) x[i] = softplus(h[i]);
+      break;
+    case Activation::x_tanh:
+      for (long i = 0; i < n; i++) x[i] = h[i] * detmath::tanh(h[i]);
+      break;
+    case Activation::x2_tanh:
+      for (long i = 0; i < n; i++) x[i] = h[i] * h[i] * detmath::tanh(h[i]);
+      break;
+    case Activation::sin:
+      for (long i = 0; i < n; i++) x[i] = detmath::sin(param * h[i]);
+      break;
+    case Activation::ricker: {
+      const double c = ricker_constant(param);
+      for (long i = 0; i < n; i++) {
+        const double u = h[i] / param;
+        x[i] = c * (1 - u * u) * detmath::exp(-0.5 * u * u);
+      }
+      break;
+    }
   }
 }
 
-void activation_backward(Activation a, double* dh, const double* dx, const double* h, const double* x, long n) {
+void activation_backward(Activation a, double* dh, const double* dx, const double* h, const double* x, long n,
+                         double param) {
   switch (a) {
     case Activation::relu:
       for (long i = 0; i < n; i++) dh[i] = h[i] > 0 ? dx[i] : 0;
@@ -64,5 +102,32 @@ void activation_backward(Activation a, double* dh, const double* dx, const doubl
     case Activation::sigmoid:
       for (long i = 0; i < n; i++) dh[i] = dx[i] * x[i] * (1 - x[i]);
       break;
+    case Activation::softplus:
+      for (long i = 0; i < n; i++) dh[i] = dx[i] * detmath::sigmoid(h[i]);
+      break;
+    case Activation::x_tanh:
+      for (long i = 0; i < n; i++) {
+        const double t = detmath::tanh(h[i]);
+        dh[i] = dx[i] * (t + h[i] * (1 - t * t));
+      }
+      break;
+    case Activation::x2_tanh:
+      for (long i = 0; i < n; i++) {
+        const double t = detmath::tanh(h[i]);
+        dh[i] = dx[i] * (2 * h[i] * t + h[i] * h[i] * (1 - t * t));
+      }
+      break;
+    case Activation::sin:
+      for (long i = 0; i < n; i++) dh[i] = dx[i] * param * detmath::cos(param * h[i]);
+      break;
+    case Activation::ricker: {
+      // d/dh [c (1 − u²) e^{−u²/2}] = (c/a) u (u² − 3) e^{−u²/2}, u = h/a
+      const double c = ricker_constant(param);
+      for (long i = 0; i < n; i++) {
+        const double u = h[i] / param;
+        dh[i] = dx[i] * (c / param) * u * (u * u - 3) * detmath::exp(-0.5 * u * u);
+      }
+      break;
+    }
   }
 }

@@ -110,7 +110,10 @@ std::vector<LimitCurve> limit_curves(const ExperimentSpec& spec, const TaskData&
   const int width = widest(spec);
   std::vector<LimitCurve> out;
   for (double lr : learning_rates(spec)) {
-    const Run member(spec, data, MemberCoords{width, lr, 0});
+    MemberCoords coords;
+    coords.width = width;
+    coords.lr = lr;
+    const Run member(spec, data, coords);
     Mlp m = member.model();
     std::string mean_field_why;
     std::vector<double> f;

@@ -53,7 +53,7 @@ const double* Mlp::forward(const double* x, int batch) {
     else
       matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
                 transposed_.data());
-    if (l + 1 < layers()) activation_forward(act_, x_[size_t(l)].data(), h, long(batch) * fan_out);
+    if (l + 1 < layers()) activation_forward(act_, x_[size_t(l)].data(), h, long(batch) * fan_out, act_param_);
   }
   return h_.back().data();
 }
@@ -78,6 +78,6 @@ void Mlp::backward(const double* dout, int batch) {
       matmul_nn(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m);
     const long n = long(batch) * fan_in;
     activation_backward(act_, delta_.data(), delta_prev_.data(), h_[size_t(l) - 1].data(),
-                        x_[size_t(l) - 1].data(), n);
+                        x_[size_t(l) - 1].data(), n, act_param_);
   }
 }

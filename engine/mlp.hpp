@@ -35,6 +35,9 @@ class Mlp {
   const std::vector<int>& dims() const { return dims_; }
   const std::vector<TensorScaling>& scaling() const { return scaling_; }
   Activation activation() const { return act_; }
+  // The activation's parameter a (sin(a x), Ricker width a); 1 unless set.
+  void set_activation_param(double a) { act_param_ = a; }
+  double activation_param() const { return act_param_; }
   int max_batch() const { return max_batch_; }
 
   // Parameters of layer l (fan_out × fan_in) and their gradients, inside the flat buffers.
@@ -53,6 +56,7 @@ class Mlp {
 
   std::vector<int> dims_;
   Activation act_;
+  double act_param_ = 1;
   std::vector<TensorScaling> scaling_;
   int max_batch_;
   std::vector<long> offset_;

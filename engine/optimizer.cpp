@@ -10,15 +10,18 @@ const char* optimizer_name(OptimizerKind k) {
     case OptimizerKind::sgd: return "sgd";
     case OptimizerKind::adam: return "adam";
     case OptimizerKind::adamw: return "adamw";
+    case OptimizerKind::gd_auto: return "gd_auto";
   }
   return "?";
 }
 
 Optimizer::Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, long total_size)
     : config_(config), tensors_(std::move(tensors)) {
-  const bool needs_m = config_.kind != OptimizerKind::sgd || config_.momentum != 0;
+  if (config_.kind == OptimizerKind::gd_auto) config_.momentum = 0;  // plain GD
+  const bool plain = config_.kind == OptimizerKind::sgd || config_.kind == OptimizerKind::gd_auto;
+  const bool needs_m = !plain || config_.momentum != 0;
   if (needs_m) m_.assign(size_t(total_size), 0.0);
-  if (config_.kind != OptimizerKind::sgd) v_.assign(size_t(total_size), 0.0);
+  if (!plain) v_.assign(size_t(total_size), 0.0);
 }
 
 double lr_schedule_factor(const LrSchedule& s, long step) {
@@ -49,7 +52,7 @@ void Optimizer::step(double* params, const double* grads, double lr_factor) {
     const double decay = s.decay ? c.weight_decay : 0.0;
     double* w = params + s.offset;
     const double* g = grads + s.offset;
-    if (c.kind == OptimizerKind::sgd) {
+    if (c.kind == OptimizerKind::sgd || c.kind == OptimizerKind::gd_auto) {
       for (long i = 0; i < s.size; i++) {
         double gi = g[i] + decay * w[i];
         if (!m_.empty()) gi = m_[size_t(s.offset + i)] = c.momentum * m_[size_t(s.offset + i)] + gi;

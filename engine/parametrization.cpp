@@ -12,6 +12,8 @@ const char* preset_name(Preset p) {
     case Preset::mfp: return "mfp";
     case Preset::mup: return "mup";
     case Preset::custom: return "custom";
+    case Preset::normal: return "normal";
+    case Preset::two_layer_gamma: return "two_layer_gamma";
   }
   return "?";
 }
@@ -24,6 +26,8 @@ const char* preset_title(Preset p) {
     case Preset::mfp: return "MFP (mean field, 1 hidden layer)";
     case Preset::mup: return "muP (maximal update)";
     case Preset::custom: return "custom a, b, c";
+    case Preset::normal: return "N(0, s^2) for every weight";
+    case Preset::two_layer_gamma: return "two-layer (gamma, gamma') model";
   }
   return "?";
 }
@@ -65,7 +69,9 @@ std::vector<Abc> preset_exponents(Preset p, int layers, UpdateRule rule) {
         e.c = rule == UpdateRule::sgd ? 0.0 : (input || output ? 0.5 : 1.0);
         break;
       case Preset::custom:
-        break;  // the caller supplies its own exponents
+      case Preset::normal:
+      case Preset::two_layer_gamma:
+        break;  // the caller supplies its own exponents, or the init is not an abc table
     }
   }
   return abc;
@@ -89,6 +95,26 @@ std::vector<TensorScaling> scale_layers(const std::vector<Abc>& abc, const std::
     out[l].lr_multiplier = std::pow(n, -c);
   }
   return out;
+}
+
+std::vector<TensorScaling> normal_scaling(int layers) {
+  TensorScaling unit;
+  unit.init_std = 1;
+  return std::vector<TensorScaling>(size_t(std::max(layers, 0)), unit);
+}
+
+std::vector<TensorScaling> gamma_scaling(double gamma, double gamma_prime, int width) {
+  std::vector<TensorScaling> out(2);
+  out[0].init_std = std::pow(double(width), -(gamma - gamma_prime) / 2);  // β₂, input weights w
+  out[1].init_std = std::pow(double(width), -(gamma + gamma_prime) / 2);  // β₁, output weights a
+  return out;
+}
+
+const char* init_scale_layers_name(InitScaleLayers w) { return w == InitScaleLayers::first ? "first" : "all"; }
+
+void apply_init_scale(std::vector<TensorScaling>& layers, double factor, InitScaleLayers which) {
+  for (size_t l = 0; l < layers.size(); l++)
+    if (which == InitScaleLayers::all || l == 0) layers[l].init_std *= factor;
 }
 
 namespace {

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-enum class Preset { sp, sp_lr_over_n, ntp, mfp, mup, custom };
+// normal and two_layer_gamma are not abc tables but the inits of the book's phenomena chapters (below).
+enum class Preset { sp, sp_lr_over_n, ntp, mfp, mup, custom, normal, two_layer_gamma };
 enum class UpdateRule { sgd, adam };  // Adam's step ignores the gradient's scale, so its c differs
 
 struct Abc {
@@ -34,6 +35,20 @@ int scaling_width(int layer, const std::vector<int>& dims);
 // and (a+θ, b−θ, c−θ) for Adam, which leaves the training trajectory unchanged.
 std::vector<TensorScaling> scale_layers(const std::vector<Abc>& abc, const std::vector<int>& dims,
                                         UpdateRule rule, double theta);
+
+// Inits of the phenomena chapters (spec/phenomena.md §0, §2), which fix stds and leave learning rates alone.
+// normal: every weight N(0, 1), multipliers and learning-rate multipliers 1 (with init_scale s: N(0, s²)).
+std::vector<TensorScaling> normal_scaling(int layers);
+// two_layer_gamma, the normalized two-layer model of the phase diagram: f = Σ_k a_k σ(w_kᵀx) (α = 1) with
+// w_k ~ N(0, β₂² I), a_k ~ N(0, β₁²), β₁ = m^{−(γ+γ′)/2}, β₂ = m^{−(γ−γ′)/2}, m the width: κ = β₁β₂ = m^−γ,
+// κ′ = β₁/β₂ = m^−γ′. Learning-rate multipliers 1 (plain GD on a and w).
+std::vector<TensorScaling> gamma_scaling(double gamma, double gamma_prime, int width);
+
+// Init scale: multiply the init std of every layer (all) or of the first layer only by `factor`, e.g. LeCun
+// (preset sp) ×5 for the large-init frequency-principle runs.
+enum class InitScaleLayers { all, first };
+const char* init_scale_layers_name(InitScaleLayers w);
+void apply_init_scale(std::vector<TensorScaling>& layers, double factor, InitScaleLayers which);
 
 enum class Regime { unstable, trivial, kernel, feature_learning };
 const char* regime_name(Regime r);

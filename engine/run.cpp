@@ -6,8 +6,20 @@
 
 #include "engine/gd_trace.hpp"
 #include "engine/loss.hpp"
+#include "engine/neurons.hpp"
 #include "engine/run_gpu.hpp"
 #include "engine/spectral.hpp"
+
+std::string phenomena_cpu_only(const ExperimentSpec& s) {
+  if (s.optimizer.kind == OptimizerKind::gd_auto) return "the optimizer gd_auto";
+  if (s.schedule.stop_loss_ratio > 0) return "schedule.stop_loss_ratio";
+  const Activation a = s.model.activation;
+  if (a != Activation::relu && a != Activation::tanh && a != Activation::gelu && a != Activation::linear &&
+      a != Activation::sigmoid)
+    return std::string("the activation ") + activation_name(a);
+  if (std::find(s.metrics.begin(), s.metrics.end(), "sharpness") != s.metrics.end()) return "the sharpness metric";
+  return "";
+}
 
 const char* run_status_name(RunStatus s) {
   switch (s) {
@@ -22,6 +34,10 @@ const char* run_status_name(RunStatus s) {
 namespace {
 
 constexpr int kMaxProbe = 128;
+constexpr int kAutoStepEvery = 100;         // gd_auto re-estimates λ_max this often (spec/phenomena.md §6.3)
+constexpr double kAutoStepTolerance = 0.01;  // and undoes a step that raises the loss by more than 1%
+constexpr int kAutoStepIters = 50;
+constexpr double kAutoStepTol = 1e-3;
 
 bool wants(const ExperimentSpec& s, const char* metric) {
   return std::find(s.metrics.begin(), s.metrics.end(), metric) != s.metrics.end();
@@ -37,10 +53,15 @@ Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
     return Mlp({1, width, 1}, Activation::linear, {TensorScaling{}, TensorScaling{}}, 1);
   }
   const std::vector<int> dims = model_dims(s, c.width);
-  const UpdateRule rule = update_rule(s.optimizer.kind);
-  Mlp mlp(dims, s.model.activation, scale_layers(spec_exponents(s), dims, rule, s.parametrization.theta), capacity);
-  mlp.set_precision(s.precision);
-  return mlp;
+  Mlp m(dims, s.model.activation, spec_scaling(s, dims, c.phase), capacity);
+  m.set_activation_param(s.model.activation_param);
+  m.set_precision(s.precision);
+  return m;
+}
+
+// Metrics that look at the whole train set at once need the model's buffers to hold it.
+bool needs_whole_train_set(const ExperimentSpec& s) {
+  return wants(s, "fp_delta") || wants(s, "sharpness") || s.optimizer.kind == OptimizerKind::gd_auto;
 }
 
 OptimizerConfig optimizer_config(const ExperimentSpec& s, const MemberCoords& c) {
@@ -56,7 +77,8 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
       data_(data),
       coords_(coords),
       mlp_(make_model(spec, coords,
-                       std::max(spec.schedule.batch_size == 0 ? data.train.size : spec.schedule.batch_size,
+                       std::max(spec.schedule.batch_size == 0 || needs_whole_train_set(spec) ? data.train.size
+                                                                                              : spec.schedule.batch_size,
                                 std::min(data.train.size, kMaxProbe)))),
       optimizer_(optimizer_config(spec, coords), layer_slices(mlp_), long(mlp_.params().size())),
       batch_rng_(Rng::stream(coords.seed, /*purpose=*/3)) {
@@ -121,6 +143,7 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
       init_norm_.push_back(spectral_norm(mlp_.weights(l), nullptr, mlp_.dims()[size_t(l) + 1], mlp_.dims()[size_t(l)],
                                          power_u_.data(), power_v_.data()));
   }
+  setup_phenomena_metrics();
   recorded_steps_.reserve(records);
 }
 
@@ -191,6 +214,123 @@ void Run::transformer_step() {
   }
 }
 
+int Run::add_series(const std::string& name) {
+  series_.push_back({name, {}});
+  series_.back().values.reserve(size_t(spec_.schedule.steps / spec_.schedule.record_every + 3));
+  return int(series_.size()) - 1;
+}
+
+void Run::setup_phenomena_metrics() {
+  const Dataset& train = data_.train;
+  want_fp_ = wants(spec_, "fp_delta");
+  want_sign_ = wants(spec_, "sign_accuracy");
+  want_rd_ = wants(spec_, "weight_rd");
+  want_sharpness_ = wants(spec_, "sharpness");
+  want_condensation_ = wants(spec_, "condensation");
+  gd_auto_ = spec_.optimizer.kind == OptimizerKind::gd_auto;
+  for (double y : train.y) zero_loss_ += 0.5 * y * y / train.size;
+  if (want_fp_) {
+    frequency_ = FrequencyProbe(train.y.data(), train.size);
+    fp_outputs_.resize(size_t(train.size));
+    fp_delta_.resize(frequency_.peaks().size());
+    fp_ = int(series_.size());
+    for (int k : frequency_.peaks()) add_series("delta_F/k=" + std::to_string(k));
+  }
+  if (want_sign_) {
+    sign_ = add_series("sign_accuracy/train");
+    add_series("sign_accuracy/test");
+  }
+  if (want_rd_) {
+    rd_ = add_series("weight_rd");
+    if (params_init_.empty()) params_init_ = mlp_.params();
+  }
+  if (want_sharpness_ || gd_auto_)
+    hessian_ = std::make_unique<HessianProbe>(mlp_, train.x.data(), train.y.data(), train.size);
+  if (want_sharpness_) sharpness_ = add_series("sharpness");
+  if (want_sharpness_ || gd_auto_) grads_before_.resize(mlp_.params().size());
+  if (gd_auto_) {
+    gd_lr_ = add_series("gd_lr");
+    params_before_.resize(mlp_.params().size());
+  }
+  if (want_condensation_) {
+    if (params_init_.empty()) params_init_ = mlp_.params();  // the neuron view shows init beside now
+    condensation_ = add_series("condensation/share");
+    add_series("condensation/lines");
+  }
+}
+
+double Run::weight_rd() const {
+  // θ_w = W₁ (with the folded-in bias): RD = ‖W₁ − W₁⁰‖_F / ‖W₁⁰‖_F; the forward multiplier cancels.
+  const double* w = mlp_.weights(0);
+  double change = 0, init = 0;
+  for (long i = 0; i < mlp_.layer_size(0); i++) {
+    change += (w[i] - params_init_[size_t(i)]) * (w[i] - params_init_[size_t(i)]);
+    init += params_init_[size_t(i)] * params_init_[size_t(i)];
+  }
+  return init > 0 ? std::sqrt(change / init) : NAN;
+}
+
+void Run::record_phenomena() {
+  const Dataset& train = data_.train;
+  if (want_fp_) {
+    for (int start = 0; start < train.size; start += mlp_.max_batch()) {
+      const int n = std::min(mlp_.max_batch(), train.size - start);
+      const double* f = mlp_.forward(&train.x[size_t(start) * size_t(train.input_dim)], n);
+      std::copy(f, f + n, fp_outputs_.begin() + start);
+    }
+    frequency_.measure(fp_outputs_.data(), fp_delta_.data());
+    for (size_t p = 0; p < fp_delta_.size(); p++) series_[size_t(fp_) + p].values.push_back(fp_delta_[p]);
+  }
+  if (want_sign_) {
+    const Dataset* sets[2] = {&data_.train, &data_.test};
+    for (int which = 0; which < 2; which++) {
+      const Dataset& d = *sets[which];
+      int hits = 0;
+      for (int start = 0; start < d.size; start += mlp_.max_batch()) {
+        const int n = std::min(mlp_.max_batch(), d.size - start);
+        const double* f = mlp_.forward(&d.x[size_t(start) * size_t(d.input_dim)], n);
+        for (int i = 0; i < n; i++) hits += (f[i] > 0) == (d.y[size_t(start + i)] > 0);
+      }
+      series_[size_t(sign_ + which)].values.push_back(double(hits) / d.size);
+    }
+  }
+  if (want_rd_) series_[size_t(rd_)].values.push_back(weight_rd());
+  if (want_sharpness_) {
+    // the probe overwrites the gradient buffer, which the coming optimizer step still needs
+    std::vector<double>& g = mlp_.grads();
+    std::copy(g.begin(), g.end(), grads_before_.begin());
+    series_[size_t(sharpness_)].values.push_back(hessian_->top_eigenvalue());
+    std::copy(grads_before_.begin(), grads_before_.end(), g.begin());
+  }
+  if (gd_auto_) series_[size_t(gd_lr_)].values.push_back(eta_);
+  if (want_condensation_) {
+    series_[size_t(condensation_)].values.push_back(antipodal_share(mlp_));
+    series_[size_t(condensation_ + 1)].values.push_back(condensed_lines(mlp_));
+  }
+}
+
+void Run::estimate_step_size() {
+  // η needs λ_max to a few digits only: a loose tolerance saves most of the Hessian-vector products
+  const double lambda = hessian_->top_eigenvalue(kAutoStepIters, kAutoStepTol);
+  eta_ = lambda > 0 ? spec_.optimizer.lr / lambda : coords_.lr;
+}
+
+bool Run::auto_step(int t, double loss) {
+  std::vector<double>& theta = mlp_.params();
+  std::copy(mlp_.grads().begin(), mlp_.grads().end(), grads_before_.begin());
+  if (t % kAutoStepEvery == 0 || eta_ <= 0) estimate_step_size();
+  std::copy(theta.begin(), theta.end(), params_before_.begin());
+  for (int attempt = 0; attempt < 30; attempt++) {
+    optimizer_.set_lr(eta_);
+    optimizer_.step(theta.data(), grads_before_.data());
+    const double next = dataset_loss(data_.train, nullptr);
+    if (std::isfinite(next) && next <= loss * (1 + kAutoStepTolerance)) return true;
+    std::copy(params_before_.begin(), params_before_.end(), theta.begin());
+    eta_ *= 0.5;
+  }
+  return false;
+}
+
 std::string Run::label() const {
   char buf[96];
   if (transformer_) {
@@ -202,6 +342,11 @@ std::string Run::label() const {
   }
   std::snprintf(buf, sizeof buf, "n=%d lr=%g seed=%llu", coords_.width > 0 ? coords_.width : mlp_.dims()[1],
                 coords_.lr, static_cast<unsigned long long>(coords_.seed));
+  if (spec_.parametrization.preset == Preset::two_layer_gamma) {
+    char phase[64];
+    std::snprintf(phase, sizeof phase, " gamma=%g gamma'=%g", coords_.phase.gamma, coords_.phase.gamma_prime);
+    return std::string(buf) + phase;
+  }
   return buf;
 }
 
@@ -291,6 +436,7 @@ void Run::record(int t, double train_loss) {
   }
   if (want_act_ || want_delta_) measure_probe(index);
   if (want_weight_delta_) measure_weight_change();
+  record_phenomena();
 }
 
 void Run::measure_weight_change() {
@@ -323,11 +469,21 @@ void Run::step() {
   const Batch b = next_batch();
   const double loss = batch_loss(b, dout_.data(), nullptr);
   if (!std::isfinite(loss) || loss > spec_.schedule.divergence_loss) return diverge(t);
+  if (spec_.schedule.stop_loss_ratio > 0 && loss <= spec_.schedule.stop_loss_ratio * zero_loss_) {
+    record(t, loss);  // reached the target loss: this is the run's last record
+    status_ = RunStatus::finished;
+    reached_stop_loss_ = true;
+    return;
+  }
   batch_loss_sum_ += loss;
   batch_losses_++;
   mlp_.backward(dout_.data(), b.size);
   if (t % spec_.schedule.record_every == 0) record(t, b.size == data_.train.size ? loss : NAN);
-  optimizer_.step(mlp_.params().data(), mlp_.grads().data());
+  if (gd_auto_) {
+    if (!auto_step(t, loss)) return diverge(t);
+  } else {
+    optimizer_.step(mlp_.params().data(), mlp_.grads().data());
+  }
   step_ = t + 1;
   if (step_ == spec_.schedule.steps) {
     const double final_loss = dataset_loss(data_.train, nullptr);

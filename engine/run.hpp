@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "engine/anchor_trainer.hpp"
+#include "engine/frequency.hpp"
+#include "engine/hessian.hpp"
 #include "engine/mlp.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/spec.hpp"
@@ -27,7 +29,13 @@ struct MemberCoords {
   uint64_t seed = 0;
   double gamma = 0;         // transformer: initialization rate (γ-init)
   double weight_decay = 0;  // transformer: the optimizer's weight decay λ
+  PhasePoint phase;  // (γ, γ′) of a two_layer_gamma member
 };
+
+// What of the phenomena additions (spec/phenomena.md) the device kernel plan does not do: the step rule gd_auto,
+// stop_loss_ratio, the new activations and the sharpness metric (Hessian-vector products on the CPU model), as a
+// phrase for the backend note; "" when a spec can train on a device.
+std::string phenomena_cpu_only(const ExperimentSpec& s);
 
 enum class RunStatus { running, finished, diverged, failed };  // failed: an exception (Runner::step caught it)
 const char* run_status_name(RunStatus s);
@@ -54,6 +62,7 @@ class Run {
   RunStatus status() const { return status_; }
   int steps_done() const { return step_; }
   int diverged_at() const { return diverged_at_; }  // -1 unless diverged
+  bool reached_stop_loss() const { return reached_stop_loss_; }  // finished early at schedule.stop_loss_ratio
   // Ends the run as failed with `why` (Runner::step calls it when a step throws); error() is "" unless failed.
   void fail(const std::string& why);
   const std::string& error() const { return error_; }
@@ -65,6 +74,8 @@ class Run {
   const Mlp& model() const { return mlp_; }
   const AnchorTrainer* transformer() const { return transformer_.get(); }
   AnchorTrainer* transformer() { return transformer_.get(); }
+  // The parameters at init, kept when a metric needs them (weight_delta_spectral, weight_rd, condensation); else empty.
+  const std::vector<double>& initial_params() const { return params_init_; }
   std::string label() const;  // "n=256 lr=0.1 seed=0"
   bool on_gpu() const { return gpu_ != nullptr; }
   const std::string& gpu_name() const { return gpu_name_; }  // the adapter it started on ("" for the CPU)
@@ -95,6 +106,16 @@ class Run {
   void init_transformer();
   void transformer_step();
   void record_transformer(int t);
+  // Phenomena metrics (spec/phenomena.md): Δ_F at the target's peaks, sign accuracy, RD of W₁, sharpness,
+  // condensation of the hidden neurons.
+  void setup_phenomena_metrics();
+  int add_series(const std::string& name);
+  void record_phenomena();
+  // gd_auto: one GD step at η = lr / λ_max; a step that raises the loss by more than 1% is undone and retried
+  // at half the step. Returns false if no step could be taken.
+  bool auto_step(int t, double loss);
+  void estimate_step_size();
+  double weight_rd() const;
 
   const ExperimentSpec& spec_;
   const TaskData& data_;
@@ -122,6 +143,15 @@ class Run {
   std::vector<double> init_norm_;    // ‖W_l⁰‖_* per layer
   std::vector<double> power_u_, power_v_;  // power-iteration scratch, as long as the widest layer
 
+  bool want_fp_ = false, want_sign_ = false, want_rd_ = false, want_sharpness_ = false, want_condensation_ = false;
+  bool gd_auto_ = false;
+  bool reached_stop_loss_ = false;
+  double zero_loss_ = 0;  // train loss of the zero predictor (stop_loss_ratio)
+  FrequencyProbe frequency_;
+  std::vector<double> fp_outputs_, fp_delta_;
+  std::unique_ptr<HessianProbe> hessian_;  // on the train set (sharpness, gd_auto)
+  double eta_ = 0;                         // gd_auto: the step in use
+  std::vector<double> params_before_, grads_before_;
   std::unique_ptr<GpuTraining> gpu_;  // set while training on a device
   std::string backend_note_;
   std::string gpu_name_;
@@ -135,4 +165,5 @@ class Run {
   } transformer_series_;
   int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1,
       weight_delta_ = -1, batch_mean_ = -1;  // series indices
+  int fp_ = -1, sign_ = -1, rd_ = -1, sharpness_ = -1, condensation_ = -1, gd_lr_ = -1;
 };

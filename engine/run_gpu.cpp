@@ -42,6 +42,11 @@ void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
   const BackendChoice choice = choose_backend(spec_.backend, device, why_none);
   backend_note_ = choice.note;
   if (!choice.gpu) return;
+  const std::string cpu_only = phenomena_cpu_only(spec_);
+  if (!cpu_only.empty()) {
+    backend_note_ = "Training on the CPU: " + cpu_only + " runs there only.";
+    return;
+  }
   auto g = std::make_unique<GpuTraining>();
   g->device = device;
   gpu_name_ = device->name();

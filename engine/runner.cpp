@@ -58,13 +58,16 @@ Runner::Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string&
   const std::vector<double> spec_gamma{spec_.model.transformer.gamma}, spec_decay{spec_.optimizer.weight_decay};
   const std::vector<double>& gammas = spec_.sweep.gamma.empty() ? spec_gamma : spec_.sweep.gamma;
   const std::vector<double>& decays = spec_.sweep.weight_decay.empty() ? spec_decay : spec_.sweep.weight_decay;
+  const std::vector<PhasePoint> one_phase{{spec_.parametrization.gamma, spec_.parametrization.gamma_prime}};
+  const std::vector<PhasePoint>& phases = spec_.sweep.phase_points.empty() ? one_phase : spec_.sweep.phase_points;
   for (int width : widths)
     for (double lr : lrs)
       for (double decay : decays)
         for (double gamma : gammas)
-          for (uint64_t seed : spec_.sweep.seeds)
-            runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, gamma, decay}, device,
-                                                  why_none));
+          for (const PhasePoint& phase : phases)
+            for (uint64_t seed : spec_.sweep.seeds)
+              runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, gamma, decay, phase},
+                                                    device, why_none));
 }
 
 bool Runner::done() const {
@@ -144,6 +147,10 @@ json::Value Runner::results() const {
     if (r->transformer()) {
       run.set("gamma", Value::make_number(r->coords().gamma));
       run.set("weight_decay", Value::make_number(r->coords().weight_decay));
+    }
+    if (spec_.parametrization.preset == Preset::two_layer_gamma) {
+      run.set("gamma", Value::make_number(r->coords().phase.gamma));
+      run.set("gamma_prime", Value::make_number(r->coords().phase.gamma_prime));
     }
     run.set("status", Value::make_string(run_status_name(r->status())));
     run.set("diverged_at", r->diverged_at() >= 0 ? Value::make_number(r->diverged_at()) : Value());

@@ -24,7 +24,7 @@ class Runner {
   long progress_steps() const;  // toward planned_steps(): a run that ended early (diverged) counts as complete
 
   const ExperimentSpec& spec() const { return spec_; }
-  const TaskData& data() const { return data_; }
+  const TaskData& data() const { return data_; }  // train and test sets (with the folded-in bias column)
   const std::vector<std::unique_ptr<Run>>& runs() const { return runs_; }
   int active_run() const { return next_; }
   // Every unfinished member waits for its device to hand back a record step: stepping again now gains nothing.

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/fashion_mnist.hpp"
+#include "engine/phenomena_tasks.hpp"
 #include "engine/time_budget.hpp"
 
 namespace {
@@ -119,6 +120,7 @@ void read_array(ObjectReader& r, const char* key, size_t max_items, Fn item, boo
 constexpr int kMaxWidth = 16384;
 constexpr int kMaxHiddenLayers = 16;
 constexpr size_t kMaxSweepMembers = 256;
+constexpr double kMinGamma = -4, kMaxGamma = 4;
 
 const char* norm_name(bool pre_ln) { return pre_ln ? "pre" : "post"; }
 const char* distribution_name(bool uniform) { return uniform ? "uniform" : "normal"; }
@@ -169,19 +171,28 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
     m.widths = widths;
   }
   r.choice("activation", m.activation,
-           {Activation::relu, Activation::tanh, Activation::gelu, Activation::linear, Activation::sigmoid},
+           {Activation::relu, Activation::tanh, Activation::gelu, Activation::linear, Activation::sigmoid,
+            Activation::softplus, Activation::x_tanh, Activation::x2_tanh, Activation::sin, Activation::ricker},
            activation_name);
   r.boolean("input_bias", m.input_bias);
   r.choice("kind", m.kind, {ModelKind::mlp, ModelKind::transformer}, model_kind_name);
   ObjectReader t(r.field("transformer"), r.at("transformer"), errors);
   read_transformer(t, m.transformer);
+  r.number("activation_param", m.activation_param, 1e-6, 1e6);
   r.finish();
 }
 
 void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<std::string>& errors) {
   r.choice("preset", p.preset,
-           {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup, Preset::custom}, preset_name);
+           {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup, Preset::custom, Preset::normal,
+            Preset::two_layer_gamma},
+           preset_name);
   r.number("theta", p.theta, -2, 2);
+  r.number("init_scale", p.init_scale, 1e-12, 1e6);
+  r.choice("init_scale_layers", p.init_scale_layers, {InitScaleLayers::all, InitScaleLayers::first},
+           init_scale_layers_name);
+  r.number("gamma", p.gamma, kMinGamma, kMaxGamma);
+  r.number("gamma_prime", p.gamma_prime, kMinGamma, kMaxGamma);
   read_array(r, "custom", kMaxHiddenLayers + 1, [&](const json::Value& v, const std::string& at) {
     Abc e;
     ObjectReader layer(&v, at, errors);
@@ -196,10 +207,17 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
 
 void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors) {
   r.choice("kind", t.kind,
-           {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram, TaskKind::anchor},
+           {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram, TaskKind::anchor,
+            TaskKind::function_1d, TaskKind::boolean_cube, TaskKind::sum_sin},
            task_name);
   ObjectReader anchor(r.field("anchor"), r.at("anchor"), errors);
   read_anchor(anchor, t.anchor);
+  r.choice("target", t.target,
+           {Target::none, Target::sin135, Target::sin15, Target::step, Target::noisy_sin, Target::piecewise_relu,
+            Target::four_points, Target::parity, Target::x1x2},
+           target_name);
+  r.number("noise", t.noise, 0, 100);
+  r.boolean("center_target", t.center_target);
   r.integer("input_dim", t.input_dim, 1, 4096);
   r.integer("train_size", t.train_size, 1, 100000);
   r.integer("test_size", t.test_size, 1, 100000);
@@ -214,7 +232,8 @@ void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors)
 }
 
 void read_optimizer(ObjectReader& r, OptimizerConfig& o) {
-  r.choice("kind", o.kind, {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw}, optimizer_name);
+  r.choice("kind", o.kind, {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw, OptimizerKind::gd_auto},
+           optimizer_name);
   r.number("lr", o.lr, 1e-12, 1e6);
   r.number("momentum", o.momentum, 0, 0.9999);
   r.number("beta1", o.beta1, 0, 0.9999);
@@ -233,6 +252,7 @@ void read_schedule(ObjectReader& r, ScheduleSpec& s) {
   r.boolean("cosine", s.cosine);
   r.number("final_lr_fraction", s.final_lr_fraction, 0, 1);
   r.number("clip_norm", s.clip_norm, 0, 1e6);
+  r.number("stop_loss_ratio", s.stop_loss_ratio, 0, 1);
   r.finish();
 }
 
@@ -272,6 +292,15 @@ void read_sweep(ObjectReader& r, SweepSpec& s) {
     if (seeds.empty()) r.error(r.at("seeds"), "needs at least one seed");
     s.seeds = seeds;
   }
+  s.phase_points.clear();
+  read_array(r, "phase_points", 64, [&](const json::Value& v, const std::string& at) {
+    if (!v.is_array() || v.array.size() != 2)
+      return r.error(at, "expected a pair [gamma, gamma_prime], got " + describe(v));
+    PhasePoint p;
+    r.read_number(v.array[0], at + "[0]", p.gamma, kMinGamma, kMaxGamma);
+    r.read_number(v.array[1], at + "[1]", p.gamma_prime, kMinGamma, kMaxGamma);
+    s.phase_points.push_back(p);
+  });
   r.finish();
 }
 
@@ -344,16 +373,77 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
                      anchor_task_name(a.kind) + " sequences are four pairs and a query)");
 }
 
+// The phenomena fields (spec/phenomena.md) only where they mean something.
+void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  const TaskConfig& t = s.task;
+  const std::string target = std::string("\"") + target_name(t.target) + "\"";
+  if (t.kind == TaskKind::function_1d) {
+    if (t.target == Target::none || t.target == Target::parity || t.target == Target::x1x2)
+      errors.push_back("task.target: " + target + " is not a function_1d target (sin135, sin15, step, noisy_sin, "
+                       "piecewise_relu, four_points)");
+    if (t.input_dim != 1)
+      errors.push_back("task.input_dim: " + std::to_string(t.input_dim) + " is not 1 (function_1d is a 1-D task)");
+    if (t.target == Target::four_points && t.train_size != kFourPoints)
+      errors.push_back("task.train_size: " + std::to_string(t.train_size) + " is not 4 (four_points has 4 points)");
+  } else if (t.kind == TaskKind::boolean_cube) {
+    if (t.target != Target::parity && t.target != Target::x1x2)
+      errors.push_back("task.target: " + target + " is not a boolean_cube target (parity, x1x2)");
+    if (t.input_dim < 2 || t.input_dim > kMaxCubeBits)
+      errors.push_back("task.input_dim: " + std::to_string(t.input_dim) + " is not in [2, " +
+                       std::to_string(kMaxCubeBits) + "] (boolean_cube bits)");
+    else if (t.train_size + t.test_size > (1 << t.input_dim))
+      errors.push_back("task.test_size: train_size + test_size = " + std::to_string(t.train_size + t.test_size) +
+                       " is more than the " + std::to_string(1 << t.input_dim) + " corners of {-1,1}^" +
+                       std::to_string(t.input_dim));
+  } else if (t.target != Target::none) {
+    errors.push_back("task.target: only used with task kinds function_1d and boolean_cube");
+  }
+  if (t.center_target && task_is_classification(t.kind))
+    errors.push_back("task.center_target: needs a regression task");
+  const ParametrizationSpec& p = s.parametrization;
+  if (p.preset == Preset::two_layer_gamma && s.model.widths.size() != 1)
+    errors.push_back("parametrization.preset: two_layer_gamma is defined for exactly 1 hidden layer, the model has " +
+                     std::to_string(s.model.widths.size()));
+  if (p.preset != Preset::two_layer_gamma && (p.gamma != 0 || p.gamma_prime != 0))
+    errors.push_back("parametrization.gamma: only used with preset \"two_layer_gamma\"");
+  if (p.preset != Preset::two_layer_gamma && !s.sweep.phase_points.empty())
+    errors.push_back("sweep.phase_points: only used with preset \"two_layer_gamma\"");
+  if (s.optimizer.kind == OptimizerKind::gd_auto) {
+    if (s.schedule.batch_size != 0 && s.schedule.batch_size != t.train_size)
+      errors.push_back("optimizer.kind: gd_auto is full-batch gradient descent, schedule.batch_size must be 0");
+    if (task_is_classification(t.kind)) errors.push_back("optimizer.kind: gd_auto needs a regression task (MSE)");
+    if (s.optimizer.lr >= 2)
+      errors.push_back("optimizer.lr: " + num(s.optimizer.lr) + " is not below 2 (gd_auto takes the step lr/lambda_max;"
+                       " GD is unstable from 2/lambda_max on)");
+  }
+  if (s.schedule.stop_loss_ratio > 0 && task_is_classification(t.kind))
+    errors.push_back("schedule.stop_loss_ratio: needs a regression task (it compares with the zero predictor)");
+}
+
+void check_phenomena_metric(const ExperimentSpec& s, size_t i, std::vector<std::string>& errors) {
+  const std::string& m = s.metrics[i];
+  const std::string at = "metrics[" + std::to_string(i) + "]: ";
+  if (m == "fp_delta" && (s.task.kind != TaskKind::function_1d || s.task.target == Target::four_points))
+    errors.push_back(at + "fp_delta needs a function_1d task on a grid (not four_points)");
+  if ((m == "sign_accuracy" || m == "sharpness") && task_is_classification(s.task.kind))
+    errors.push_back(at + m + " needs a regression task");
+  if (m == "condensation" && s.model.widths.size() != 1)
+    errors.push_back(at + "condensation needs exactly 1 hidden layer (neurons = input weights and output weight)");
+}
+
 }  // namespace
 
 const std::vector<std::string>& known_metrics() {
   static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms",
                                               "weight_delta_spectral", "batch_loss_mean", "train_accuracy",
-                                              "id_accuracy", "ood_accuracy", "commutativity", "wq_cosine"};
+                                              "id_accuracy", "ood_accuracy", "commutativity", "wq_cosine", "fp_delta",
+                                              "sign_accuracy", "weight_rd", "sharpness", "condensation"};
   return names;
 }
 
-UpdateRule update_rule(OptimizerKind k) { return k == OptimizerKind::sgd ? UpdateRule::sgd : UpdateRule::adam; }
+UpdateRule update_rule(OptimizerKind k) {
+  return k == OptimizerKind::sgd || k == OptimizerKind::gd_auto ? UpdateRule::sgd : UpdateRule::adam;
+}
 
 std::vector<int> model_dims(const ExperimentSpec& s, int width) {
   std::vector<int> dims{s.task.input_dim + (s.model.input_bias ? 1 : 0)};
@@ -390,11 +480,22 @@ double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
   return bytes + 4.0 * sequences * (s.task.anchor.seq_len + 1) * 3;  // ints, and the generator's sets of seen rows
 }
 
+std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vector<int>& dims, PhasePoint phase) {
+  const ParametrizationSpec& p = s.parametrization;
+  std::vector<TensorScaling> out;
+  if (p.preset == Preset::normal) out = normal_scaling(int(dims.size()) - 1);
+  else if (p.preset == Preset::two_layer_gamma) out = gamma_scaling(phase.gamma, phase.gamma_prime, dims[1]);
+  else out = scale_layers(spec_exponents(s), dims, update_rule(s.optimizer.kind), p.theta);
+  apply_init_scale(out, p.init_scale, p.init_scale_layers);
+  return out;
+}
+
 double estimate_memory_bytes(const ExperimentSpec& s) {
   if (s.model.kind == ModelKind::transformer) return estimate_transformer_memory_bytes(s);
   const std::vector<int> no_sweep{0};
   const std::vector<int>& widths = s.sweep.width.empty() ? no_sweep : s.sweep.width;
-  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size());
+  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
+                                           std::max<size_t>(s.sweep.phase_points.size(), 1));
   const int batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
   double bytes = 0;
   for (int w : widths) {
@@ -463,15 +564,20 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
       errors.push_back("metrics[" + std::to_string(i) + "]: \"" + s.metrics[i] + "\" is not one of " + allowed);
     } else if (s.metrics[i] == "test_accuracy" && !task_is_classification(s.task.kind)) {
       errors.push_back("metrics[" + std::to_string(i) + "]: test_accuracy needs a classification task");
+    } else {
+      check_phenomena_metric(s, i, errors);
     }
   }
   check_transformer(s, errors);
+  check_phenomena(s, errors);
   const size_t members = std::max<size_t>(s.sweep.width.size(), 1) * std::max<size_t>(s.sweep.lr.size(), 1) *
                          s.sweep.seeds.size() * std::max<size_t>(s.sweep.gamma.size(), 1) *
-                         std::max<size_t>(s.sweep.weight_decay.size(), 1);
+                         std::max<size_t>(s.sweep.weight_decay.size(), 1) *
+                         std::max<size_t>(s.sweep.phase_points.size(), 1);
   if (members > kMaxSweepMembers)
     errors.push_back("sweep: " + std::to_string(members) + " runs (width × lr × seeds" +
-                     (s.model.kind == ModelKind::transformer ? " × gamma × weight_decay" : "") + "), more than " +
+                     (s.model.kind == ModelKind::transformer ? " × gamma × weight_decay" : "") +
+                     (s.sweep.phase_points.empty() ? "" : " × phase_points") + "), more than " +
                      std::to_string(kMaxSweepMembers));
   const double bytes = estimate_memory_bytes(s);
   if (bytes > kMemoryBudgetBytes) {
@@ -569,6 +675,8 @@ json::Value spec_to_json(const ExperimentSpec& s) {
     tf.set("attention_scale", Value::make_string(attention_scale_name(t.attention_scale)));
     model.set("transformer", tf);
   }
+  // Fields added after share links existed are written only when set, so those links stay the same.
+  if (s.model.activation_param != 1) model.set("activation_param", Value::make_number(s.model.activation_param));
   root.set("model", model);
 
   Value param = Value::make_object();
@@ -585,6 +693,12 @@ json::Value spec_to_json(const ExperimentSpec& s) {
     }
     param.set("custom", layers);
   }
+  const ParametrizationSpec& p = s.parametrization;
+  if (p.init_scale != 1) param.set("init_scale", Value::make_number(p.init_scale));
+  if (p.init_scale_layers != InitScaleLayers::all)
+    param.set("init_scale_layers", Value::make_string(init_scale_layers_name(p.init_scale_layers)));
+  if (p.gamma != 0) param.set("gamma", Value::make_number(p.gamma));
+  if (p.gamma_prime != 0) param.set("gamma_prime", Value::make_number(p.gamma_prime));
   root.set("parametrization", param);
 
   Value task = Value::make_object();
@@ -606,6 +720,10 @@ json::Value spec_to_json(const ExperimentSpec& s) {
     anchor.set("modulus", Value::make_number(a.modulus));
     task.set("anchor", anchor);
   }
+  const TaskConfig defaults;
+  if (s.task.target != Target::none) task.set("target", Value::make_string(target_name(s.task.target)));
+  if (s.task.noise != defaults.noise) task.set("noise", Value::make_number(s.task.noise));
+  if (s.task.center_target) task.set("center_target", Value::make_bool(true));
   root.set("task", task);
 
   Value opt = Value::make_object();
@@ -629,6 +747,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
     sched.set("final_lr_fraction", Value::make_number(s.schedule.final_lr_fraction));
     sched.set("clip_norm", Value::make_number(s.schedule.clip_norm));
   }
+  if (s.schedule.stop_loss_ratio > 0) sched.set("stop_loss_ratio", Value::make_number(s.schedule.stop_loss_ratio));
   root.set("schedule", sched);
 
   Value sweep = Value::make_object();
@@ -637,6 +756,16 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   sweep.set("seeds", numbers(s.sweep.seeds));
   if (!s.sweep.gamma.empty()) sweep.set("gamma", numbers(s.sweep.gamma));
   if (!s.sweep.weight_decay.empty()) sweep.set("weight_decay", numbers(s.sweep.weight_decay));
+  if (!s.sweep.phase_points.empty()) {
+    Value points = Value::make_array();
+    for (const PhasePoint& q : s.sweep.phase_points) {
+      Value pair = Value::make_array();
+      pair.push(Value::make_number(q.gamma));
+      pair.push(Value::make_number(q.gamma_prime));
+      points.push(pair);
+    }
+    sweep.set("phase_points", points);
+  }
   root.set("sweep", sweep);
 
   Value metrics = Value::make_array();

@@ -25,12 +25,16 @@ struct ModelSpec {
   bool input_bias = false;  // fold a first-layer bias in as a constant input coordinate
   ModelKind kind = ModelKind::mlp;  // transformer: widths/activation/input_bias unused, `transformer` instead
   TransformerSpec transformer;
+  double activation_param = 1;  // a of sin(a x) and of the Ricker function
 };
 
 struct ParametrizationSpec {
   Preset preset = Preset::mup;
   double theta = 0;         // the symmetry shift (a+θ, b−θ, c−2θ): same trajectory, other bookkeeping
   std::vector<Abc> custom;  // per weight matrix, when preset == custom
+  double init_scale = 1;    // multiplies the init std of every layer, or of the first only
+  InitScaleLayers init_scale_layers = InitScaleLayers::all;
+  double gamma = 0, gamma_prime = 0;  // two_layer_gamma, when sweep.phase_points is empty
 };
 
 struct ScheduleSpec {
@@ -44,6 +48,13 @@ struct ScheduleSpec {
   bool cosine = false;
   double final_lr_fraction = 0;
   double clip_norm = 0;
+  // > 0: a run finishes early once its train loss is ≤ this × the zero predictor's loss (1/2n Σ y²), so runs of
+  // several widths stop at the same relative loss (phase diagram)
+  double stop_loss_ratio = 0;
+};
+
+struct PhasePoint {
+  double gamma = 0, gamma_prime = 0;
 };
 
 struct SweepSpec {
@@ -52,6 +63,7 @@ struct SweepSpec {
   std::vector<uint64_t> seeds{0};
   std::vector<double> gamma;         // Transformer init rate; empty: model.transformer.gamma
   std::vector<double> weight_decay;  // empty: optimizer.weight_decay
+  std::vector<PhasePoint> phase_points;  // (γ, γ′) of two_layer_gamma; empty: parametrization.gamma, gamma_prime
 };
 
 struct ExperimentSpec {
@@ -97,3 +109,6 @@ std::vector<int> model_dims(const ExperimentSpec& s, int width);
 UpdateRule update_rule(OptimizerKind k);
 // The abc exponents in force: the preset's, or the custom list.
 std::vector<Abc> spec_exponents(const ExperimentSpec& s);
+// The scaling per weight matrix of a member with these dims and (γ, γ′): the abc table's (with θ), or the
+// phenomena inits (normal, two_layer_gamma), then parametrization.init_scale applied.
+std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vector<int>& dims, PhasePoint phase);

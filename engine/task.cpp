@@ -6,6 +6,7 @@
 
 #include "engine/detmath.hpp"
 #include "engine/fashion_mnist.hpp"
+#include "engine/phenomena_tasks.hpp"
 #include "engine/rng.hpp"
 
 const char* task_name(TaskKind k) {
@@ -15,6 +16,24 @@ const char* task_name(TaskKind k) {
     case TaskKind::fashion_mnist: return "fashion_mnist";
     case TaskKind::skipgram: return "skipgram";
     case TaskKind::anchor: return "anchor";
+    case TaskKind::function_1d: return "function_1d";
+    case TaskKind::boolean_cube: return "boolean_cube";
+    case TaskKind::sum_sin: return "sum_sin";
+  }
+  return "?";
+}
+
+const char* target_name(Target t) {
+  switch (t) {
+    case Target::none: return "none";
+    case Target::sin135: return "sin135";
+    case Target::sin15: return "sin15";
+    case Target::step: return "step";
+    case Target::noisy_sin: return "noisy_sin";
+    case Target::piecewise_relu: return "piecewise_relu";
+    case Target::four_points: return "four_points";
+    case Target::parity: return "parity";
+    case Target::x1x2: return "x1x2";
   }
   return "?";
 }
@@ -90,8 +109,8 @@ int task_outputs(const TaskConfig& c) {
     case TaskKind::fashion_mnist: return kFashionMnistClasses;
     case TaskKind::skipgram: return c.input_dim;
     case TaskKind::anchor: return c.anchor.vocab;
+    default: return 1;
   }
-  return 1;
 }
 
 AnchorTaskConfig anchor_task_config(const TaskConfig& c) {
@@ -115,6 +134,14 @@ TaskData make_task(const TaskConfig& c) {
     std::string error;
     if (!load_fashion_mnist(fashion_mnist_dir(), c.train_size, c.test_size, t.train, t.test, error))
       throw std::runtime_error(error);
+  } else if (c.kind == TaskKind::function_1d) {
+    t.train = function_1d_train(c, rng);
+    t.test = function_1d_test(c);
+  } else if (c.kind == TaskKind::boolean_cube) {
+    boolean_cube(c, rng, t.train, t.test);
+  } else if (c.kind == TaskKind::sum_sin) {
+    t.train = sum_sin(c, rng, c.train_size);
+    t.test = sum_sin(c, rng, c.test_size);
   } else if (c.kind == TaskKind::sin_regression) {
     std::vector<double> v(size_t(c.input_dim));
     random_unit_vector(rng, v.data(), c.input_dim);
@@ -130,6 +157,7 @@ TaskData make_task(const TaskConfig& c) {
     t.train = sectors(c, rng, c.train_size);
     t.test = sectors(c, rng, c.test_size);
   }
+  if (c.center_target && !t.classification) center_targets(t.train, t.test);
   return t;
 }
 

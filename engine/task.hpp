@@ -20,11 +20,14 @@
 
 #include "engine/anchor_tasks.hpp"
 
-enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram, anchor };
+enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram, anchor, function_1d, boolean_cube, sum_sin };
+// The target of function_1d and boolean_cube (engine/phenomena_tasks.hpp); `none` for the other kinds.
+enum class Target { none, sin135, sin15, step, noisy_sin, piecewise_relu, four_points, parity, x1x2 };
 
 constexpr double kSkipgramSameCluster = 0.7;
 
 const char* task_name(TaskKind k);
+const char* target_name(Target t);
 
 struct TaskConfig {
   TaskKind kind = TaskKind::sin_regression;
@@ -38,6 +41,9 @@ struct TaskConfig {
   // anchor: token sequences for a Transformer (engine/anchor_tasks.hpp). train_size, test_size and seed above
   // are used; anchor.train_size, anchor.test_size and anchor.seed are overwritten by them.
   AnchorTaskConfig anchor;
+  Target target = Target::none;  // function_1d, boolean_cube
+  double noise = 0.3;            // noisy_sin: std of the noise on the train targets
+  bool center_target = false;    // subtract the train mean of y (initial condensation with sigmoid)
 };
 
 struct Dataset {

@@ -19,6 +19,7 @@
 #include "web/view.hpp"
 #include "web/width_view.hpp"
 #include "web/anchor_view.hpp"
+#include "web/phenomena_view.hpp"
 
 enum class RunState { idle, running, paused, finished };
 const char* run_state_name(RunState s);
@@ -51,6 +52,7 @@ struct App {
 
   View view;  // which panels are shown (all, or an embed's choice)
   WidthView width_view;  // the "vs width" tab
+  PhenomenaView phenomena_view;  // the "phenomena" tab
   EmbeddingView embedding_view;  // the "embeddings" tab
   AnchorView anchor_view;  // the "anchor" tab (Transformer runs)
   AbcExplorer explorer;  // the "parametrization" tab

@@ -5,6 +5,7 @@
 // Text arguments arrive in memory from muplay_alloc (index.html), not on the stack: a link or file can be megabytes.
 #include <emscripten.h>
 
+#include <cmath>
 #include <malloc.h>
 
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include "web/app.hpp"
 #include "web/webgpu_device.hpp"
 #include "web/width_view.hpp"
+#include "engine/phase_diagram.hpp"
 
 namespace {
 
@@ -180,6 +182,23 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_width_slopes(const char* family, int rec
   if (the_app().runner)
     for (const PlotCurve& c : width_curves(*the_app().runner, family ? family : "", record))
       r.set(c.label.substr(0, c.label.find(' ')), json::Value::make_number(c.x.size() >= 2 ? loglog_slope(c.x, c.y) : 0));
+  return out(json::write(r));
+}
+
+// The "phenomena" view's (gamma, gamma') map: [{"gamma", "gamma_prime", "slope" (S_w, null if unknown),
+// "unconverged", "theory" (linear / critical / condensed)}], as the view colours it.
+EMSCRIPTEN_KEEPALIVE const char* muplay_phase_slopes() {
+  json::Value r = json::Value::make_array();
+  if (the_app().runner && the_app().runner->spec().parametrization.preset == Preset::two_layer_gamma)
+    for (const PhaseSlope& p : phase_slopes(*the_app().runner, false)) {
+      json::Value e = json::Value::make_object();
+      e.set("gamma", json::Value::make_number(p.phase.gamma));
+      e.set("gamma_prime", json::Value::make_number(p.phase.gamma_prime));
+      e.set("slope", std::isfinite(p.slope) ? json::Value::make_number(p.slope) : json::Value());
+      e.set("unconverged", json::Value::make_number(p.unconverged));
+      e.set("theory", json::Value::make_string(phase_regime_name(theoretical_regime(p.phase.gamma, p.phase.gamma_prime))));
+      r.push(e);
+    }
   return out(json::write(r));
 }
 

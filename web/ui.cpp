@@ -12,6 +12,7 @@
 #include "web/plot.hpp"
 #include "web/spec_editor.hpp"
 #include "web/width_view.hpp"
+#include "web/phenomena_view.hpp"
 #include "engine/lr_transfer.hpp"
 
 namespace {
@@ -280,6 +281,10 @@ void views(App& app) {
   }
   if (app.runner && app.runner->spec().model.kind == ModelKind::transformer && ImGui::BeginTabItem("anchor")) {
     anchor_view(app.anchor_view, *app.runner);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("phenomena")) {
+    if (app.runner) phenomena_view(app.phenomena_view, *app.runner);
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("parametrization")) {

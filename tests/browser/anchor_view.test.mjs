@@ -57,7 +57,7 @@ const RAMP_ZERO = (38 << 16) | (26 << 8) | 140;  // anchor_view.cpp ramp(0): att
 const RIGHT_PANEL = { x: 480, y: 100, w: 790, h: 560 };
 
 test('identity trains in the page and the anchor tab draws attention, W_Q cosines and the embedding PCA', T, async () => {
-  const results = await runPreset(/20-anchor-identity/, (s) => { s.schedule.steps = 40; s.schedule.record_every = 20; });
+  const results = await runPreset(/30-anchor-identity/, (s) => { s.schedule.steps = 40; s.schedule.record_every = 20; });
   const loss = results.runs[0].series.train_loss;
   assert.equal(results.runs[0].series.id_accuracy.length, 3);
   assert.ok(loss.at(-1) < loss[0], JSON.stringify(loss));
@@ -72,7 +72,7 @@ test('identity trains in the page and the anchor tab draws attention, W_Q cosine
 });
 
 test('a gamma x weight-decay sweep fills the phase plot', T, async () => {
-  const results = await runPreset(/21-anchor-gamma-sweep/, (s) => {
+  const results = await runPreset(/31-anchor-gamma-sweep/, (s) => {
     Object.assign(s.task, { train_size: 400, test_size: 100 });
     s.task.anchor.ood_test_size = 100;
     Object.assign(s.schedule, { steps: 8, record_every: 8 });

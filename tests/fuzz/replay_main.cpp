@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   int replayed = 0;
   for (int i = 1; i < argc; i++) {
     std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(argv[i], ec)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(argv[i], ec)) {
+      if (!entry.is_regular_file()) continue;  // examples/ holds a folder of command-line presets
       std::ifstream in(entry.path(), std::ios::binary);
       const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());

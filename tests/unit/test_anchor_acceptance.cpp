@@ -1,5 +1,5 @@
 // Acceptance checks of spec/anchor-functions.md §7 on the real engine, at the sizes of the page's presets
-// (examples/20-anchor-identity.json, examples/21-anchor-gamma-sweep.json), fixed seeds.
+// (examples/30-anchor-identity.json, examples/31-anchor-gamma-sweep.json), fixed seeds.
 //
 // Sizes (why they are smaller than spec §9): the engine trains ~5 GFLOP/s in float64 on one core, so §9's 165 k-
 // parameter model (1 500 steps of batch 128) costs ~5 minutes per run. The γ-sweep preset uses 2 pre-LN layers,
@@ -28,7 +28,7 @@ double final_value(const Run& run, const char* series) {
 }
 
 TEST(AnchorAcceptance, IdentityPresetReaches95PercentTestAccuracy) {
-  Runner runner(preset("20-anchor-identity.json"));
+  Runner runner(preset("30-anchor-identity.json"));
   while (runner.step()) {
   }
   for (const auto& run : runner.runs()) {
@@ -45,7 +45,7 @@ TEST(AnchorAcceptance, IdentityPresetReaches95PercentTestAccuracy) {
 // and the configurations that fit it within this budget lost γ = 0.8's reasoning, see the README). What is asserted
 // for γ = 0.5 is phase 2's signature at this size, trained pairs learned without reasoning: ID ≥ OOD + 0.4.
 TEST(AnchorAcceptance, Chapter13InitRateDecidesReasoning) {
-  ExperimentSpec spec = preset("21-anchor-gamma-sweep.json");
+  ExperimentSpec spec = preset("31-anchor-gamma-sweep.json");
   ASSERT_EQ(spec.optimizer.weight_decay, 0.01);
   spec.schedule.record_every = spec.schedule.steps;  // evaluations cost time; the checks read the end
   Runner runner(spec);

@@ -71,7 +71,9 @@ TEST_P(GradientCheck, BackwardMatchesFiniteDifferences) {
 
 INSTANTIATE_TEST_SUITE_P(AllActivationsAndLosses, GradientCheck,
                          ::testing::Combine(::testing::Values(Activation::relu, Activation::tanh, Activation::gelu,
-                                                              Activation::linear, Activation::sigmoid),
+                                                              Activation::linear, Activation::sigmoid,
+                                                              Activation::softplus, Activation::x_tanh,
+                                                              Activation::x2_tanh, Activation::sin, Activation::ricker),
                                             ::testing::Bool()));
 
 TEST(Loss, CrossEntropyIsStableForHugeLogits) {

@@ -1,0 +1,125 @@
+#include "engine/phenomena_tasks.hpp"
+
+#include <algorithm>
+
+#include "engine/detmath.hpp"
+#include "engine/rng.hpp"
+
+namespace {
+
+constexpr double kFourX[kFourPoints] = {-0.8, -0.3, 0.2, 0.7};
+constexpr double kFourY[kFourPoints] = {0.6, 0.2, 0.5, -0.2};
+
+double relu(double x) { return x > 0 ? x : 0; }
+
+// The linear interpolation of the four points, constant beyond the outer two.
+double four_points_interpolant(double x) {
+  if (x <= kFourX[0]) return kFourY[0];
+  for (int i = 1; i < kFourPoints; i++)
+    if (x <= kFourX[i]) {
+      const double s = (x - kFourX[i - 1]) / (kFourX[i] - kFourX[i - 1]);
+      return kFourY[i - 1] + s * (kFourY[i] - kFourY[i - 1]);
+    }
+  return kFourY[kFourPoints - 1];
+}
+
+double clean_target(Target t, double x) {
+  switch (t) {
+    case Target::sin135: return detmath::sin(x) + detmath::sin(3 * x) + detmath::sin(5 * x);
+    case Target::sin15: return detmath::sin(x) + detmath::sin(5 * x);
+    case Target::step: return x >= 0 ? 1.0 : -1.0;
+    case Target::noisy_sin: return detmath::sin(x);
+    case Target::piecewise_relu:
+      return -relu(x) + relu(2 * (x + 0.3)) - relu(1.5 * (x - 0.4)) + relu(0.5 * (x - 0.8));
+    case Target::four_points: return four_points_interpolant(x);
+    default: return 0;
+  }
+}
+
+Dataset grid(const TaskConfig& c, int size, double offset) {
+  double lo = 0, hi = 0;
+  function_1d_interval(c.target, lo, hi);
+  Dataset d{size, 1, 1, std::vector<double>(size_t(size)), std::vector<double>(size_t(size)), {}};
+  for (int i = 0; i < size; i++) {
+    d.x[size_t(i)] = lo + (hi - lo) * (i + offset) / size;
+    d.y[size_t(i)] = clean_target(c.target, d.x[size_t(i)]);
+  }
+  return d;
+}
+
+}  // namespace
+
+void function_1d_interval(Target t, double& lo, double& hi) {
+  const bool unit = t == Target::piecewise_relu || t == Target::four_points;
+  lo = unit ? -1.0 : -detmath::kPi;
+  hi = unit ? 1.0 : detmath::kPi;
+}
+
+Dataset function_1d_train(const TaskConfig& c, Rng& rng) {
+  if (c.target == Target::four_points) {
+    return Dataset{kFourPoints, 1, 1, std::vector<double>(kFourX, kFourX + kFourPoints),
+                   std::vector<double>(kFourY, kFourY + kFourPoints), {}};
+  }
+  Dataset d = grid(c, c.train_size, 0.0);
+  if (c.target == Target::noisy_sin)
+    for (double& y : d.y) y += c.noise * rng.normal();
+  return d;
+}
+
+Dataset function_1d_test(const TaskConfig& c) {
+  // four_points: the whole interval [−1, 1] including its ends, to draw the fit
+  if (c.target == Target::four_points) {
+    Dataset d = grid(c, c.test_size, 0.0);
+    for (int i = 0; i < d.size; i++) {
+      d.x[size_t(i)] = c.test_size > 1 ? -1.0 + 2.0 * i / (c.test_size - 1) : 0.0;
+      d.y[size_t(i)] = four_points_interpolant(d.x[size_t(i)]);
+    }
+    return d;
+  }
+  return grid(c, c.test_size, 0.5);
+}
+
+void boolean_cube(const TaskConfig& c, Rng& rng, Dataset& train, Dataset& test) {
+  const int d = c.input_dim, corners = 1 << d;
+  std::vector<int> order(static_cast<size_t>(corners));
+  for (int i = 0; i < corners; i++) order[size_t(i)] = i;
+  for (int i = corners - 1; i > 0; i--) std::swap(order[size_t(i)], order[rng.below(uint64_t(i) + 1)]);
+  auto fill = [&](Dataset& out, int first, int size) {
+    out = Dataset{size, d, 1, std::vector<double>(size_t(size) * size_t(d)), std::vector<double>(size_t(size)), {}};
+    for (int i = 0; i < size; i++) {
+      const int corner = order[size_t(first + i)];
+      double* x = &out.x[size_t(i) * size_t(d)];
+      double product = 1;
+      for (int k = 0; k < d; k++) {
+        x[k] = (corner >> k) & 1 ? 1.0 : -1.0;
+        product *= x[k];
+      }
+      out.y[size_t(i)] = c.target == Target::x1x2 ? x[0] * x[1] : product;
+    }
+  };
+  fill(train, 0, c.train_size);
+  fill(test, c.train_size, c.test_size);
+}
+
+Dataset sum_sin(const TaskConfig& c, Rng& rng, int size) {
+  const int d = c.input_dim;
+  Dataset out{size, d, 1, std::vector<double>(size_t(size) * size_t(d)), std::vector<double>(size_t(size)), {}};
+  for (int i = 0; i < size; i++) {
+    double y = 0;
+    for (int k = 0; k < d; k++) {
+      const double x = -4 + 6 * rng.uniform();
+      out.x[size_t(i) * size_t(d) + size_t(k)] = x;
+      y += 3.5 * detmath::sin(5 * x + 1);
+    }
+    out.y[size_t(i)] = y;
+  }
+  return out;
+}
+
+void center_targets(Dataset& train, Dataset& test) {
+  double mean = 0;
+  for (double y : train.y) mean += y;
+  mean /= double(std::max<size_t>(train.y.size(), 1));
+  for (double& y : train.y) y -= mean;
+  for (double& y : test.y) y -= mean;
+}

@@ -1,0 +1,67 @@
+// Initial condensation (spec/phenomena.md §3, §6.4): 5-50-1 with the bias folded in, every weight N(0, s²),
+// full-batch Adam 1e-3 on y = Σ_k 3.5 sin(5x_k + 1), x_k ~ U[−4, 2], n = 80, read at step 50.
+// p = 1 (tanh, sigmoid on the centered target): at s = 1e-3 two antipodal groups (|cos| ≥ 0.9) hold ≥ 95% of the
+// amplitude; at s = 0.5 at most 30%. For x tanh x and x² tanh x only the ordering of line counts is checked
+// (the book's 4 / 6 directions did not reproduce in the reference runs).
+#include <gtest/gtest.h>
+
+#include "phenomena_util.hpp"
+
+namespace {
+
+struct Condensation {
+  std::vector<double> share, lines;  // per seed, at step 50
+};
+
+Condensation at_step_50(const std::string& activation, double s, bool centered, const std::string& seeds) {
+  const ExperimentSpec spec = spec_from(R"({"version":1,
+    "model":{"widths":[50],"activation":")" + activation + R"(","input_bias":true},
+    "parametrization":{"preset":"normal","init_scale":)" + std::to_string(s) + R"(},
+    "task":{"kind":"sum_sin","input_dim":5,"train_size":80,"test_size":80,"center_target":)" +
+                                        (centered ? "true" : "false") + R"(},
+    "optimizer":{"kind":"adam","lr":0.001},"schedule":{"steps":50,"record_every":50},
+    "sweep":{"seeds":[)" + seeds + R"(]},"metrics":["train_loss","condensation"]})");
+  Runner runner(spec);
+  while (runner.step()) {}
+  Condensation out;
+  for (const auto& run : runner.runs()) {
+    out.share.push_back(last(*run, "condensation/share"));
+    out.lines.push_back(last(*run, "condensation/lines"));
+  }
+  return out;
+}
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s / double(v.size());
+}
+
+}  // namespace
+
+// Measured (seeds 0-2): tanh s=1e-3 share 1.000 ×3, s=0.5 0.141/0.074/0.106; sigmoid centered s=1e-3
+// 1.000/1.000/0.997, s=0.5 0.137/0.094/0.098.
+TEST(InitialCondensation, FirstOrderActivationsCondenseOnOneLineUnderSmallInit) {
+  for (const auto& [activation, centered] : {std::pair<std::string, bool>{"tanh", false}, {"sigmoid", true}}) {
+    for (double share : at_step_50(activation, 1e-3, centered, "0,1,2").share)
+      EXPECT_GE(share, 0.95) << activation << " s=1e-3";
+    for (double share : at_step_50(activation, 0.5, centered, "0,1,2").share)
+      EXPECT_LE(share, 0.3) << activation << " s=0.5";
+  }
+}
+
+// Line counts at step 50 (|cos| ≥ 0.9 groups covering 95% of the amplitude), mean over seeds 0-9. Measured:
+// tanh 1.0, x tanh x 4.7 (per seed 4 4 5 5 5 5 5 5 5 4), x² tanh x 4.7 (5 5 3 4 3 4 4 7 6 6).
+TEST(InitialCondensation, SecondOrderActivationUsesMoreLinesThanFirstOrder) {
+  const std::string seeds = "0,1,2,3,4,5,6,7,8,9";
+  EXPECT_GT(mean(at_step_50("x_tanh", 1e-3, true, seeds).lines), mean(at_step_50("tanh", 1e-3, true, seeds).lines));
+}
+
+// The spec's full ordering x² tanh > x tanh > tanh does NOT reproduce at step 50 with this count: x² tanh x ties
+// x tanh x (4.7 vs 4.7 over seeds 0-9); with other groupings it goes either way (|cos| ≥ 0.9 covering 80%: 2.2 vs
+// 3.4; |cos| ≥ 0.99 covering 95%: 6.1 vs 4.7), so no grouping was picked to make it pass. Kept, disabled, as the
+// record of the check; run it with --gtest_also_run_disabled_tests.
+TEST(InitialCondensation, DISABLED_ThirdOrderActivationUsesMoreLinesThanSecondOrder) {
+  const std::string seeds = "0,1,2,3,4,5,6,7,8,9";
+  EXPECT_GT(mean(at_step_50("x2_tanh", 1e-3, true, seeds).lines), mean(at_step_50("x_tanh", 1e-3, true, seeds).lines));
+}

@@ -1,0 +1,324 @@
+#include "web/phenomena_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/frequency.hpp"
+#include "engine/neurons.hpp"
+#include "engine/phase_diagram.hpp"
+#include "imgui.h"
+#include "web/plot.hpp"
+
+namespace {
+
+constexpr float kPanelHeight = 260;
+
+bool records(const Run& run, const char* prefix) {
+  for (const Series& s : run.series())
+    if (s.name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+// The net's outputs on a data set: a copy of the model sized for the whole set (the view must not touch the run).
+std::vector<double> predict(const Mlp& m, const Dataset& d) {
+  Mlp copy(m.dims(), m.activation(), m.scaling(), std::max(d.size, 1));
+  copy.set_activation_param(m.activation_param());
+  long offset = 0;
+  for (int l = 0; l < m.layers(); l++) {
+    std::copy(m.weights(l), m.weights(l) + m.layer_size(l), copy.params().begin() + offset);
+    offset += m.layer_size(l);
+  }
+  const double* f = copy.forward(d.x.data(), d.size);
+  return std::vector<double>(f, f + long(d.size) * m.dims().back());
+}
+
+Mlp with_params(const Mlp& m, const std::vector<double>& params) {
+  Mlp copy(m.dims(), m.activation(), m.scaling(), 1);
+  copy.params() = params;
+  return copy;
+}
+
+// Red for negative, white at 0, blue for positive, saturating at |v| = scale.
+ImU32 diverging_color(double v, double scale) {
+  const float t = float(std::clamp(v / scale, -1.0, 1.0));
+  const float r = t < 0 ? 1.0f : 1.0f - t, b = t > 0 ? 1.0f : 1.0f + t, g = 1.0f - std::fabs(t);
+  return IM_COL32(int(255 * (0.25f + 0.75f * r)), int(255 * (0.25f + 0.75f * g)), int(255 * (0.25f + 0.75f * b)), 255);
+}
+
+// Dark blue (0) to yellow (1).
+ImU32 heat_color(double t) {
+  const float u = float(std::clamp(t, 0.0, 1.0));
+  return IM_COL32(int(30 + 225 * u), int(30 + 200 * u), int(120 - 90 * u), 255);
+}
+
+// A box with a title at the cursor; returns its plot area (inside a margin for labels).
+void frame(const char* id, const char* title, ImVec2 size, ImVec2& a, ImVec2& b) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, size);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddText(ImVec2(origin.x + 50, origin.y), ImGui::GetColorU32(ImGuiCol_Text), title);
+  a = ImVec2(origin.x + 50, origin.y + 22);
+  b = ImVec2(origin.x + size.x - 10, origin.y + size.y - 30);
+  dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border));
+}
+
+struct Scatter {
+  std::vector<double> x, y;
+  ImU32 color;
+  std::string label;
+};
+
+// Points on linear axes with their ranges; a few tick labels at the corners.
+void scatter_plot(const char* id, const char* title, const char* x_label, const char* y_label,
+                  const std::vector<Scatter>& sets, ImVec2 size) {
+  ImVec2 a, b;
+  frame(id, title, size, a, b);
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  for (const Scatter& s : sets)
+    for (size_t i = 0; i < s.x.size(); i++)
+      if (std::isfinite(s.x[i]) && std::isfinite(s.y[i])) {
+        x0 = std::min(x0, s.x[i]), x1 = std::max(x1, s.x[i]);
+        y0 = std::min(y0, s.y[i]), y1 = std::max(y1, s.y[i]);
+      }
+  if (!(x0 <= x1)) return;
+  if (x1 - x0 < 1e-12) x0 -= 0.5, x1 += 0.5;
+  if (y1 - y0 < 1e-12) y0 -= 0.5, y1 += 0.5;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  char buf[32];
+  auto label_at = [&](ImVec2 p, double v) {
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    dl->AddText(p, dim, buf);
+  };
+  label_at(ImVec2(a.x, b.y + 2), x0);
+  label_at(ImVec2(b.x - 40, b.y + 2), x1);
+  label_at(ImVec2(a.x - 48, b.y - 14), y0);
+  label_at(ImVec2(a.x - 48, a.y), y1);
+  dl->AddText(ImVec2((a.x + b.x) / 2 - 40, b.y + 14), dim, x_label);
+  dl->AddText(ImVec2(a.x + 4, a.y + 2), dim, y_label);
+  float legend_y = a.y + 2;
+  for (const Scatter& s : sets) {
+    for (size_t i = 0; i < s.x.size(); i++) {
+      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+      const float px = a.x + 4 + float((s.x[i] - x0) / (x1 - x0)) * (b.x - a.x - 8);
+      const float py = b.y - 4 - float((s.y[i] - y0) / (y1 - y0)) * (b.y - a.y - 8);
+      dl->AddCircleFilled(ImVec2(px, py), 2.5f, s.color);
+    }
+    if (!s.label.empty()) {
+      dl->AddCircleFilled(ImVec2(b.x - 110, legend_y + 7), 3, s.color);
+      dl->AddText(ImVec2(b.x - 100, legend_y), ImGui::GetColorU32(ImGuiCol_Text), s.label.c_str());
+      legend_y += ImGui::GetTextLineHeight();
+    }
+  }
+}
+
+// A rows × cols matrix as coloured cells (row 0 at the top).
+void heat_map(const char* id, const char* title, const std::vector<double>& cells, int rows, int cols,
+              ImU32 (*color)(double, double), double scale, ImVec2 size) {
+  ImVec2 a, b;
+  frame(id, title, size, a, b);
+  if (rows <= 0 || cols <= 0) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float w = (b.x - a.x) / float(cols), h = (b.y - a.y) / float(rows);
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      const ImVec2 p(a.x + w * float(c), a.y + h * float(r));
+      dl->AddRectFilled(p, ImVec2(p.x + w + 0.5f, p.y + h + 0.5f), color(cells[size_t(r * cols + c)], scale));
+    }
+}
+
+ImU32 heat_of(double v, double scale) { return heat_color(v / scale); }
+
+// Frequency principle: Δ_F curves and heat map, the fit, the spectra.
+void frequency_panels(const Runner& runner, const Run& run) {
+  std::vector<PlotCurve> curves;
+  std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
+  for (const Series& s : run.series())
+    if (s.name.rfind("delta_F/", 0) == 0) curves.push_back({s.name, steps, s.values, 0, false});
+  for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
+  PlotAxes axes;
+  axes.title = "relative error Delta_F(k) at the target's peaks";
+  axes.x_label = "step";
+  axes.y_label = "Delta_F";
+  const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
+  line_plot("##fp_curves", axes, curves, ImVec2(half, kPanelHeight));
+  ImGui::SameLine();
+  // Heat map: one row per peak (lowest k on top), one column per record (at most 200, sampled).
+  const int rows = int(curves.size()), cols = std::min<int>(200, int(steps.size()));
+  std::vector<double> cells(size_t(rows) * size_t(std::max(cols, 0)));
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      const size_t i = size_t(double(c) * double(steps.size() - 1) / std::max(cols - 1, 1));
+      cells[size_t(r * cols + c)] = std::min(1.0, curves[size_t(r)].y[i]);
+    }
+  char title[128];
+  std::snprintf(title, sizeof title, "Delta_F: rows k = %s..., steps 0-%d, dark = small",
+                curves.empty() ? "" : curves[0].label.substr(8).c_str(), steps.empty() ? 0 : int(steps.back()));
+  heat_map("##fp_heat", title, cells, rows, cols, heat_of, 1.0, ImVec2(half, kPanelHeight));
+
+  const Dataset& train = runner.data().train;
+  const std::vector<double> out = predict(run.model(), train);
+  std::vector<double> xs;
+  for (int i = 0; i < train.size; i++) xs.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
+  PlotAxes fit;
+  fit.title = "target and network on the train grid";
+  fit.x_label = "x";
+  fit.y_label = "f(x)";
+  fit.log_y = false;
+  line_plot("##fp_fit", fit, {{"target", xs, train.y, IM_COL32(230, 230, 230, 255), false},
+                              {"network", xs, out, IM_COL32(255, 140, 40, 255), false}},
+            ImVec2(half, kPanelHeight));
+  ImGui::SameLine();
+  const std::vector<double> target_spectrum = dft_magnitudes(train.y.data(), train.size);
+  const std::vector<double> net_spectrum = dft_magnitudes(out.data(), train.size);
+  const size_t kmax = std::min<size_t>(target_spectrum.size(), 24);
+  std::vector<double> ks, yt, yn;
+  for (size_t k = 1; k < kmax; k++) {
+    ks.push_back(double(k));
+    yt.push_back(target_spectrum[k] + 1e-6);
+    yn.push_back(net_spectrum[k] + 1e-6);
+  }
+  PlotAxes spec_axes;
+  spec_axes.title = "|DFT| of target and network vs frequency k";
+  spec_axes.x_label = "k";
+  spec_axes.y_label = "|F_k|";
+  line_plot("##fp_spectrum", spec_axes, {{"target", ks, yt, IM_COL32(230, 230, 230, 255), false},
+                                         {"network", ks, yn, IM_COL32(255, 140, 40, 255), false}},
+            ImVec2(half, kPanelHeight));
+}
+
+// The (γ, γ′) map: each phase point coloured by S_w, with the theory's boundaries γ = 1 (γ′ ≤ 0) and γ′ = γ − 1.
+void phase_map(const Runner& runner, ImVec2 size) {
+  const std::vector<PhaseSlope> slopes = phase_slopes(runner, /*require_converged=*/false);
+  ImVec2 a, b;
+  frame("##phase_map", "S_w on (gamma, gamma'): red linear, blue condensed", size, a, b);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const double g0 = 0, g1 = 2.5, p0 = -1, p1 = 1.5;  // gamma on x, gamma' on y
+  auto at = [&](double g, double p) {
+    return ImVec2(a.x + float((g - g0) / (g1 - g0)) * (b.x - a.x), b.y - float((p - p0) / (p1 - p0)) * (b.y - a.y));
+  };
+  const ImU32 line = IM_COL32(200, 200, 200, 255), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  dl->AddLine(at(1, p0), at(1, 0), line, 2);   // γ = 1, γ′ ≤ 0
+  dl->AddLine(at(1, 0), at(g1, g1 - 1), line, 2);  // γ′ = γ − 1
+  dl->AddText(at(0.15, 1.3), dim, "linear");
+  dl->AddText(at(1.9, -0.8), dim, "condensed");
+  dl->AddText(at(1.04, -0.6), dim, "critical");
+  char buf[48];
+  for (double g : {0.0, 0.5, 1.0, 1.5, 2.0}) {
+    std::snprintf(buf, sizeof buf, "%g", g);
+    dl->AddText(ImVec2(at(g, p0).x - 4, b.y + 2), dim, buf);
+  }
+  for (double p : {-1.0, 0.0, 1.0}) {
+    std::snprintf(buf, sizeof buf, "%g", p);
+    dl->AddText(ImVec2(a.x - 24, at(g0, p).y - 7), dim, buf);
+  }
+  dl->AddText(ImVec2((a.x + b.x) / 2, b.y + 14), dim, "gamma");
+  dl->AddText(ImVec2(a.x - 48, a.y - 18), dim, "gamma'");
+  for (const PhaseSlope& ps : slopes) {
+    const ImVec2 c = at(ps.phase.gamma, ps.phase.gamma_prime);
+    const bool known = std::isfinite(ps.slope);
+    dl->AddCircleFilled(c, 11, known ? diverging_color(ps.slope, 0.5) : IM_COL32(90, 90, 90, 255));
+    dl->AddCircle(c, 11, IM_COL32(20, 20, 20, 255));
+    std::snprintf(buf, sizeof buf, known ? "%+.2f" : "?", ps.slope);
+    dl->AddText(ImVec2(c.x + 13, c.y - 7), ImGui::GetColorU32(ImGuiCol_Text), buf);
+  }
+}
+
+// Neurons as points: angle vs amplitude, at init (grey) and now (orange).
+void neuron_panels(const Run& run, float width) {
+  const Mlp& m = run.model();
+  std::vector<Scatter> sets;
+  auto add = [&](const Mlp& net, ImU32 color, const char* label) {
+    Scatter s{{}, {}, color, label};
+    for (const NeuronPoint& p : neuron_scatter(net)) {
+      s.x.push_back(p.angle);
+      s.y.push_back(p.amplitude > 0 ? std::log10(p.amplitude) : NAN);
+    }
+    sets.push_back(s);
+  };
+  if (!run.initial_params().empty()) add(with_params(m, run.initial_params()), IM_COL32(150, 150, 150, 255), "init");
+  add(m, IM_COL32(255, 140, 40, 255), "now");
+  scatter_plot("##neurons", "neurons: angle vs log10 |a| ||(w, b)||", "angle (rad)",
+               "log10 A", sets, ImVec2(width, kPanelHeight));
+}
+
+void cosine_panel(const Run& run, float width) {
+  const int n = run.model().dims()[1];
+  const std::vector<double> d = cosine_matrix(run.model());
+  char title[96];
+  std::snprintf(title, sizeof title, "cosine matrix, %d neurons (blue +1, red -1)", n);
+  heat_map("##cosine", title, d, n, n, diverging_color, 1.0, ImVec2(width, kPanelHeight));
+}
+
+void sharpness_panel(const Runner& runner) {
+  std::vector<PlotCurve> curves;
+  int i = 0;
+  const int count = int(runner.runs().size());
+  for (const auto& r : runner.runs()) {
+    const Series* s = r->find_series("sharpness");
+    if (!s) continue;
+    const ImU32 color = curve_color(i++, count);
+    std::vector<double> steps(r->recorded_steps().begin(), r->recorded_steps().begin() + long(s->values.size()));
+    curves.push_back({"sharpness " + r->label(), steps, s->values, color, r->status() == RunStatus::diverged});
+    if (!steps.empty() && r->coords().lr > 0)
+      curves.push_back({"2/eta", {steps.front(), steps.back()}, {2 / r->coords().lr, 2 / r->coords().lr}, color, false});
+  }
+  PlotAxes axes;
+  axes.title = "sharpness (top Hessian eigenvalue) vs step; flat lines: 2/eta";
+  axes.x_label = "step";
+  axes.y_label = "lambda_max";
+  axes.log_y = false;
+  line_plot("##sharpness", axes, curves, ImVec2(0, kPanelHeight));
+}
+
+void fit_panel(const Runner& runner, const Run& run, float width) {
+  const Dataset& test = runner.data().test;
+  const Dataset& train = runner.data().train;
+  if (train.input_dim < 1 || train.input_dim > 2) return;
+  const std::vector<double> out = predict(run.model(), test);
+  std::vector<double> xs, train_x;
+  for (int i = 0; i < test.size; i++) xs.push_back(test.x[size_t(i) * size_t(test.input_dim)]);
+  for (int i = 0; i < train.size; i++) train_x.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
+  std::vector<Scatter> sets{{xs, out, IM_COL32(255, 140, 40, 255), "network"},
+                            {train_x, train.y, IM_COL32(240, 240, 240, 255), "data"}};
+  scatter_plot("##fit", "fit of the chosen run on the test grid", "x", "f(x)", sets, ImVec2(width, kPanelHeight));
+}
+
+}  // namespace
+
+void phenomena_view(PhenomenaView& v, const Runner& runner) {
+  if (runner.runs().empty()) return;
+  const int count = int(runner.runs().size());
+  v.run = std::clamp(v.run, 0, count - 1);
+  const Run& run = *runner.runs()[size_t(v.run)];
+  const ExperimentSpec& spec = runner.spec();
+  const bool one_input_layer = spec.model.widths.size() == 1 && run.model().dims().back() == 1;
+  const bool fp = records(run, "delta_F/"), sharp = records(run, "sharpness");
+  const bool phase = spec.parametrization.preset == Preset::two_layer_gamma && records(run, "weight_rd");
+  const bool neurons = one_input_layer && (phase || records(run, "condensation"));
+  if (!fp && !sharp && !neurons) {
+    ImGui::TextDisabled("This view shows the phenomena presets (20-27): record fp_delta, weight_rd with the "
+                        "two_layer_gamma preset, condensation, or sharpness.");
+    return;
+  }
+  ImGui::SetNextItemWidth(360);
+  if (ImGui::BeginCombo("run", run.label().c_str())) {
+    for (int i = 0; i < count; i++)
+      if (ImGui::Selectable(runner.runs()[size_t(i)]->label().c_str(), i == v.run)) v.run = i;
+    ImGui::EndCombo();
+  }
+  const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
+  if (fp) frequency_panels(runner, run);
+  if (phase) {
+    phase_map(runner, ImVec2(half, kPanelHeight + 40));
+    ImGui::SameLine();
+    fit_panel(runner, run, half);
+  }
+  if (neurons) {
+    neuron_panels(run, half);
+    ImGui::SameLine();
+    cosine_panel(run, half);
+  }
+  if (sharp) sharpness_panel(runner);
+}
