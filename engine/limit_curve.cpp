@@ -104,6 +104,7 @@ std::vector<LimitCurve> limit_curves(const ExperimentSpec& spec, const TaskData&
     if (why) *why = text;
     return std::vector<LimitCurve>{};
   };
+  if (spec.model.kind != ModelKind::mlp) return none("the width-inf curves are for MLPs");
   const std::string gd = plain_gd_problem(spec, data);
   if (!gd.empty()) return none(gd);
   const Dataset& train = data.train;

@@ -63,7 +63,7 @@ test('identity trains in the page and the anchor tab draws attention, W_Q cosine
   assert.ok(loss.at(-1) < loss[0], JSON.stringify(loss));
   const before = await look('anchor-before-tab', RIGHT_PANEL, RAMP_ZERO);
   assert.equal(before.matches, 0);
-  await click(848, 87);  // the "anchor" tab, after "embeddings"
+  await click(848, 110);  // the "anchor" tab, after "embeddings" (below the backend row)
   const after = await look('anchor-identity', RIGHT_PANEL, RAMP_ZERO);
   // 9 x 9 attention map: its 36 masked cells (weight exactly 0) at up to 28 x 28 pixels each.
   assert.ok(after.matches > 36 * 15 * 15, `${after.matches} pixels of the zero-attention colour`);

@@ -31,19 +31,23 @@ async function measure() {
 test(`${ROUNDS} rounds of a 3-member sweep of ${SPEC.schedule.steps} steps: memory stays flat, frames keep coming`, T, async () => {
   const { page } = pg;
   await page.waitForSelector('#run:not([disabled])');
+  // Interactive while training: the toolbar pauses and resumes a run (a long one: a click takes a while to land
+  // while the page trains, and a short sweep can finish first).
+  const long = { ...SPEC, name: 'soak pause', schedule: { steps: 100000, record_every: 1000 } };
+  assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(long))).ok, true);
+  await call('muplay_run');
+  await page.waitForFunction(() => window.muplay.muplay_total_steps() > 200);
+  await page.click('#run');
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'paused', null, { timeout: 5000 });
+  await page.click('#run');
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'running', null, { timeout: 5000 });
+  await call('muplay_pause');
   const rounds = [];
   const started = Date.now();
   for (let round = 0; round < ROUNDS; round++) {
     assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify({ ...SPEC, name: `soak ${round}` }))).ok, true);
     const frames0 = await call('muplay_frame_count'), t0 = Date.now();
     await call('muplay_run');
-    if (round === ROUNDS - 1) {
-      // Interactive while training: the toolbar pauses and resumes the run.
-      await page.waitForFunction(() => window.muplay.muplay_total_steps() > 1000);
-      await page.click('#run');
-      await page.waitForFunction(() => window.muplay.muplay_state() === 'paused', null, { timeout: 5000 });
-      await page.click('#run');
-    }
     await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000, polling: 100 });
     const fps = (await call('muplay_frame_count') - frames0) / ((Date.now() - t0) / 1000);
     assert.equal(await call('muplay_total_steps'), 3 * SPEC.schedule.steps);

@@ -122,7 +122,8 @@ TEST(Precision, SpecFieldParsesAndStaysOutOfDefaultJson) {
   r = parse_spec_text(base + R"(, "precision": "float32"})");
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.spec.precision, Precision::float32);
-  const json::Value* p = spec_to_json(r.spec).find("precision");
+  const json::Value doc = spec_to_json(r.spec);  // find() points into it: keep it alive
+  const json::Value* p = doc.find("precision");
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(p->string, "float32");
 

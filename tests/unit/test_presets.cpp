@@ -1,36 +1,59 @@
 // Every preset of examples/ is a valid spec whose runs train: the loss of every member that finishes falls.
+// One test per preset, so ctest can run them side by side and a failure names its preset.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ostream>
 
 #include "engine/fashion_mnist.hpp"
 #include "engine/presets.hpp"
 #include "engine/runner.hpp"
 
-TEST(Presets, LossFallsOnEveryPreset) {
+namespace {
+
+std::vector<PresetFile> all_presets() {
   set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);  // the presets 15-* train on this build's subset
-  const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR);
-  ASSERT_GE(presets.size(), 3u);
-  for (const PresetFile& p : presets) {
-    ASSERT_TRUE(p.errors.empty()) << p.path << ": " << p.errors[0];
-    SpecResult r = parse_spec_text(p.text);
-    // A shortened copy: the first 60 steps must already lower the train loss of every stable member.
-    // Transformer presets get 300: a small-init member (31-anchor-gamma-sweep, gamma 0.8) sits on a plateau at first
-    // (loss 4.90 -> 4.58 after 60 steps, 4.52 after 150, 4.20 after 300). Under a small init (the condensation
-    // presets) the loss sits on a plateau while the neurons align: up to 1000 steps there.
-    const bool small_init = r.spec.parametrization.init_scale < 0.01;
-    const int steps = r.spec.model.kind == ModelKind::transformer ? 300 : small_init ? 1000 : 60;
-    r.spec.schedule.steps = std::min(r.spec.schedule.steps, steps);
-    Runner runner(r.spec);
-    while (runner.step()) {}
-    int finished = 0;
-    for (const auto& run : runner.runs()) {
-      if (run->status() != RunStatus::finished) continue;
-      finished++;
-      const auto& loss = run->find_series("train_loss")->values;
-      EXPECT_LT(loss.back(), 0.9 * loss.front()) << p.path << " " << run->label();
-    }
-    EXPECT_GE(finished, 1) << p.path;
-  }
+  return list_presets(MUPLAY_EXAMPLES_DIR);
 }
 
+// "15-fashion-mnist-transfer-sp.json" → "15_fashion_mnist_transfer_sp": a test name.
+std::string test_name(const PresetFile& p) {
+  std::string stem = p.path.substr(p.path.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.rfind(".json"));
+  std::replace_if(stem.begin(), stem.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return "p" + stem;
+}
+
+class PresetTrains : public ::testing::TestWithParam<PresetFile> {};
+
+}  // namespace
+
+void PrintTo(const PresetFile& p, std::ostream* os) { *os << p.path; }
+
+TEST(Presets, ThereAreSome) { EXPECT_GE(all_presets().size(), 3u); }
+
+TEST_P(PresetTrains, LossFalls) {
+  const PresetFile& p = GetParam();
+  ASSERT_TRUE(p.errors.empty()) << p.path << ": " << p.errors[0];
+  SpecResult r = parse_spec_text(p.text);
+  // A shortened copy: the first 60 steps must already lower the train loss of every stable member.
+  // Transformer presets get 300: a small-init member (31-anchor-gamma-sweep, gamma 0.8) sits on a plateau at first
+  // (loss 4.90 -> 4.58 after 60 steps, 4.52 after 150, 4.20 after 300). Under a small init (the condensation
+  // presets) the loss sits on a plateau while the neurons align: up to 1000 steps there.
+  const bool small_init = r.spec.parametrization.init_scale < 0.01;
+  const int steps = r.spec.model.kind == ModelKind::transformer ? 300 : small_init ? 1000 : 60;
+  r.spec.schedule.steps = std::min(r.spec.schedule.steps, steps);
+  Runner runner(r.spec);
+  while (runner.step()) {}
+  int finished = 0;
+  for (const auto& run : runner.runs()) {
+    if (run->status() != RunStatus::finished) continue;
+    finished++;
+    const auto& loss = run->find_series("train_loss")->values;
+    EXPECT_LT(loss.back(), 0.9 * loss.front()) << p.path << " " << run->label();
+  }
+  EXPECT_GE(finished, 1) << p.path;
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, PresetTrains, ::testing::ValuesIn(all_presets()),
+                         [](const ::testing::TestParamInfo<PresetFile>& info) { return test_name(info.param); });
