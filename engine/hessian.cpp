@@ -96,34 +96,3 @@ std::vector<double> HessianProbe::matrix() {
     for (size_t j = i + 1; j < p; j++) h[i * p + j] = h[j * p + i] = 0.5 * (h[i * p + j] + h[j * p + i]);
   return h;
 }
-
-std::vector<double> symmetric_eigenvalues(std::vector<double> a, int n) {
-  auto at = [&](int i, int j) -> double& { return a[size_t(i) * size_t(n) + size_t(j)]; };
-  for (int sweep = 0; sweep < 100; sweep++) {
-    double off = 0;
-    for (int i = 0; i < n; i++)
-      for (int j = i + 1; j < n; j++) off += at(i, j) * at(i, j);
-    if (off < 1e-30) break;
-    for (int p = 0; p < n; p++)
-      for (int q = p + 1; q < n; q++) {
-        if (at(p, q) == 0) continue;
-        const double theta = (at(q, q) - at(p, p)) / (2 * at(p, q));
-        const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < n; k++) {  // columns p, q
-          const double akp = at(k, p), akq = at(k, q);
-          at(k, p) = c * akp - s * akq;
-          at(k, q) = s * akp + c * akq;
-        }
-        for (int k = 0; k < n; k++) {  // rows p, q
-          const double apk = at(p, k), aqk = at(q, k);
-          at(p, k) = c * apk - s * aqk;
-          at(q, k) = s * apk + c * aqk;
-        }
-      }
-  }
-  std::vector<double> out(static_cast<size_t>(n));
-  for (int i = 0; i < n; i++) out[size_t(i)] = at(i, i);
-  std::sort(out.begin(), out.end());
-  return out;
-}

@@ -38,5 +38,3 @@ class HessianProbe {
   std::vector<double> theta_, g_plus_, dout_, v_, hv_;
 };
 
-// Eigenvalues of a symmetric n × n matrix (row-major), ascending, by cyclic Jacobi rotations.
-std::vector<double> symmetric_eigenvalues(std::vector<double> a, int n);

@@ -5,6 +5,7 @@
 
 #include "engine/infinite_width.hpp"
 #include "engine/rng.hpp"
+#include "engine/symmetric_eigen.hpp"
 
 std::vector<double> embedding_gram(const Mlp& m) {
   const int d = m.dims()[0], n = m.dims()[1];
@@ -36,47 +37,6 @@ std::vector<double> embedding_gram_at_infinity(const Mlp& m, const Dataset& trai
   return out;
 }
 
-namespace {
-
-// Eigenvalues (diagonal of A on return) and eigenvectors (columns of V) of a symmetric matrix, by cyclic Jacobi
-// rotations: simple, unconditionally stable, and plenty for a vocabulary of a few hundred words.
-void jacobi_eigen(std::vector<double>& A, std::vector<double>& V, int n) {
-  V.assign(size_t(n) * size_t(n), 0.0);
-  for (int i = 0; i < n; i++) V[size_t(i * n + i)] = 1;
-  auto at = [n](std::vector<double>& M, int r, int c) -> double& { return M[size_t(r * n + c)]; };
-  for (int sweep = 0; sweep < 50; sweep++) {
-    double off = 0, total = 0;
-    for (int r = 0; r < n; r++)
-      for (int c = 0; c < n; c++) (r == c ? total : off) += at(A, r, c) * at(A, r, c);
-    if (off <= 1e-22 * (total + off) || off == 0) return;
-    for (int p = 0; p < n - 1; p++)
-      for (int q = p + 1; q < n; q++) {
-        const double apq = at(A, p, q);
-        if (apq == 0) continue;
-        const double theta = (at(A, q, q) - at(A, p, p)) / (2 * apq);
-        const double t = (theta >= 0 ? 1 : -1) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < n; k++) {  // A ← A J (columns p, q)
-          const double akp = at(A, k, p), akq = at(A, k, q);
-          at(A, k, p) = c * akp - s * akq;
-          at(A, k, q) = s * akp + c * akq;
-        }
-        for (int k = 0; k < n; k++) {  // A ← Jᵀ A (rows p, q)
-          const double apk = at(A, p, k), aqk = at(A, q, k);
-          at(A, p, k) = c * apk - s * aqk;
-          at(A, q, k) = s * apk + c * aqk;
-        }
-        for (int k = 0; k < n; k++) {
-          const double vkp = at(V, k, p), vkq = at(V, k, q);
-          at(V, k, p) = c * vkp - s * vkq;
-          at(V, k, q) = s * vkp + c * vkq;
-        }
-      }
-  }
-}
-
-}  // namespace
-
 PcaPlane pca_plane(const std::vector<double>& gram, int count) {
   // Centre the points: C = J G J with J = I − 11ᵀ/count, so the components are those of the centred cloud.
   std::vector<double> row_mean(static_cast<size_t>(count), 0.0);
@@ -89,7 +49,7 @@ PcaPlane pca_plane(const std::vector<double>& gram, int count) {
   for (int i = 0; i < count; i++)
     for (int j = 0; j < count; j++)
       C[size_t(i * count + j)] = gram[size_t(i * count + j)] - row_mean[size_t(i)] - row_mean[size_t(j)] + mean;
-  jacobi_eigen(C, V, count);
+  jacobi_diagonalize(C, count, &V);
   std::vector<int> order(static_cast<size_t>(count));
   for (int i = 0; i < count; i++) order[size_t(i)] = i;
   std::stable_sort(order.begin(), order.end(),

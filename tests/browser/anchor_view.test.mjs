@@ -4,39 +4,13 @@
 // Screenshots: build/screenshots/anchor-identity.png, anchor-phase.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPlayground, screenshot } from './harness.mjs';
+import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
 import { decodePng } from './png.mjs';
 
 const T = { timeout: 240_000 };
 let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
-
-async function runPreset(pattern, edit) {
-  const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
-  const index = presets.findIndex((p) => pattern.test(p.path));
-  assert.ok(index >= 0, `no preset matches ${pattern}`);
-  assert.ok(presets[index].valid, JSON.stringify(presets[index]));
-  await pg.page.evaluate((i) => window.muplay.muplay_load_preset(i), index);
-  const spec = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_get_spec()));
-  edit(spec);
-  const loaded = JSON.parse(await pg.page.evaluate((t) => window.muplay.muplay_load_spec(t), JSON.stringify(spec)));
-  assert.equal(loaded.ok, true, loaded.errors.join('\n'));
-  await pg.page.evaluate(() => window.muplay.muplay_run());
-  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 200_000 });
-  return JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_get_results()));
-}
-
-// ImGui reads a click from separate frames: move, wait, press, wait, release.
-async function click(x, y) {
-  const m = pg.page.mouse;
-  await m.move(x, y);
-  await pg.page.waitForTimeout(400);
-  await m.down();
-  await pg.page.waitForTimeout(400);
-  await m.up();
-  await pg.page.waitForTimeout(1500);
-}
 
 // Pixels of one exact colour, and the number of distinct colours, in a box of a screenshot.
 async function look(name, box, rgb) {
@@ -57,13 +31,13 @@ const RAMP_ZERO = (38 << 16) | (26 << 8) | 140;  // anchor_view.cpp ramp(0): att
 const RIGHT_PANEL = { x: 480, y: 100, w: 790, h: 560 };
 
 test('identity trains in the page and the anchor tab draws attention, W_Q cosines and the embedding PCA', T, async () => {
-  const results = await runPreset(/30-anchor-identity/, (s) => { s.schedule.steps = 40; s.schedule.record_every = 20; });
+  const results = await runPreset(pg.page, /30-anchor-identity/, (s) => { s.schedule.steps = 40; s.schedule.record_every = 20; });
   const loss = results.runs[0].series.train_loss;
   assert.equal(results.runs[0].series.id_accuracy.length, 3);
   assert.ok(loss.at(-1) < loss[0], JSON.stringify(loss));
   const before = await look('anchor-before-tab', RIGHT_PANEL, RAMP_ZERO);
   assert.equal(before.matches, 0);
-  await click(848, 110);  // the "anchor" tab, after "embeddings" (below the backend row)
+  await clickImGui(pg.page, 848, 110);  // the "anchor" tab, after "embeddings" (below the backend row)
   const after = await look('anchor-identity', RIGHT_PANEL, RAMP_ZERO);
   // 9 x 9 attention map: its 36 masked cells (weight exactly 0) at up to 28 x 28 pixels each.
   assert.ok(after.matches > 36 * 15 * 15, `${after.matches} pixels of the zero-attention colour`);
@@ -72,7 +46,7 @@ test('identity trains in the page and the anchor tab draws attention, W_Q cosine
 });
 
 test('a gamma x weight-decay sweep fills the phase plot', T, async () => {
-  const results = await runPreset(/31-anchor-gamma-sweep/, (s) => {
+  const results = await runPreset(pg.page, /31-anchor-gamma-sweep/, (s) => {
     Object.assign(s.task, { train_size: 400, test_size: 100 });
     s.task.anchor.ood_test_size = 100;
     Object.assign(s.schedule, { steps: 8, record_every: 8 });

@@ -61,3 +61,33 @@ export async function screenshot(page, name) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
+
+// Clicks an ImGui widget: ImGui reacts to a press only when it sees move, down and up in separate frames, and
+// headless frames are slow.
+export async function clickImGui(page, x, y) {
+  await page.mouse.move(x, y);
+  await page.waitForTimeout(400);
+  await page.mouse.down();
+  await page.waitForTimeout(400);
+  await page.mouse.up();
+  await page.waitForTimeout(1500);
+}
+
+// Loads the preset whose path matches `pattern`, lets `edit(spec)` shorten it, runs it to the end and returns the
+// result document. Logs the wall time of the run.
+export async function runPreset(page, pattern, edit) {
+  const presets = JSON.parse(await page.evaluate(() => window.muplay.muplay_list_presets()));
+  const index = presets.findIndex((p) => pattern.test(p.path));
+  if (index < 0) throw new Error(`no preset matches ${pattern}`);
+  if (!presets[index].valid) throw new Error(`invalid preset: ${JSON.stringify(presets[index])}`);
+  await page.evaluate((i) => window.muplay.muplay_load_preset(i), index);
+  const spec = JSON.parse(await page.evaluate(() => window.muplay.muplay_get_spec()));
+  edit(spec);
+  const loaded = JSON.parse(await page.evaluate((t) => window.muplay.muplay_load_spec(t), JSON.stringify(spec)));
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  const start = Date.now();
+  await page.evaluate(() => window.muplay.muplay_run());
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 200_000 });
+  console.log(`${pattern.source}: ${((Date.now() - start) / 1000).toFixed(1)} s`);
+  return JSON.parse(await page.evaluate(() => window.muplay.muplay_get_results()));
+}

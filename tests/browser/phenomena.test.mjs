@@ -4,51 +4,24 @@
 // (build/screenshots/phenomena-*.png) that must not be blank.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPlayground, screenshot } from './harness.mjs';
+import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
 
 const T = { timeout: 240_000 };
 let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
-async function runPreset(pattern, edit) {
-  const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
-  const index = presets.findIndex((p) => pattern.test(p.path));
-  assert.ok(index >= 0, `no preset matches ${pattern}`);
-  await pg.page.evaluate((i) => window.muplay.muplay_load_preset(i), index);
-  const spec = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_get_spec()));
-  edit(spec);
-  const loaded = JSON.parse(await pg.page.evaluate((t) => window.muplay.muplay_load_spec(t), JSON.stringify(spec)));
-  assert.equal(loaded.ok, true, loaded.errors.join('\n'));
-  const start = Date.now();
-  await pg.page.evaluate(() => window.muplay.muplay_run());
-  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 200_000 });
-  console.log(`${pattern.source}: ${((Date.now() - start) / 1000).toFixed(1)} s`);
-  return JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_get_results()));
-}
-
-// ImGui reacts to a press only when it sees move, down and up in separate frames (slow headless frames).
-async function clickAt(x, y) {
-  const m = pg.page.mouse;
-  await m.move(x, y);
-  await pg.page.waitForTimeout(300);
-  await m.down();
-  await pg.page.waitForTimeout(300);
-  await m.up();
-  await pg.page.waitForTimeout(600);
-}
-
 // The "phenomena" tab's label in the right-hand tab bar at 1280 x 800 (read off a screenshot).
 const PHENOMENA_TAB = { x: 857, y: 110 };
 
 async function showPhenomena(name) {
-  await clickAt(PHENOMENA_TAB.x, PHENOMENA_TAB.y);
+  await clickImGui(pg.page, PHENOMENA_TAB.x, PHENOMENA_TAB.y);
   const png = await screenshot(pg.page, `phenomena-${name}`);
   assert.ok(png.length > 40_000, `screenshot ${name} looks blank (${png.length} bytes)`);
 }
 
 test('frequency principle: k = 1 converges long before k = 5', T, async () => {
-  const r = await runPreset(/20-frequency-principle\.json/, (s) => { s.schedule.steps = 150; s.schedule.record_every = 5; });
+  const r = await runPreset(pg.page, /20-frequency-principle\.json/, (s) => { s.schedule.steps = 150; s.schedule.record_every = 5; });
   const series = r.runs[0].series;
   const d1 = series['delta_F/k=1'].at(-1), d5 = series['delta_F/k=5'].at(-1);
   assert.ok(d1 < 0.1 && d5 > 0.5, `Delta_F(1) = ${d1}, Delta_F(5) = ${d5} at step 150`);
@@ -56,7 +29,7 @@ test('frequency principle: k = 1 converges long before k = 5', T, async () => {
 });
 
 test('phase map: S_w < 0 at NTK, > 0 deep in the condensed region', T, async () => {
-  await runPreset(/23-phase-diagram/, (s) => {
+  await runPreset(pg.page, /23-phase-diagram/, (s) => {
     s.sweep.width = [50, 100, 200];
     s.sweep.seeds = [0];
     s.sweep.phase_points = [[0.5, 0], [1, 0], [2, -0.5], [2, 0], [1.25, 0.75]];
@@ -72,12 +45,12 @@ test('phase map: S_w < 0 at NTK, > 0 deep in the condensed region', T, async () 
 });
 
 test('condensation: neurons and the sorted cosine matrix', T, async () => {
-  await runPreset(/24-condensation/, (s) => { s.schedule.steps = 600; });
+  await runPreset(pg.page, /24-condensation/, (s) => { s.schedule.steps = 600; });
   await showPhenomena('condensation');
 });
 
 test('edge of stability: sharpness against 2/eta', T, async () => {
-  await runPreset(/27-edge-of-stability/, (s) => { s.schedule.steps = 300; });
+  await runPreset(pg.page, /27-edge-of-stability/, (s) => { s.schedule.steps = 300; });
   await showPhenomena('edge-of-stability');
   assert.deepEqual(pg.errors, []);
 });

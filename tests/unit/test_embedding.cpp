@@ -8,6 +8,7 @@
 
 #include "engine/gd_trace.hpp"
 #include "engine/hessian.hpp"
+#include "engine/symmetric_eigen.hpp"
 #include "engine/neurons.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/phenomena_tasks.hpp"

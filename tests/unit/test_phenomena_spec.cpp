@@ -6,6 +6,7 @@
 
 #include "engine/frequency.hpp"
 #include "engine/hessian.hpp"
+#include "engine/symmetric_eigen.hpp"
 #include "engine/neurons.hpp"
 #include "engine/phase_diagram.hpp"
 #include "engine/phenomena_tasks.hpp"
