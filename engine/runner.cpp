@@ -100,6 +100,30 @@ bool Runner::step() {
   return !done();
 }
 
+void Runner::step_member(void* context, int index) {
+  const ParallelSlice& slice = *static_cast<const ParallelSlice*>(context);
+  Runner& self = *slice.runner;
+  // Widths are usually listed in ascending order: hand out the biggest members first, so no thread is left with a
+  // big member at the end while the others wait.
+  const int member = int(self.runs_.size()) - 1 - index;
+  Run& run = *self.runs_[size_t(member)];
+  for (int k = 0; k < slice.steps && !run.done(); k++) {
+    const bool fault = self.fault_.member == member && self.fault_.step == run.steps_done();
+    muplay_guarded_step(&run, fault ? self.fault_.message.c_str() : nullptr);
+  }
+}
+
+bool Runner::step_parallel(WorkerPool& pool, int steps) {
+  if (runs_on_gpu() > 0) return step();
+  long before = 0, after = 0;
+  for (const auto& r : runs_) before += r->steps_done();
+  ParallelSlice slice{this, steps};
+  pool.run(int(runs_.size()), step_member, &slice);
+  for (const auto& r : runs_) after += r->steps_done();
+  total_steps_ += after - before;
+  return !done();
+}
+
 bool Runner::waiting() const {
   for (const auto& r : runs_)
     if (!r->done() && !r->waiting()) return false;
