@@ -34,14 +34,20 @@ void WorkerPool::run(int count, void (*job)(void* context, int index), void* con
     job_ = job;
     context_ = context;
     next_.store(0);
-    busy_ = int(workers_.size());
+    busy_.store(int(workers_.size()));
     batch_++;
   }
   batch_started_.notify_all();
   take_jobs();
   // Every worker must have left the batch (not only finished its jobs) before the next one resets next_.
+#ifdef __EMSCRIPTEN__
+  // The caller is the page's main thread, which the browser does not let sleep: emscripten would spin inside the
+  // condition variable anyway (and print a warning). Spin here, for the last member of a frame's slice.
+  while (busy_.load() != 0) {}
+#else
   std::unique_lock<std::mutex> lock(mutex_);
-  batch_finished_.wait(lock, [this] { return busy_ == 0; });
+  batch_finished_.wait(lock, [this] { return busy_.load() == 0; });
+#endif
 }
 
 void WorkerPool::work() {

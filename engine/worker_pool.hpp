@@ -5,8 +5,7 @@
 // its threads once and reuses them for every batch: a batch allocates nothing and starts no thread.
 //
 // The caller's thread takes part in every batch. In the browser that is the page's main thread: it cannot sleep,
-// so its wait for the last job is a busy wait (emscripten's pthreads do this by themselves), and a batch should be
-// short (the page's frame slice).
+// so its wait for the last job is a busy wait, and a batch should be short (the page's frame slice).
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -39,7 +38,7 @@ class WorkerPool {
   std::mutex mutex_;
   std::condition_variable batch_started_, batch_finished_;
   long batch_ = 0;     // counts batches; a worker starts one when it sees this change
-  int busy_ = 0;       // workers still inside the current batch
+  std::atomic<int> busy_{0};  // workers still inside the current batch
   bool stopping_ = false;
   int count_ = 0;
   void (*job_)(void*, int) = nullptr;

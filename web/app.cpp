@@ -124,6 +124,7 @@ bool reset(App& app) {
   app.state = RunState::idle;
   app.spec_edited = false;
   app.steps_per_second = 0;
+  app.slice_steps = 1;
   app.message.clear();
   return !app.data_wanted;
 }
@@ -191,11 +192,18 @@ void advance(App& app, double budget_ms, double (*now_ms)()) {
   if (app.state != RunState::running || !app.runner) return;
   const long steps_before = app.runner->total_steps();
   while (now_ms() - start < budget_ms) {
-    if (!app.runner->step()) {
+    const double call_start = now_ms();
+    const bool parallel = app.pool && app.pool->threads() > 1 && app.runner->runs_on_gpu() == 0;
+    if (!(parallel ? app.runner->step_parallel(*app.pool, app.slice_steps) : app.runner->step())) {
       app.state = RunState::finished;
       break;
     }
     if (app.runner->waiting()) break;  // the device's reads arrive between frames, not during this loop
+    // One parallel call advances every member: keep it near a quarter of the budget, long enough that waking the
+    // threads costs little, short enough to stop close to the budget.
+    const double took = now_ms() - call_start;
+    if (parallel && took < budget_ms / 8) app.slice_steps = std::min(2 * app.slice_steps, 1024);
+    else if (parallel && took > budget_ms / 2) app.slice_steps = std::max(1, app.slice_steps / 2);
   }
   if (since_last_s <= 0 || since_last_s > 1) return;  // first frame, or the tab was in the background
   // Steps per second of wall time, smoothed over about ten frames so the status bar is readable.
