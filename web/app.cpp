@@ -124,6 +124,7 @@ bool reset(App& app) {
   app.state = RunState::idle;
   app.spec_edited = false;
   app.steps_per_second = 0;
+  app.slice_members = app.pool ? app.pool->threads() : 1;
   app.slice_steps = 1;
   app.message.clear();
   return !app.data_wanted;
@@ -185,6 +186,24 @@ void gpu_unavailable(App& app, const std::string& why) {
   rebuild_unstarted(app, app.runner && app.runner->spec().backend == Backend::webgpu);  // its note says why not
 }
 
+namespace {
+
+// Keeps one parallel batch (members × steps each) near a quarter of the frame's training budget: long enough that
+// waking the threads costs little, short enough to stop close to the budget. It grows to every member first (all
+// curves advance together), then in steps; it shrinks in steps first, then to one member per thread.
+void adapt_slice(App& app, double took_ms, double budget_ms) {
+  const int all = int(app.runner->runs().size());
+  if (took_ms < budget_ms / 8) {
+    if (app.slice_members < all) app.slice_members = std::min(2 * app.slice_members, all);
+    else app.slice_steps = std::min(2 * app.slice_steps, 1024);
+  } else if (took_ms > budget_ms / 2) {
+    if (app.slice_steps > 1) app.slice_steps /= 2;
+    else app.slice_members = std::max(app.pool->threads(), app.slice_members / 2);
+  }
+}
+
+}  // namespace
+
 void advance(App& app, double budget_ms, double (*now_ms)()) {
   const double start = now_ms();
   const double since_last_s = (start - app.last_advance_ms) / 1000;
@@ -194,16 +213,12 @@ void advance(App& app, double budget_ms, double (*now_ms)()) {
   while (now_ms() - start < budget_ms) {
     const double call_start = now_ms();
     const bool parallel = app.pool && app.pool->threads() > 1 && app.runner->runs_on_gpu() == 0;
-    if (!(parallel ? app.runner->step_parallel(*app.pool, app.slice_steps) : app.runner->step())) {
+    if (!(parallel ? app.runner->step_parallel(*app.pool, app.slice_steps, app.slice_members) : app.runner->step())) {
       app.state = RunState::finished;
       break;
     }
     if (app.runner->waiting()) break;  // the device's reads arrive between frames, not during this loop
-    // One parallel call advances every member: keep it near a quarter of the budget, long enough that waking the
-    // threads costs little, short enough to stop close to the budget.
-    const double took = now_ms() - call_start;
-    if (parallel && took < budget_ms / 8) app.slice_steps = std::min(2 * app.slice_steps, 1024);
-    else if (parallel && took > budget_ms / 2) app.slice_steps = std::max(1, app.slice_steps / 2);
+    if (parallel) adapt_slice(app, now_ms() - call_start, budget_ms);
   }
   if (since_last_s <= 0 || since_last_s > 1) return;  // first frame, or the tab was in the background
   // Steps per second of wall time, smoothed over about ten frames so the status bar is readable.

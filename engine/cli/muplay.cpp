@@ -101,7 +101,7 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
   WorkerPool pool(std::min(threads, int(runner.runs().size())));
   // Members advance in slices of 1/20 of the schedule: few waits for the slowest member, and progress to report.
   const int slice = std::max(1, r.spec.schedule.steps / 20);
-  while (runner.step_parallel(pool, slice)) {
+  while (runner.step_parallel(pool, slice, int(runner.runs().size()))) {
     if (!quiet && runner.progress_steps() >= next_report) {
       std::fprintf(stderr, "\r%s: %3ld%% (%ld / %ld steps)", r.spec.name.c_str(), 100 * runner.progress_steps() / planned,
                    runner.progress_steps(), planned);

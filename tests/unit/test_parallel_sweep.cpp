@@ -15,10 +15,10 @@ std::string serial_results(const ExperimentSpec& spec) {
   return json::write(runner.results());
 }
 
-std::string parallel_results(const ExperimentSpec& spec, int threads, int steps_per_slice) {
+std::string parallel_results(const ExperimentSpec& spec, int threads, int steps_per_slice, int members = 1000) {
   Runner runner(spec);
   WorkerPool pool(threads);
-  while (runner.step_parallel(pool, steps_per_slice)) {}
+  while (runner.step_parallel(pool, steps_per_slice, members)) {}
   EXPECT_EQ(runner.total_steps(), runner.planned_steps());
   return json::write(runner.results());
 }
@@ -65,11 +65,13 @@ TEST(ParallelSweep, TwoThreadsGiveBitIdenticalResultsToOne) {
   EXPECT_EQ(parallel_results(s, 2, 1), serial);
   EXPECT_EQ(parallel_results(s, 2, 7), serial);  // slices that end between record steps
   EXPECT_EQ(parallel_results(s, 4, 30), serial);  // more threads than cores
+  EXPECT_EQ(parallel_results(s, 2, 3, 2), serial);  // batches of a few members, round robin (the page's short slices)
 }
 
 TEST(ParallelSweep, TransformerMembersToo) {
   const ExperimentSpec s = transformer_sweep();
   EXPECT_EQ(parallel_results(s, 2, 5), serial_results(s));
+  EXPECT_EQ(parallel_results(s, 2, 2, 2), serial_results(s));
 }
 
 TEST(ParallelSweep, DivergedAndFailedMembersEndAloneAsInOneThread) {
@@ -81,7 +83,7 @@ TEST(ParallelSweep, DivergedAndFailedMembersEndAloneAsInOneThread) {
   parallel.inject_fault(1, 5, "injected");
   while (serial.step()) {}
   WorkerPool pool(2);
-  while (parallel.step_parallel(pool, 3)) {}
+  while (parallel.step_parallel(pool, 3, 3)) {}
   EXPECT_EQ(json::write(parallel.results()), json::write(serial.results()));
   int diverged = 0;
   for (const auto& r : parallel.runs()) diverged += r->status() == RunStatus::diverged;
