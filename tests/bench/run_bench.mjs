@@ -127,7 +127,7 @@ async function pageSweepSeconds(page, name) {
 }
 
 // The same sweep presets on the plain page (one thread) and the cross-origin isolated page (threaded build), pages
-// side by side in one Chromium, alternating, best of `reps`; and natively with --threads 1 and every core.
+// in one Chromium, alternating, best of `reps`; and natively with --threads 1 and every core.
 async function threadsBench(names, reps) {
   const plain = await startServer({ root: path.join(ROOT, 'build', 'site'), port: 0 });
   const isolatedServer = await startServer({ root: path.join(ROOT, 'build', 'site'), port: 0, isolated: true });
@@ -147,13 +147,22 @@ async function threadsBench(names, reps) {
         threads: JSON.parse(window.muplay.muplay_frame_stats()).threads }));
       return { page, ...info };
     };
-    const one = await open(plain.url), many = await open(isolatedServer.url);
-    const out = { cores: cpus().length, plain_threads: one.threads, threaded_threads: many.threads,
-      threaded_build: many.build, presets: [] };
+    // One page open at a time: an open page keeps drawing (WebGL on SwiftShader, CPU) and would take a core.
+    const timed = async (url, name) => {
+      const p = await open(url);
+      try {
+        return { ...await pageSweepSeconds(p.page, name), build: p.build, threads: p.threads };
+      } finally {
+        await p.page.close();
+      }
+    };
+    const out = { cores: cpus().length, presets: [] };
     for (const name of names) {
       const r = { name, plain_s: Infinity, threaded_s: Infinity, same_results: true };
       for (let i = 0; i < reps; i++) {
-        const a = await pageSweepSeconds(one.page, name), b = await pageSweepSeconds(many.page, name);
+        const a = await timed(plain.url + PAGE_VIEW, name), b = await timed(isolatedServer.url + PAGE_VIEW, name);
+        log('threads', name, `plain ${a.seconds.toFixed(2)} s, threaded ${b.seconds.toFixed(2)} s`);
+        Object.assign(out, { plain_threads: a.threads, threaded_threads: b.threads, threaded_build: b.build });
         r.plain_s = Math.min(r.plain_s, a.seconds);
         r.threaded_s = Math.min(r.threaded_s, b.seconds);
         r.same_results &&= a.results === b.results;
@@ -241,10 +250,14 @@ function threadsTable(t) {
   return lines.join('\n');
 }
 
+// Only the run controls and the status bar (an embed's panels): headless Chromium draws WebGL with SwiftShader on the
+// CPU, and the full page's plot of a 28-member sweep takes most of each frame (the page trains a 10-50 ms slice per
+// frame), so with it the timing measures the drawing, not the training.
+const PAGE_VIEW = '?embed=1&panels=controls,status';
 const THREAD_PRESETS = ['14-lr-transfer-toy-mup.json', '10-coord-check-mup.json'];
 async function measureThreads() {
-  const reps = quick ? 1 : 3;
-  return { reps, ...await threadsBench(THREAD_PRESETS, reps) };
+  const reps = quick ? 1 : 2;
+  return { reps, page: PAGE_VIEW, ...await threadsBench(THREAD_PRESETS, reps) };
 }
 
 if (args.has('--table')) {
