@@ -38,10 +38,10 @@ void to_double(const std::vector<float>& from, double* to) { std::copy(from.begi
 }  // namespace
 
 void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
-  if (transformer_) return;  // transformers train on the CPU in float64 (check_spec refuses other choices)
   const BackendChoice choice = choose_backend(spec_.backend, device, why_none);
   backend_note_ = choice.note;
   if (!choice.gpu) return;
+  if (transformer_) return transformer_gpu_start(device);
   const std::string cpu_only = phenomena_cpu_only(spec_);
   if (!cpu_only.empty()) {
     backend_note_ = "Training on the CPU: " + cpu_only + " runs there only.";

@@ -5,11 +5,13 @@
 
 #include "engine/gpu_device.hpp"
 #include "engine/mlp_gpu_plan.hpp"
+#include "engine/transformer_gpu_plan.hpp"
 #include "engine/rng.hpp"
 
 struct GpuTraining {
   GpuDevice* device = nullptr;
   MlpGpuPlan layout;
+  TransformerGpuPlan transformer_layout;  // model.kind "transformer" (engine/run_gpu_transformer.cpp)
   int plan = -1;
   std::vector<float> step_data = std::vector<float>(3), index, upload;
   int ticket = -1;              // a read on its way back, or -1

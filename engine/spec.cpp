@@ -346,7 +346,6 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
   }
   const TransformerSpec& t = s.model.transformer;
   const Preset preset = s.parametrization.preset;
-  if (s.backend == Backend::webgpu) errors.push_back("backend: a transformer trains on the CPU (use \"auto\" or \"cpu\")");
   if (s.precision != Precision::float64) errors.push_back("precision: a transformer trains in float64 only");
   if (preset != Preset::sp && preset != Preset::mup)
     errors.push_back(std::string("parametrization.preset: \"") + preset_name(preset) +
