@@ -95,9 +95,8 @@ class Run {
   void gpu_request_read(bool final_read);
   void gpu_absorb_read();
   void gpu_fall_back(const std::string& why);
-  // run_gpu_transformer.cpp: the same for a transformer member.
+  // run_gpu_transformer.cpp: the same for a transformer member (gpu_step runs both).
   void transformer_gpu_start(GpuDevice* device);
-  void transformer_gpu_step();
   void transformer_gpu_issue_step();
   void transformer_gpu_request_read(bool final_read);
   void transformer_gpu_absorb_read();

@@ -11,17 +11,6 @@
 #include "engine/run.hpp"
 #include "engine/run_gpu.hpp"
 
-namespace {
-
-void to_float(GpuDevice& d, int plan, int buffer, const double* x, long n, std::vector<float>& scratch) {
-  scratch.assign(x, x + n);
-  d.write(plan, buffer, scratch.data(), n);
-}
-
-void to_double(const std::vector<float>& from, double* to) { std::copy(from.begin(), from.end(), to); }
-
-}  // namespace
-
 void Run::transformer_gpu_start(GpuDevice* device) {
   AnchorTrainer& tr = *transformer_;
   const std::string unsupported = transformer_gpu_unsupported(tr.config().model, tr.config().optimizer);
@@ -44,7 +33,7 @@ void Run::transformer_gpu_start(GpuDevice* device) {
   device->write(g->plan, p.train_labels, g->upload.data(), long(g->upload.size()));
   const std::vector<TransformerTensor>& tensors = tr.model().tensors();
   for (size_t i = 0; i < tensors.size(); i++)
-    to_float(*device, g->plan, p.weights[i], tr.model().params().data() + tensors[i].offset, tensors[i].size(),
+    upload_floats(*device, g->plan, p.weights[i], tr.model().params().data() + tensors[i].offset, tensors[i].size(),
              g->upload);
   g->index.resize(size_t(batch));
   g->step_data.resize(4);
@@ -53,19 +42,6 @@ void Run::transformer_gpu_start(GpuDevice* device) {
   g->committed.order = c.order;
   g->committed.order_pos = c.pos;
   gpu_ = std::move(g);
-}
-
-void Run::transformer_gpu_step() {
-  GpuTraining& g = *gpu_;
-  if (g.device->lost()) return transformer_gpu_fall_back("The WebGPU device was lost (" + g.device->lost_reason() + ")");
-  if (g.ticket >= 0) {
-    const GpuDevice::ReadState s = g.device->poll_read(g.ticket, g.read);
-    if (s == GpuDevice::ReadState::pending) return;
-    if (s == GpuDevice::ReadState::failed) return transformer_gpu_fall_back("Reading back from the WebGPU device failed");
-    g.ticket = -1;
-    return transformer_gpu_absorb_read();
-  }
-  if (step_ < spec_.schedule.steps) transformer_gpu_issue_step();
 }
 
 void Run::transformer_gpu_issue_step() {
