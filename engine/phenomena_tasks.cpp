@@ -1,6 +1,7 @@
 #include "engine/phenomena_tasks.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/detmath.hpp"
 #include "engine/rng.hpp"
@@ -48,6 +49,14 @@ Dataset grid(const TaskConfig& c, int size, double offset) {
 }
 
 }  // namespace
+
+double function_1d_slope(Target t, double x) {
+  switch (t) {
+    case Target::sin135: return detmath::cos(x) + 3 * detmath::cos(3 * x) + 5 * detmath::cos(5 * x);
+    case Target::sin15: return detmath::cos(x) + 5 * detmath::cos(5 * x);
+    default: return NAN;  // check_spec allows the gradient loss on the two above only
+  }
+}
 
 void function_1d_interval(Target t, double& lo, double& hi) {
   const bool unit = t == Target::piecewise_relu || t == Target::four_points;

@@ -20,6 +20,8 @@ constexpr int kMaxCubeBits = 16;
 
 Dataset function_1d_train(const TaskConfig& c, Rng& rng);
 Dataset function_1d_test(const TaskConfig& c);
+// The derivative of a smooth function_1d target (sin135, sin15) at x: the gradient-augmented loss fits it.
+double function_1d_slope(Target t, double x);
 // The interval a function_1d target lives on: [−π, π) or [−1, 1).
 void function_1d_interval(Target t, double& lo, double& hi);
 void boolean_cube(const TaskConfig& c, Rng& rng, Dataset& train, Dataset& test);

@@ -14,6 +14,7 @@
 
 #include "engine/anchor_trainer.hpp"
 #include "engine/frequency.hpp"
+#include "engine/gradient_loss.hpp"
 #include "engine/hessian.hpp"
 #include "engine/mlp.hpp"
 #include "engine/optimizer.hpp"
@@ -98,6 +99,7 @@ class Run {
   // Loss of the current parameters on a dataset, in chunks the model's buffers can hold.
   double dataset_loss(const Dataset& d, int* correct);
   double batch_loss(const Batch& b, double* dout, int* correct);
+  double mse_or_cross_entropy(const double* f, const Batch& b, double* dout, int* correct) const;
   void record(int t, double train_loss);
   void measure_probe(int index);  // act_rms / act_delta_rms into series at record `index`
   void measure_weight_change();   // weight_delta_spectral into series
@@ -116,6 +118,8 @@ class Run {
   bool auto_step(int t, double loss);
   void estimate_step_size();
   double weight_rd() const;
+  // task.gradient_loss: the target's derivative at the train points, and the loss that fits it too
+  void setup_gradient_loss();
 
   const ExperimentSpec& spec_;
   const TaskData& data_;
@@ -152,6 +156,10 @@ class Run {
   std::unique_ptr<HessianProbe> hessian_;  // on the train set (sharpness, gd_auto)
   double eta_ = 0;                         // gd_auto: the step in use
   std::vector<double> params_before_, grads_before_;
+  std::unique_ptr<GradientLoss> gradient_loss_;
+  std::vector<double> target_slope_;
+  int slope_loss_ = -1;  // series: the derivative term of the gradient-augmented loss
+  Rng dropout_rng_{0};   // model.dropout: the masks of the training steps
   std::unique_ptr<GpuTraining> gpu_;  // set while training on a device
   std::string backend_note_;
   std::string gpu_name_;

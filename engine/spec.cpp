@@ -179,6 +179,8 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
   ObjectReader t(r.field("transformer"), r.at("transformer"), errors);
   read_transformer(t, m.transformer);
   r.number("activation_param", m.activation_param, 1e-6, 1e6);
+  r.boolean("asi", m.asi);
+  r.number("dropout", m.dropout, 0, 0.95);
   r.finish();
 }
 
@@ -218,6 +220,7 @@ void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors)
            target_name);
   r.number("noise", t.noise, 0, 100);
   r.boolean("center_target", t.center_target);
+  r.boolean("gradient_loss", t.gradient_loss);
   r.integer("input_dim", t.input_dim, 1, 4096);
   r.integer("train_size", t.train_size, 1, 100000);
   r.integer("test_size", t.test_size, 1, 100000);
@@ -374,6 +377,8 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
 }
 
 // The phenomena fields (spec/phenomena.md) only where they mean something.
+void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors);
+
 void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const TaskConfig& t = s.task;
   const std::string target = std::string("\"") + target_name(t.target) + "\"";
@@ -418,6 +423,28 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
   }
   if (s.schedule.stop_loss_ratio > 0 && task_is_classification(t.kind))
     errors.push_back("schedule.stop_loss_ratio: needs a regression task (it compares with the zero predictor)");
+  check_phenomena_toggles(s, errors);
+}
+
+// ASI, dropout and the gradient-augmented loss (spec/phenomena.md §0, §1, §3).
+void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  const bool transformer = s.model.kind == ModelKind::transformer;
+  if (s.model.asi && transformer) errors.push_back("model.asi: only for MLPs (model.kind \"mlp\")");
+  if (s.model.dropout > 0 && transformer) errors.push_back("model.dropout: only for MLPs (model.kind \"mlp\")");
+  if (s.model.dropout > 0 && s.optimizer.kind == OptimizerKind::gd_auto)
+    errors.push_back("model.dropout: not with gd_auto (its step size comes from the loss without dropout)");
+  if (!s.task.gradient_loss) return;
+  const TaskConfig& t = s.task;
+  if (t.kind != TaskKind::function_1d || (t.target != Target::sin135 && t.target != Target::sin15))
+    errors.push_back("task.gradient_loss: needs a function_1d task with a smooth target (sin135, sin15)");
+  if (s.schedule.batch_size != 0 && s.schedule.batch_size != t.train_size)
+    errors.push_back("task.gradient_loss: full batch only, schedule.batch_size must be 0");
+  if (!activation_has_second_derivative(s.model.activation))
+    errors.push_back(std::string("task.gradient_loss: needs phi'' of the activation; ") +
+                     activation_name(s.model.activation) + " is not supported (use tanh, sigmoid, softplus, ...)");
+  if (s.optimizer.kind == OptimizerKind::gd_auto)
+    errors.push_back("task.gradient_loss: not with gd_auto (its Hessian is that of the plain MSE)");
+  if (s.model.dropout > 0) errors.push_back("task.gradient_loss: not with model.dropout");
 }
 
 void check_phenomena_metric(const ExperimentSpec& s, size_t i, std::vector<std::string>& errors) {
@@ -509,6 +536,10 @@ double estimate_memory_bytes(const ExperimentSpec& s) {
     // weights, grads, two optimizer moments (and the init weights for weight_delta_spectral); forward/backward
     // buffers; init activations of the probe set; series
     const bool init_copy = std::count(s.metrics.begin(), s.metrics.end(), "weight_delta_spectral") > 0;
+    if (s.model.asi) {  // two copies side by side; hidden → hidden matrices hold the zero blocks between them
+      params *= 4;
+      units *= 2;
+    }
     const double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
     bytes += member * members_per_width;
   }
@@ -677,6 +708,8 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   }
   // Fields added after share links existed are written only when set, so those links stay the same.
   if (s.model.activation_param != 1) model.set("activation_param", Value::make_number(s.model.activation_param));
+  if (s.model.asi) model.set("asi", Value::make_bool(true));
+  if (s.model.dropout > 0) model.set("dropout", Value::make_number(s.model.dropout));
   root.set("model", model);
 
   Value param = Value::make_object();
@@ -724,6 +757,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   if (s.task.target != Target::none) task.set("target", Value::make_string(target_name(s.task.target)));
   if (s.task.noise != defaults.noise) task.set("noise", Value::make_number(s.task.noise));
   if (s.task.center_target) task.set("center_target", Value::make_bool(true));
+  if (s.task.gradient_loss) task.set("gradient_loss", Value::make_bool(true));
   root.set("task", task);
 
   Value opt = Value::make_object();

@@ -44,6 +44,9 @@ struct TaskConfig {
   Target target = Target::none;  // function_1d, boolean_cube
   double noise = 0.3;            // noisy_sin: std of the noise on the train targets
   bool center_target = false;    // subtract the train mean of y (initial condensation with sigmoid)
+  // Train on the gradient-augmented loss (book eq. 6.3, engine/gradient_loss.hpp): the MSE plus the MSE of ∂f/∂x
+  // against the target's derivative (function_1d targets sin135, sin15)
+  bool gradient_loss = false;
 };
 
 struct Dataset {

@@ -1,0 +1,135 @@
+// Frequency-principle toggles (spec/phenomena.md §0, §1): antisymmetric initialization (ASI) and the
+// gradient-augmented loss of the book's eq. 6.3. The gradient code is checked against central differences; the
+// phenomena on the FP-3 setting of test_frequency_principle (tanh 1-64-64-64-1, LeCun, 128 points of
+// sin x + sin 3x + sin 5x on [−π, π), full-batch Adam 1e-3, Δ_F every step).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/gradient_loss.hpp"
+#include "phenomena_util.hpp"
+
+namespace {
+
+std::string fp_json(const std::string& model_extra, const std::string& task_extra, int steps) {
+  return R"({"version":1,"model":{"widths":[64,64,64],"activation":"tanh","input_bias":true)" + model_extra + R"(},
+    "parametrization":{"preset":"sp"},
+    "task":{"kind":"function_1d","target":"sin135","input_dim":1,"train_size":128,"test_size":128)" + task_extra +
+         R"(},
+    "optimizer":{"kind":"adam","lr":0.001},"schedule":{"steps":)" + std::to_string(steps) + R"(,"record_every":1},
+    "sweep":{"seeds":[0]},"metrics":["train_loss","fp_delta"]})";
+}
+
+struct Peaks {
+  int t1 = -1, t3 = -1, t5 = -1;
+};
+
+// First steps with Δ_F(k) < 0.1 for k = 1, 3, 5; stops at t₅ or when the spec's steps run out.
+Peaks first_convergence(const ExperimentSpec& s) {
+  Runner runner(s);
+  const Run& run = *runner.runs()[0];
+  Peaks p;
+  while (runner.step()) {
+    const int t = run.recorded_steps().back();
+    if (p.t1 < 0 && last(run, "delta_F/k=1") < 0.1) p.t1 = t;
+    if (p.t3 < 0 && last(run, "delta_F/k=3") < 0.1) p.t3 = t;
+    if (last(run, "delta_F/k=5") < 0.1) {
+      p.t5 = t;
+      break;
+    }
+  }
+  return p;
+}
+
+// A small net with the same layout (bias folded in), random weights, 6 points of x ∈ [−1, 1].
+struct SmallNet {
+  Mlp mlp;
+  std::vector<double> x, y, dy;
+  SmallNet(Activation act, bool asi)
+      : mlp(asi ? std::vector<int>{2, 6, 8, 1} : std::vector<int>{2, 5, 4, 1}, act,
+            {{0.9, 1.0, 1}, {0.5, 0.7, 1}, {0.4, 1.3, 1}}, 6) {
+    mlp.set_antisymmetric(asi);
+    Rng rng(7);
+    mlp.init(rng);
+    if (asi)  // break the twin symmetry so the masked gradients are not zero by accident
+      for (double& w : mlp.params()) w += w != 0 ? 0.1 * rng.normal() : 0;
+    for (int i = 0; i < 6; i++) {
+      const double xi = -1 + 0.4 * i;
+      x.insert(x.end(), {xi, 1.0});
+      y.push_back(std::sin(2 * xi));
+      dy.push_back(2 * std::cos(2 * xi));
+    }
+  }
+};
+
+}  // namespace
+
+// ∂f/∂x and ∂L_grad/∂θ against central differences, for every activation with a second derivative; with ASI the
+// weights linking the two copies get gradient 0.
+TEST(GradientLoss, MatchesCentralDifferences) {
+  for (bool asi : {false, true})
+    for (Activation act : {Activation::tanh, Activation::sigmoid, Activation::softplus, Activation::x_tanh,
+                           Activation::x2_tanh, Activation::sin, Activation::ricker, Activation::linear}) {
+      SmallNet net(act, asi);
+      GradientLoss loss(net.mlp);
+      loss.evaluate(net.mlp, net.x.data(), net.y.data(), net.dy.data(), 6, true);
+      const std::vector<double> slopes(loss.slopes(), loss.slopes() + 6);
+      const std::vector<double> grads = net.mlp.grads();
+      const double h = 1e-5;
+      for (int i = 0; i < 6; i++) {  // ∂f/∂x
+        double xp[2] = {net.x[size_t(2 * i)] + h, 1}, xm[2] = {net.x[size_t(2 * i)] - h, 1};
+        const double fp = net.mlp.forward(xp, 1)[0];
+        const double fm = net.mlp.forward(xm, 1)[0];
+        EXPECT_NEAR(slopes[size_t(i)], (fp - fm) / (2 * h), 1e-7) << activation_name(act) << " asi " << asi;
+      }
+      std::vector<double>& theta = net.mlp.params();
+      for (size_t k = 0; k < theta.size(); k++) {
+        const double keep = theta[k];
+        theta[k] = keep + h;
+        const double lp = loss.evaluate(net.mlp, net.x.data(), net.y.data(), net.dy.data(), 6, false).total();
+        theta[k] = keep - h;
+        const double lm = loss.evaluate(net.mlp, net.x.data(), net.y.data(), net.dy.data(), 6, false).total();
+        theta[k] = keep;
+        const bool masked = asi && keep == 0;  // a zero block between the copies (the only zeros here)
+        const double expected = masked ? 0.0 : (lp - lm) / (2 * h);
+        EXPECT_NEAR(grads[k], expected, 1e-6 * (1 + std::fabs(expected))) << activation_name(act) << " asi " << asi
+                                                                            << " parameter " << k;
+      }
+    }
+}
+
+// ASI: f ≡ 0 at init on every train point (to 1e-12), and the two copies together still learn low frequencies
+// first. Measured (seed 0): max |f| at init 0 (exactly: the twin terms cancel pairwise); t = (3, 133, 572)
+// (plain net, same seed, test_frequency_principle: 19, 176, 837).
+TEST(AntisymmetricInit, OutputZeroAtInitAndFrequencyOrderKept) {
+  const ExperimentSpec s = spec_from(fp_json(R"(,"asi":true)", "", 4000));
+  Runner runner(s);
+  Mlp model = runner.runs()[0]->model();
+  const Dataset& train = runner.data().train;
+  const double* f = model.forward(train.x.data(), train.size);
+  double largest = 0;
+  for (int i = 0; i < train.size; i++) largest = std::max(largest, std::fabs(f[i]));
+  EXPECT_LE(largest, 1e-12);
+  EXPECT_EQ(model.dims()[1], 128);  // two copies of 64
+  const Peaks p = first_convergence(s);
+  ASSERT_GE(p.t5, 0) << "Δ_F(5) never fell below 0.1 in 4000 steps";
+  EXPECT_LT(p.t1, p.t3);
+  EXPECT_LT(p.t3, p.t5);
+  std::printf("ASI: max |f(x)| at init %.3g; t1 %d  t3 %d  t5 %d\n", largest, p.t1, p.t3, p.t5);
+}
+
+// The gradient-augmented loss weighs frequency k by k² more (the derivative's Fourier coefficient is k times the
+// function's), so the highest peak converges far sooner (book Fig. 6.4). Measured t = (t₁, t₃, t₅), same settings:
+// seed 0: gradient loss (21, 196, 291), MSE (19, 176, 837); seed 1: (6, 291, 300) vs (21, 175, 783); seed 2:
+// (4, 295, 347) vs (15, 145, 840): t₅ ratio 0.35-0.41. Checked on seed 0: the MSE run stops at t₅(grad) / 0.6 and
+// must not have reached Δ_F(5) < 0.1 by then (ratio < 0.6).
+TEST(GradientLoss, HighFrequencyConvergesSooner) {
+  const Peaks grad = first_convergence(spec_from(fp_json("", R"(,"gradient_loss":true)", 4000)));
+  ASSERT_GE(grad.t5, 0) << "gradient loss: Δ_F(5) never fell below 0.1 in 4000 steps";
+  const int cap = int(grad.t5 / 0.6);
+  const Peaks mse = first_convergence(spec_from(fp_json("", "", cap)));
+  EXPECT_LT(mse.t5, 0) << "MSE reached Δ_F(5) < 0.1 at step " << mse.t5 << ", gradient loss at " << grad.t5;
+  EXPECT_GE(mse.t1, 0);  // the MSE run did learn the low frequency within the cap
+  std::printf("gradient loss: t1 %d  t3 %d  t5 %d; MSE t1 %d  t3 %d, t5 not by step %d\n", grad.t1, grad.t3, grad.t5,
+              mse.t1, mse.t3, cap);
+}
