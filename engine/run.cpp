@@ -278,6 +278,7 @@ void Run::setup_phenomena_metrics() {
   }
   if (want_condensation_) {
     if (params_init_.empty()) params_init_ = mlp_.params();  // the neuron view shows init beside now
+    condensation_probe_ = std::make_unique<CondensationProbe>(mlp_);
     condensation_ = add_series("condensation/share");
     add_series("condensation/lines");
   }
@@ -333,8 +334,8 @@ void Run::record_phenomena() {
     series_[size_t(slope_loss_)].values.push_back(v.slope);
   }
   if (want_condensation_) {
-    series_[size_t(condensation_)].values.push_back(antipodal_share(mlp_));
-    series_[size_t(condensation_ + 1)].values.push_back(condensed_lines(mlp_));
+    series_[size_t(condensation_)].values.push_back(condensation_probe_->antipodal_share(mlp_));
+    series_[size_t(condensation_ + 1)].values.push_back(condensation_probe_->condensed_lines(mlp_));
   }
 }
 

@@ -17,6 +17,7 @@
 #include "engine/gradient_loss.hpp"
 #include "engine/hessian.hpp"
 #include "engine/mlp.hpp"
+#include "engine/neurons.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/spec.hpp"
 #include "engine/task.hpp"
@@ -156,6 +157,7 @@ class Run {
   std::unique_ptr<HessianProbe> hessian_;  // on the train set (sharpness, gd_auto)
   double eta_ = 0;                         // gd_auto: the step in use
   std::vector<double> params_before_, grads_before_;
+  std::unique_ptr<CondensationProbe> condensation_probe_;  // buffers for the condensation metric
   std::unique_ptr<GradientLoss> gradient_loss_;
   std::vector<double> target_slope_;
   int slope_loss_ = -1;  // series: the derivative term of the gradient-augmented loss
