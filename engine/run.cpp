@@ -260,6 +260,12 @@ void Run::setup_phenomena_metrics() {
     fp_ = int(series_.size());
     for (int k : frequency_.peaks()) add_series("delta_F/k=" + std::to_string(k));
   }
+  if (wants(spec_, "fp_filter")) {
+    filter_ = std::make_unique<FilterProbe>(train, spec_.task.filter_width);
+    fp_outputs_.resize(size_t(train.size));
+    filter_series_ = add_series("filter/e_low");
+    add_series("filter/e_high");
+  }
   if (want_sign_) {
     sign_ = add_series("sign_accuracy/train");
     add_series("sign_accuracy/test");
@@ -297,14 +303,22 @@ double Run::weight_rd() const {
 
 void Run::record_phenomena() {
   const Dataset& train = data_.train;
-  if (want_fp_) {
+  if (want_fp_ || filter_) {
     for (int start = 0; start < train.size; start += mlp_.max_batch()) {
       const int n = std::min(mlp_.max_batch(), train.size - start);
       const double* f = mlp_.forward(&train.x[size_t(start) * size_t(train.input_dim)], n);
       std::copy(f, f + n, fp_outputs_.begin() + start);
     }
+  }
+  if (want_fp_) {
     frequency_.measure(fp_outputs_.data(), fp_delta_.data());
     for (size_t p = 0; p < fp_delta_.size(); p++) series_[size_t(fp_) + p].values.push_back(fp_delta_[p]);
+  }
+  if (filter_) {
+    double low = 0, high = 0;
+    filter_->measure(fp_outputs_.data(), low, high);
+    series_[size_t(filter_series_)].values.push_back(low);
+    series_[size_t(filter_series_ + 1)].values.push_back(high);
   }
   if (want_sign_) {
     const Dataset* sets[2] = {&data_.train, &data_.test};

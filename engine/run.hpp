@@ -14,6 +14,7 @@
 
 #include "engine/anchor_trainer.hpp"
 #include "engine/frequency.hpp"
+#include "engine/frequency_filter.hpp"
 #include "engine/gradient_loss.hpp"
 #include "engine/hessian.hpp"
 #include "engine/mlp.hpp"
@@ -153,7 +154,9 @@ class Run {
   bool reached_stop_loss_ = false;
   double zero_loss_ = 0;  // train loss of the zero predictor (stop_loss_ratio)
   FrequencyProbe frequency_;
-  std::vector<double> fp_outputs_, fp_delta_;
+  std::vector<double> fp_outputs_, fp_delta_;  // the outputs on the train set (fp_delta, fp_filter)
+  std::unique_ptr<FilterProbe> filter_;        // fp_filter
+  int filter_series_ = -1;
   std::unique_ptr<HessianProbe> hessian_;  // on the train set (sharpness, gd_auto)
   double eta_ = 0;                         // gd_auto: the step in use
   std::vector<double> params_before_, grads_before_;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/fashion_mnist.hpp"
+#include "engine/frequency_filter.hpp"
 #include "engine/phenomena_tasks.hpp"
 #include "engine/time_budget.hpp"
 
@@ -210,7 +211,7 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
 void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors) {
   r.choice("kind", t.kind,
            {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram, TaskKind::anchor,
-            TaskKind::function_1d, TaskKind::boolean_cube, TaskKind::sum_sin},
+            TaskKind::function_1d, TaskKind::boolean_cube, TaskKind::sum_sin, TaskKind::image_2d},
            task_name);
   ObjectReader anchor(r.field("anchor"), r.at("anchor"), errors);
   read_anchor(anchor, t.anchor);
@@ -221,6 +222,7 @@ void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors)
   r.number("noise", t.noise, 0, 100);
   r.boolean("center_target", t.center_target);
   r.boolean("gradient_loss", t.gradient_loss);
+  r.number("filter_width", t.filter_width, 1e-6, 1e6);
   r.integer("input_dim", t.input_dim, 1, 4096);
   r.integer("train_size", t.train_size, 1, 100000);
   r.integer("test_size", t.test_size, 1, 100000);
@@ -433,8 +435,18 @@ void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& 
   if (s.model.dropout > 0 && transformer) errors.push_back("model.dropout: only for MLPs (model.kind \"mlp\")");
   if (s.model.dropout > 0 && s.optimizer.kind == OptimizerKind::gd_auto)
     errors.push_back("model.dropout: not with gd_auto (its step size comes from the loss without dropout)");
-  if (!s.task.gradient_loss) return;
   const TaskConfig& t = s.task;
+  if (t.kind == TaskKind::image_2d) {
+    if (t.input_dim != 2)
+      errors.push_back("task.input_dim: " + std::to_string(t.input_dim) + " is not 2 (image_2d: the pixel position)");
+    if (image_2d_side(t) == 0)
+      errors.push_back("task.train_size: " + std::to_string(t.train_size) + " is not side^2/2 for an even side "
+                       "(image_2d trains on the odd columns of a side x side image: 512 for 32 x 32)");
+    if (t.test_size != t.train_size)
+      errors.push_back("task.test_size: " + std::to_string(t.test_size) + " is not train_size (image_2d tests on the "
+                       "even columns)");
+  }
+  if (!s.task.gradient_loss) return;
   if (t.kind != TaskKind::function_1d || (t.target != Target::sin135 && t.target != Target::sin15))
     errors.push_back("task.gradient_loss: needs a function_1d task with a smooth target (sin135, sin15)");
   if (s.schedule.batch_size != 0 && s.schedule.batch_size != t.train_size)
@@ -454,6 +466,10 @@ void check_phenomena_metric(const ExperimentSpec& s, size_t i, std::vector<std::
     errors.push_back(at + "fp_delta needs a function_1d task on a grid (not four_points)");
   if ((m == "sign_accuracy" || m == "sharpness") && task_is_classification(s.task.kind))
     errors.push_back(at + m + " needs a regression task");
+  if (m == "fp_filter" && task_is_classification(s.task.kind)) errors.push_back(at + "fp_filter needs a regression task");
+  if (m == "fp_filter" && s.task.train_size > kMaxFilterPoints)
+    errors.push_back(at + "fp_filter holds a train_size^2 kernel: train_size " + std::to_string(s.task.train_size) +
+                     " is more than " + std::to_string(kMaxFilterPoints));
   if (m == "condensation" && s.model.widths.size() != 1)
     errors.push_back(at + "condensation needs exactly 1 hidden layer (neurons = input weights and output weight)");
 }
@@ -464,7 +480,8 @@ const std::vector<std::string>& known_metrics() {
   static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms",
                                               "weight_delta_spectral", "batch_loss_mean", "train_accuracy",
                                               "id_accuracy", "ood_accuracy", "commutativity", "wq_cosine", "fp_delta",
-                                              "sign_accuracy", "weight_rd", "sharpness", "condensation"};
+                                              "sign_accuracy", "weight_rd", "sharpness", "condensation",
+                                              "fp_filter"};
   return names;
 }
 
@@ -758,6 +775,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   if (s.task.noise != defaults.noise) task.set("noise", Value::make_number(s.task.noise));
   if (s.task.center_target) task.set("center_target", Value::make_bool(true));
   if (s.task.gradient_loss) task.set("gradient_loss", Value::make_bool(true));
+  if (s.task.filter_width != TaskConfig{}.filter_width) task.set("filter_width", Value::make_number(s.task.filter_width));
   root.set("task", task);
 
   Value opt = Value::make_object();

@@ -7,6 +7,7 @@
 #include "engine/frequency.hpp"
 #include "engine/neurons.hpp"
 #include "engine/phase_diagram.hpp"
+#include "engine/phenomena_tasks.hpp"
 #include "imgui.h"
 #include "web/plot.hpp"
 
@@ -335,6 +336,52 @@ void neuron_panels(const Run& run, float width) {
                "log10 A", sets, ImVec2(width, kPanelHeight));
 }
 
+// The filtering method: e_low and e_high vs step (any input dimension).
+void filter_panel(const Run& run, float width) {
+  std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
+  std::vector<PlotCurve> curves;
+  const ImU32 colors[2] = {IM_COL32(240, 200, 60, 255), IM_COL32(70, 110, 240, 255)};
+  int i = 0;
+  for (const char* name : {"filter/e_low", "filter/e_high"})
+    if (const Series* s = run.find_series(name)) curves.push_back({name + 7, steps, s->values, colors[i++], false});
+  PlotAxes axes;
+  axes.title = "filtering method: error of the low / high part";
+  axes.x_label = "step";
+  axes.y_label = "relative error";
+  line_plot("##filter", axes, curves, ImVec2(width, kPanelHeight));
+}
+
+// FP-4: the image as a function of the pixel position. Train pixels are the odd columns, test the even ones; the
+// network is drawn on both, so the test columns show how it fills in between.
+void image_panels(const Runner& runner, const Run& run, float width) {
+  const Dataset& train = runner.data().train;
+  const Dataset& test = runner.data().test;
+  const int side = image_2d_side(runner.spec().task), half = side / 2;
+  if (side == 0) return;
+  const std::vector<double> on_train = predict(run.model(), train), on_test = predict(run.model(), test);
+  std::vector<double> target(size_t(side * side)), network(target.size());
+  for (int r = 0; r < side; r++)
+    for (int c = 0; c < side; c++) {
+      const size_t i = size_t(r * half + c / 2), p = size_t(r * side + c);
+      target[p] = (c % 2 ? train.y : test.y)[i];
+      network[p] = (c % 2 ? on_train : on_test)[i];
+    }
+  auto grey = [](double v, double) {
+    const int g = int(255 * std::clamp((v + 1) / 2, 0.0, 1.0));
+    return IM_COL32(g, g, g, 255);
+  };
+  const float third = width / 3 - 6;
+  heat_map("##image_target", "target image", target, side, side, grey, 1.0, ImVec2(third, kPanelHeight));
+  ImGui::SameLine();
+  heat_map("##image_network", "network (odd columns trained)", network, side, side, grey, 1.0,
+           ImVec2(third, kPanelHeight));
+  ImGui::SameLine();
+  std::vector<double> error(target.size());
+  for (size_t p = 0; p < error.size(); p++) error[p] = std::fabs(network[p] - target[p]);
+  heat_map("##image_error", "|network - target|, dark = small", error, side, side, heat_of, 0.5,
+           ImVec2(third, kPanelHeight));
+}
+
 void cosine_panel(const Run& run, float width) {
   const int n = run.model().dims()[1];
   const std::vector<double> d = cosine_matrix(run.model());
@@ -386,12 +433,13 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
   const Run& run = *runner.runs()[size_t(v.run)];
   const ExperimentSpec& spec = runner.spec();
   const bool one_input_layer = spec.model.widths.size() == 1 && run.model().dims().back() == 1;
-  const bool fp = records(run, "delta_F/"), sharp = records(run, "sharpness");
+  const bool fp = records(run, "delta_F/"), sharp = records(run, "sharpness"), filter = records(run, "filter/");
+  const bool image = spec.task.kind == TaskKind::image_2d;
   const bool phase = spec.parametrization.preset == Preset::two_layer_gamma && records(run, "weight_rd");
   const bool neurons = one_input_layer && (phase || records(run, "condensation"));
-  if (!fp && !sharp && !neurons) {
-    ImGui::TextDisabled("This view shows the phenomena presets (20-27): record fp_delta, weight_rd with the "
-                        "two_layer_gamma preset, condensation, or sharpness.");
+  if (!fp && !sharp && !neurons && !filter && !image) {
+    ImGui::TextDisabled("This view shows the phenomena presets (20-29): record fp_delta, fp_filter, weight_rd with "
+                        "the two_layer_gamma preset, condensation, or sharpness, or train on an image_2d task.");
     return;
   }
   ImGui::SetNextItemWidth(360);
@@ -402,6 +450,8 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
   if (fp) frequency_panels(runner, run);
+  if (image) image_panels(runner, run, ImGui::GetContentRegionAvail().x);
+  if (filter) filter_panel(run, half);
   if (phase) {
     phase_map(runner, v, ImVec2(half, kPanelHeight + 40));
     ImGui::SameLine();
