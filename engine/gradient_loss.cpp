@@ -57,8 +57,7 @@ void GradientLoss::backward(Mlp& model, int batch) {
     const double m = model.scaling()[size_t(l)].multiplier;
     const double* in = l == 0 ? input_.data() : post_[size_t(l) - 1].data();
     // the value and the tangent rows both pass through W: one product sums their contributions
-    matmul_tn(model.grads().data() + (model.weights(l) - model.params().data()), delta_.data(), in, fan_out, fan_in,
-              2 * batch, m);
+    matmul_tn(model.grads(l), delta_.data(), in, fan_out, fan_in, 2 * batch, m);
     if (l == 0) break;
     matmul_nn(delta_prev_.data(), delta_.data(), model.weights(l), 2 * batch, fan_in, fan_out, m);
     const long n = long(batch) * fan_in;
