@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Speed of the anchor-function Transformer presets (examples/3*-anchor-*.json), run to the end as a student would:
+// natively with the CLI (wall and CPU seconds) and in headless Chromium from the page (wall seconds). Training
+// steps per second count every member's steps, and include the preset's own measurements (its record steps).
+// Prints one line per preset and writes build/bench/anchor.json.
+// Usage: node scripts/bench-anchor.mjs [pattern]   (after scripts/build; pattern filters preset file names)
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { openPlayground, ROOT } from '../tests/browser/harness.mjs';
+
+const filter = new RegExp(process.argv[2] ?? '^3\\d-anchor-');
+const files = readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json') && filter.test(f)).sort();
+
+// Members × steps of a preset: the steps the page and the CLI train.
+function totalSteps(spec) {
+  const s = spec.sweep ?? {};
+  const axis = (a) => Math.max(a?.length ?? 0, 1);
+  return spec.schedule.steps * axis(s.width) * axis(s.lr) * axis(s.seeds) * axis(s.gamma) * axis(s.weight_decay);
+}
+
+// The CLI's run: wall seconds and the CPU seconds of the process (user + system, GNU time), which a loaded machine
+// disturbs less than the wall clock.
+function native(file) {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'muplay-bench-anchor-'));
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', path.join(ROOT, 'build', 'native', 'engine', 'muplay'), 'run',
+    file, '--out', path.join(tmp, 'result.json'), '--quiet'], { encoding: 'utf8' });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const [user, system] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  rmSync(tmp, { recursive: true, force: true });
+  return { seconds, cpu_seconds: user + system, exit_status: r.status };
+}
+
+const results = [];
+for (const name of files) {
+  const spec = JSON.parse(readFileSync(path.join(ROOT, 'examples', name), 'utf8'));
+  const n = native(path.join(ROOT, 'examples', name));
+  const steps = totalSteps(spec);
+  results.push({ preset: name, steps, native: { ...n, steps_per_cpu_second: steps / n.cpu_seconds } });
+  console.log(`native ${name}: ${steps} steps, ${n.seconds.toFixed(1)} s wall, ${n.cpu_seconds.toFixed(1)} s CPU, ` +
+              `${(steps / n.cpu_seconds).toFixed(1)} steps/s (CPU)`);
+}
+
+const pg = await openPlayground();
+let browser = '';
+try {
+  browser = pg.context.browser()?.version() ?? '';
+  const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
+  for (const r of results) {
+    const i = presets.findIndex((p) => p.path.endsWith(`/${r.preset}`));
+    await pg.page.evaluate((k) => window.muplay.muplay_load_preset(k), i);
+    const start = Date.now();
+    await pg.page.evaluate(() => window.muplay.muplay_run());
+    await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null,
+                                  { timeout: 900_000, polling: 250 });
+    const seconds = (Date.now() - start) / 1000;
+    const steps = await pg.page.evaluate(() => window.muplay.muplay_total_steps());
+    r.chromium = { seconds, steps, steps_per_second: steps / seconds };
+    console.log(`chromium ${r.preset}: ${steps} steps, ${seconds.toFixed(1)} s wall, ` +
+                `${(steps / seconds).toFixed(1)} steps/s`);
+  }
+  if (pg.errors.length) console.log('page errors:', pg.errors.join(' | '));
+} finally {
+  await pg.close();
+}
+const doc = { schema: 'muplay-bench-anchor', version: 1, date: new Date().toISOString(),
+  machine: { cores: cpus().length, cpu: cpus()[0]?.model, load_after: loadavg() }, browser, presets: results };
+mkdirSync(path.join(ROOT, 'build', 'bench'), { recursive: true });
+writeFileSync(path.join(ROOT, 'build', 'bench', 'anchor.json'), JSON.stringify(doc, null, 2) + '\n');
+console.log('wrote build/bench/anchor.json');
