@@ -4,6 +4,7 @@
 // steps per second count every member's steps, and include the preset's own measurements (its record steps).
 // Prints one line per preset and writes build/bench/anchor.json.
 // Usage: node scripts/bench-anchor.mjs [pattern]   (after scripts/build; pattern filters preset file names)
+//   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -37,8 +38,12 @@ function native(file) {
 const results = [];
 for (const name of files) {
   const spec = JSON.parse(readFileSync(path.join(ROOT, 'examples', name), 'utf8'));
-  const n = native(path.join(ROOT, 'examples', name));
   const steps = totalSteps(spec);
+  if (process.env.NATIVE === '0') {
+    results.push({ preset: name, steps });
+    continue;
+  }
+  const n = native(path.join(ROOT, 'examples', name));
   results.push({ preset: name, steps, native: { ...n, steps_per_cpu_second: steps / n.cpu_seconds } });
   console.log(`native ${name}: ${steps} steps, ${n.seconds.toFixed(1)} s wall, ${n.cpu_seconds.toFixed(1)} s CPU, ` +
               `${(steps / n.cpu_seconds).toFixed(1)} steps/s (CPU)`);
