@@ -2,11 +2,11 @@
 // Speed of the anchor-function Transformer presets (examples/3*-anchor-*.json), run to the end as a student would:
 // natively with the CLI (wall and CPU seconds) and in headless Chromium from the page (wall seconds). Training
 // steps per second count every member's steps, and include the preset's own measurements (its record steps).
-// Prints one line per preset and writes build/bench/anchor.json.
+// Prints one line per preset and writes build/bench/anchor.json (merged with its earlier presets' numbers).
 // Usage: node scripts/bench-anchor.mjs [pattern]   (after scripts/build; pattern filters preset file names)
 //   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPlayground, ROOT } from '../tests/browser/harness.mjs';
@@ -75,8 +75,15 @@ try {
 } finally {
   await pg.close();
 }
-const doc = { schema: 'muplay-bench-anchor', version: 1, date: new Date().toISOString(),
-  machine: { cores: cpus().length, cpu: cpus()[0]?.model, load_after: loadavg() }, browser, presets: results };
-mkdirSync(path.join(ROOT, 'build', 'bench'), { recursive: true });
-writeFileSync(path.join(ROOT, 'build', 'bench', 'anchor.json'), JSON.stringify(doc, null, 2) + '\n');
+// Merged into the last results by preset, so a run of a few presets (a pattern) keeps the others' numbers.
+const file = path.join(ROOT, 'build', 'bench', 'anchor.json');
+const last = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).presets : [];
+const measured = { date: new Date().toISOString(), load_after: loadavg(), browser };
+const merged = last.filter((p) => !results.some((r) => r.preset === p.preset));
+for (const r of results) merged.push({ ...r, ...measured });
+merged.sort((a, b) => a.preset.localeCompare(b.preset));
+const doc = { schema: 'muplay-bench-anchor', version: 1, machine: { cores: cpus().length, cpu: cpus()[0]?.model },
+  presets: merged };
+mkdirSync(path.dirname(file), { recursive: true });
+writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
 console.log('wrote build/bench/anchor.json');
