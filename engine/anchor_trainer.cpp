@@ -42,27 +42,38 @@ AnchorTrainer::AnchorTrainer(const AnchorTrainerConfig& config, const AnchorData
   pred_swapped_.resize(size_t(data.ood.size));
 }
 
-double AnchorTrainer::train_step(long t) {
+const int* AnchorTrainer::next_batch_rows() {
   const AnchorSet& train = data_.train;
-  const int T = train.seq_len;
   if (order_pos_ + batch_size_ > train.size) {  // new epoch: Fisher-Yates shuffle
     for (int i = train.size - 1; i > 0; i--) std::swap(order_[size_t(i)], order_[batch_rng_.below(uint64_t(i) + 1)]);
     order_pos_ = 0;
   }
+  const int* rows = &order_[size_t(order_pos_)];
+  order_pos_ += batch_size_;
+  return rows;
+}
+
+void AnchorTrainer::update(long t) {
+  std::vector<double>& g = model_.grads();
+  grad_norm_ = config_.clip_norm > 0 ? clip_grad_norm(g.data(), long(g.size()), config_.clip_norm) : 0;
+  optimizer_.step(model_.params().data(), g.data(), lr_schedule_factor(config_.schedule, t));
+}
+
+double AnchorTrainer::train_step(long t) {
+  const AnchorSet& train = data_.train;
+  const int T = train.seq_len;
+  const int* rows = next_batch_rows();
   for (int b = 0; b < batch_size_; b++) {
-    const int i = order_[size_t(order_pos_ + b)];
+    const int i = rows[b];
     std::copy_n(&train.tokens[size_t(i) * size_t(T)], T, &batch_tokens_[size_t(b) * size_t(T)]);
     batch_labels_[size_t(b)] = train.labels[size_t(i)];
   }
-  order_pos_ += batch_size_;
   const double* logits = model_.forward(batch_tokens_.data(), batch_size_);
   const double loss = cross_entropy_loss(logits, batch_labels_.data(), batch_size_, config_.model.outputs,
                                          dlogits_.data(), nullptr);
   if (!std::isfinite(loss)) return loss;
   model_.backward(dlogits_.data(), batch_size_);
-  std::vector<double>& g = model_.grads();
-  grad_norm_ = config_.clip_norm > 0 ? clip_grad_norm(g.data(), long(g.size()), config_.clip_norm) : 0;
-  optimizer_.step(model_.params().data(), g.data(), lr_schedule_factor(config_.schedule, t));
+  update(t);
   return loss;
 }
 

@@ -41,6 +41,25 @@ class AnchorTrainer {
   // Mean |cos| between distinct rows of block `layer`'s W_Q (condensation, Fig 13.10).
   double query_row_cosine(int layer) const;
 
+  // The two halves of train_step, for a step run elsewhere (engine/run_gpu_transformer.cpp): the next mini-batch's
+  // row indices (batch_size of them, shuffling at each new epoch), and clip + update from the gradient buffer.
+  const int* next_batch_rows();
+  void update(long t);
+  // Where the batch order stands, to rewind it with a checkpoint.
+  struct BatchCursor {
+    Rng rng{0};
+    std::vector<int> order;
+    int pos = 0;
+  };
+  BatchCursor cursor() const { return {batch_rng_, order_, order_pos_}; }
+  void set_cursor(const BatchCursor& c) {
+    batch_rng_ = c.rng;
+    order_ = c.order;
+    order_pos_ = c.pos;
+  }
+  const AnchorTrainerConfig& config() const { return config_; }
+  Optimizer& optimizer() { return optimizer_; }
+
   Transformer& model() { return model_; }
   const Transformer& model() const { return model_; }
   const AnchorData& data() const { return data_; }

@@ -158,6 +158,17 @@ void GemmF32Workspace::reserve(int m, int n, int k) {
   if (c_.size() < c) c_.resize(c);
 }
 
+double gemm_f32_workspace_bytes(const std::vector<std::array<int, 3>>& shapes) {
+  size_t a = 0, b = 0, c = 0;  // as reserve() grows each buffer
+  for (const auto& [m, n, k] : shapes) {
+    const int kc = std::min(KC, std::max(k, 1));
+    a = std::max(a, size_t(round_up(std::min(MC, m), MR)) * size_t(kc));
+    b = std::max(b, size_t(round_up(std::min(NC, n), NR)) * size_t(kc));
+    c = std::max(c, size_t(round_up(m, MR)) * size_t(round_up(n, NR)));
+  }
+  return double(sizeof(float)) * double(a + b + c);
+}
+
 void matmul_nn_f32(double* C, const double* A, const double* B, int m, int n, int k, double alpha,
                    GemmF32Workspace& ws) {
   gemm(C, View<double>{A, k, 1}, View<double>{B, n, 1}, m, n, k, alpha, ws);

@@ -10,6 +10,7 @@
 // rather than restarting them, so the blocking constants do not change a single bit: the result equals the plain
 // scalar loop `s = 0; for p: s = s + float(a_ip) * float(b_pj); C_ij = alpha * double(s)`, natively and in wasm.
 #pragma once
+#include <array>
 #include <vector>
 
 // How the dense products of a model are computed. float64 (the default) is the reference; float32 is faster.
@@ -26,6 +27,9 @@ class GemmF32Workspace {
   friend struct GemmF32Access;
   std::vector<float> a_, b_, c_;
 };
+
+// Bytes a workspace holds once reserve(m, n, k) was called for each {m, n, k} of `shapes` (the memory budget).
+double gemm_f32_workspace_bytes(const std::vector<std::array<int, 3>>& shapes);
 
 // Same contracts as matmul_nn / matmul_tn / matmul_nt in kernels.hpp, computed in float32.
 void matmul_nn_f32(double* C, const double* A, const double* B, int m, int n, int k, double alpha,

@@ -26,6 +26,13 @@ const char* gpu_kernel_name(GpuKernel k) {
     case GpuKernel::attention_backward_kv: return "attention_backward_kv";
     case GpuKernel::sgd: return "sgd";
     case GpuKernel::adam: return "adam";
+    case GpuKernel::embedding_forward: return "embedding_forward";
+    case GpuKernel::embedding_backward: return "embedding_backward";
+    case GpuKernel::take_last_rows: return "take_last_rows";
+    case GpuKernel::put_last_rows: return "put_last_rows";
+    case GpuKernel::add_into: return "add_into";
+    case GpuKernel::sum_squares: return "sum_squares";
+    case GpuKernel::clip_scale: return "clip_scale";
   }
   return "?";
 }
@@ -97,6 +104,127 @@ void gemm(const GpuOp& op, std::vector<std::vector<float>>& d, bool ta, bool tb)
       for (uint32_t p = 0; p < k; p++) s += (ta ? A[p * m + i] : A[i * k + p]) * (tb ? B[j * k + p] : B[p * n + j]);
       C[i * n + j] = op.floats[0] * s;
     }
+}
+
+// LayerNorm and attention: as shaders/layernorm_*.wgsl and shaders/attention_*.wgsl, one row or query at a time.
+void layernorm_forward(const GpuOp& op, std::vector<std::vector<float>>& d) {
+  const uint32_t rows = op.ints[0], cols = op.ints[1];
+  const float *x = d[size_t(op.buffers[0])].data(), *gamma = d[size_t(op.buffers[1])].data(),
+              *beta = d[size_t(op.buffers[2])].data();
+  float *y = d[size_t(op.buffers[3])].data(), *mean = d[size_t(op.buffers[4])].data(),
+        *rstd = d[size_t(op.buffers[5])].data();
+  for (uint32_t r = 0; r < rows; r++) {
+    const float* xr = x + r * cols;
+    float s = 0, q = 0;
+    for (uint32_t c = 0; c < cols; c++) s += xr[c];
+    const float mu = s / float(cols);
+    for (uint32_t c = 0; c < cols; c++) q += (xr[c] - mu) * (xr[c] - mu);
+    const float rs = 1 / std::sqrt(q / float(cols) + op.floats[0]);
+    for (uint32_t c = 0; c < cols; c++) y[r * cols + c] = (xr[c] - mu) * rs * gamma[c] + beta[c];
+    mean[r] = mu;
+    rstd[r] = rs;
+  }
+}
+
+void layernorm_backward(const GpuOp& op, std::vector<std::vector<float>>& d) {
+  const uint32_t rows = op.ints[0], cols = op.ints[1];
+  const float *x = d[size_t(op.buffers[0])].data(), *gamma = d[size_t(op.buffers[1])].data(),
+              *dy = d[size_t(op.buffers[2])].data(), *mean = d[size_t(op.buffers[3])].data(),
+              *rstd = d[size_t(op.buffers[4])].data();
+  float* dx = d[size_t(op.buffers[5])].data();
+  for (uint32_t r = 0; r < rows; r++) {
+    const uint32_t base = r * cols;
+    float s0 = 0, s1 = 0;
+    for (uint32_t c = 0; c < cols; c++) {
+      const float g = dy[base + c] * gamma[c];
+      s0 += g;
+      s1 += g * (x[base + c] - mean[r]) * rstd[r];
+    }
+    s0 /= float(cols);
+    s1 /= float(cols);
+    for (uint32_t c = 0; c < cols; c++) {
+      const float xhat = (x[base + c] - mean[r]) * rstd[r];
+      dx[base + c] = rstd[r] * (dy[base + c] * gamma[c] - s0 - xhat * s1);
+    }
+  }
+}
+
+struct AttentionDims {
+  uint32_t batch, T, heads, D, C;
+  explicit AttentionDims(const GpuOp& op)
+      : batch(op.ints[0]), T(op.ints[1]), heads(op.ints[2]), D(op.ints[3]), C(op.ints[2] * op.ints[3]) {}
+  uint32_t row(uint32_t b, uint32_t t, uint32_t h) const { return (b * T + t) * C + h * D; }
+};
+
+void attention_forward(const GpuOp& op, std::vector<std::vector<float>>& d) {
+  const AttentionDims a(op);
+  const float *q = d[size_t(op.buffers[0])].data(), *k = d[size_t(op.buffers[1])].data(),
+              *v = d[size_t(op.buffers[2])].data();
+  float *P = d[size_t(op.buffers[3])].data(), *o = d[size_t(op.buffers[4])].data();
+  for (uint32_t id = 0; id < a.batch * a.heads * a.T; id++) {
+    const uint32_t i = id % a.T, h = (id / a.T) % a.heads, b = id / (a.T * a.heads);
+    float* pr = P + id * a.T;
+    float m = -3.4e38f;
+    for (uint32_t j = 0; j <= i; j++) {
+      float s = 0;
+      for (uint32_t c = 0; c < a.D; c++) s += q[a.row(b, i, h) + c] * k[a.row(b, j, h) + c];
+      pr[j] = s * op.floats[0];
+      m = std::fmax(m, pr[j]);
+    }
+    float z = 0;
+    for (uint32_t j = 0; j <= i; j++) z += pr[j] = std::exp(pr[j] - m);
+    for (uint32_t j = 0; j < a.T; j++) pr[j] = j <= i ? pr[j] / z : 0.0f;
+    for (uint32_t c = 0; c < a.D; c++) {
+      float acc = 0;
+      for (uint32_t j = 0; j <= i; j++) acc += pr[j] * v[a.row(b, j, h) + c];
+      o[a.row(b, i, h) + c] = acc;
+    }
+  }
+}
+
+void attention_backward_q(const GpuOp& op, std::vector<std::vector<float>>& d) {
+  const AttentionDims a(op);
+  const float *k = d[size_t(op.buffers[0])].data(), *v = d[size_t(op.buffers[1])].data(),
+              *P = d[size_t(op.buffers[2])].data(), *dO = d[size_t(op.buffers[3])].data();
+  float *dS = d[size_t(op.buffers[4])].data(), *dQ = d[size_t(op.buffers[5])].data();
+  for (uint32_t id = 0; id < a.batch * a.heads * a.T; id++) {
+    const uint32_t i = id % a.T, h = (id / a.T) % a.heads, b = id / (a.T * a.heads);
+    const float* pr = P + id * a.T;
+    float* ds = dS + id * a.T;
+    float dsum = 0;
+    for (uint32_t j = 0; j <= i; j++) {
+      float dp = 0;
+      for (uint32_t c = 0; c < a.D; c++) dp += dO[a.row(b, i, h) + c] * v[a.row(b, j, h) + c];
+      ds[j] = dp;
+      dsum += dp * pr[j];
+    }
+    for (uint32_t j = 0; j < a.T; j++) ds[j] = j <= i ? pr[j] * (ds[j] - dsum) : 0.0f;
+    for (uint32_t c = 0; c < a.D; c++) {
+      float acc = 0;
+      for (uint32_t j = 0; j <= i; j++) acc += ds[j] * k[a.row(b, j, h) + c];
+      dQ[a.row(b, i, h) + c] = op.floats[0] * acc;
+    }
+  }
+}
+
+void attention_backward_kv(const GpuOp& op, std::vector<std::vector<float>>& d) {
+  const AttentionDims a(op);
+  const float *q = d[size_t(op.buffers[0])].data(), *P = d[size_t(op.buffers[1])].data(),
+              *dS = d[size_t(op.buffers[2])].data(), *dO = d[size_t(op.buffers[3])].data();
+  float *dK = d[size_t(op.buffers[4])].data(), *dV = d[size_t(op.buffers[5])].data();
+  for (uint32_t id = 0; id < a.batch * a.heads * a.T; id++) {
+    const uint32_t j = id % a.T, bh = id / a.T, h = bh % a.heads, b = bh / a.heads;
+    for (uint32_t c = 0; c < a.D; c++) {
+      float dk = 0, dv = 0;
+      for (uint32_t i = j; i < a.T; i++) {
+        const uint32_t pij = (bh * a.T + i) * a.T + j, row = a.row(b, i, h) + c;
+        dk += dS[pij] * q[row];
+        dv += P[pij] * dO[row];
+      }
+      dK[a.row(b, j, h) + c] = op.floats[0] * dk;
+      dV[a.row(b, j, h) + c] = dv;
+    }
+  }
 }
 
 void run_op(const GpuOp& op, std::vector<std::vector<float>>& d) {
@@ -179,8 +307,76 @@ void run_op(const GpuOp& op, std::vector<std::vector<float>>& d) {
         m[i] = f[1] * m[i] + (1 - f[1]) * gi;
         v[i] = f[2] * v[i] + (1 - f[2]) * gi * gi;
         const float update = (m[i] / step[1]) / (std::sqrt(v[i] / step[2]) + f[3]);
-        w[i] -= f[0] * (decoupled ? update + f[4] * w[i] : update);
+        const float lr = u.size() > 2 && u[2] ? f[0] * step[3] : f[0];
+        w[i] -= lr * (decoupled ? update + f[4] * w[i] : update);
       }
+      return;
+    }
+    case GpuKernel::layernorm_forward: return layernorm_forward(op, d);
+    case GpuKernel::layernorm_backward: return layernorm_backward(op, d);
+    case GpuKernel::layernorm_param_grad: {
+      const float *x = buf(0), *dy = buf(1), *mean = buf(2), *rstd = buf(3);
+      for (uint32_t c = 0; c < u[1]; c++) {
+        float dg = 0, db = 0;
+        for (uint32_t r = 0; r < u[0]; r++) {
+          const float g = dy[r * u[1] + c];
+          dg += g * (x[r * u[1] + c] - mean[r]) * rstd[r];
+          db += g;
+        }
+        buf(4)[c] = dg;
+        buf(5)[c] = db;
+      }
+      return;
+    }
+    case GpuKernel::attention_forward: return attention_forward(op, d);
+    case GpuKernel::attention_backward_q: return attention_backward_q(op, d);
+    case GpuKernel::attention_backward_kv: return attention_backward_kv(op, d);
+    case GpuKernel::embedding_forward: {
+      const uint32_t T = u[1], D = u[2];
+      for (uint32_t e = 0; e < u[0] * D; e++) {
+        const uint32_t n = e / D, i = e % D;
+        buf(3)[e] = f[0] * buf(1)[uint32_t(buf(0)[n]) * D + i] + f[1] * buf(2)[(n % T) * D + i];
+      }
+      return;
+    }
+    case GpuKernel::embedding_backward: {
+      const uint32_t rows = u[0], T = u[1], D = u[2], vocab = u[3];
+      const float *g = buf(0), *tokens = buf(1);
+      for (uint32_t e = 0; e < vocab * D; e++) {
+        float s = 0;
+        for (uint32_t n = 0; n < rows; n++)
+          if (uint32_t(tokens[n]) == e / D) s += g[n * D + e % D];
+        buf(2)[e] = f[0] * s;
+      }
+      for (uint32_t e = 0; e < T * D; e++) {
+        float s = 0;
+        for (uint32_t n = e / D; n < rows; n += T) s += g[n * D + e % D];
+        buf(3)[e] = f[1] * s;
+      }
+      return;
+    }
+    case GpuKernel::take_last_rows:
+      for (uint32_t e = 0; e < u[0] * u[2]; e++) buf(1)[e] = buf(0)[((e / u[2] + 1) * u[1] - 1) * u[2] + e % u[2]];
+      return;
+    case GpuKernel::put_last_rows:
+      for (uint32_t e = 0; e < u[0] * u[1] * u[2]; e++) {
+        const uint32_t n = e / u[2];
+        buf(1)[e] = n % u[1] == u[1] - 1 ? buf(0)[(n / u[1]) * u[2] + e % u[2]] : 0.0f;
+      }
+      return;
+    case GpuKernel::add_into:
+      for (uint32_t i = 0; i < u[0]; i++) buf(1)[i] += buf(0)[i];
+      return;
+    case GpuKernel::sum_squares: {
+      float s = 0;
+      for (uint32_t i = 0; i < u[0]; i++) s += buf(0)[i] * buf(0)[i];
+      buf(1)[0] = (u[1] ? buf(1)[0] : 0.0f) + s;
+      return;
+    }
+    case GpuKernel::clip_scale: {
+      const float coef = f[0] / (std::sqrt(buf(0)[0]) + 1e-6f);
+      if (coef < 1)
+        for (uint32_t i = 0; i < u[0]; i++) buf(1)[i] *= coef;
       return;
     }
     default:

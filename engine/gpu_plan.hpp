@@ -31,7 +31,15 @@ enum class GpuKernel {
   attention_backward_q,   // buffers k, v, P, dO, dS, dQ
   attention_backward_kv,  // buffers q, P, dS, dO, dK, dV
   sgd,                // ints n, has_momentum; floats lr, momentum, weight_decay. buffers g, w, m
-  adam,               // ints n, decoupled; floats lr, beta1, beta2, eps, weight_decay. buffers g, step, w, m, v
+  adam,               // ints n, decoupled, scheduled; floats lr, beta1, beta2, eps, weight_decay. buffers g, step, w, m, v
+  // The Transformer's step (engine/transformer_gpu_plan.hpp):
+  embedding_forward,   // ints rows, T, D; floats me, mp. buffers tokens, wte, wpe, x
+  embedding_backward,  // ints rows, T, D, vocab; floats me, mp. buffers g, tokens, dwte, dwpe
+  take_last_rows,      // ints batch, T, cols. buffers src (batch·T rows), dst (batch rows)
+  put_last_rows,       // ints batch, T, cols. buffers src (batch rows), dst (batch·T rows, 0 but the last)
+  add_into,            // ints n. buffers x, y: y += x
+  sum_squares,         // ints n, accumulate. buffers v, out: out[0] = (accumulate ? out[0] : 0) + Σ v²
+  clip_scale,          // ints n; floats max_norm. buffers norm2, g
 };
 
 const char* gpu_kernel_name(GpuKernel k);  // the name web/webgpu_backend.js knows it by
@@ -56,6 +64,6 @@ struct GpuPlan {
 json::Value plan_to_json(const GpuPlan& plan);
 
 // Runs one phase on the CPU in float32, with the semantics of the WGSL kernels. `data` holds one vector per buffer,
-// each of the plan's size. Implemented for the kernels that training plans use (everything but softmax, LayerNorm
-// and attention, whose references are in tests/browser/webgpu_kernels.test.mjs); aborts on the others.
+// each of the plan's size. Implemented for the kernels that training plans use (everything but softmax, whose
+// reference is in tests/browser/webgpu_kernels.test.mjs); aborts on the others.
 void run_reference(const GpuPlan& plan, int phase, std::vector<std::vector<float>>& data);

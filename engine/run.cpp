@@ -465,7 +465,7 @@ void Run::diverge(int t) {
 
 void Run::step() {
   if (done()) return;
-  if (transformer_) return transformer_step();
+  if (transformer_) return gpu_ ? gpu_step() : transformer_step();
   if (gpu_) return gpu_step();
   const int t = step_;
   const Batch b = next_batch();

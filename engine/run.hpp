@@ -95,6 +95,12 @@ class Run {
   void gpu_request_read(bool final_read);
   void gpu_absorb_read();
   void gpu_fall_back(const std::string& why);
+  // run_gpu_transformer.cpp: the same for a transformer member (gpu_step runs both).
+  void transformer_gpu_start(GpuDevice* device);
+  void transformer_gpu_issue_step();
+  void transformer_gpu_request_read(bool final_read);
+  void transformer_gpu_absorb_read();
+  void transformer_gpu_fall_back(const std::string& why);
   // Loss of the current parameters on a dataset, in chunks the model's buffers can hold.
   double dataset_loss(const Dataset& d, int* correct);
   double batch_loss(const Batch& b, double* dout, int* correct);

@@ -26,22 +26,11 @@ Run::~Run() = default;
 
 bool Run::waiting() const { return gpu_ && gpu_->ticket >= 0; }
 
-namespace {
-
-void upload(GpuDevice& d, int plan, int buffer, const double* x, long n, std::vector<float>& scratch) {
-  scratch.assign(x, x + n);
-  d.write(plan, buffer, scratch.data(), n);
-}
-
-void to_double(const std::vector<float>& from, double* to) { std::copy(from.begin(), from.end(), to); }
-
-}  // namespace
-
 void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
-  if (transformer_) return;  // transformers train on the CPU in float64 (check_spec refuses other choices)
   const BackendChoice choice = choose_backend(spec_.backend, device, why_none);
   backend_note_ = choice.note;
   if (!choice.gpu) return;
+  if (transformer_) return transformer_gpu_start(device);
   const std::string cpu_only = phenomena_cpu_only(spec_);
   if (!cpu_only.empty()) {
     backend_note_ = "Training on the CPU: " + cpu_only + " runs there only.";
@@ -57,15 +46,15 @@ void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
                                  spec_.schedule.record_every);
   g->plan = device->create_plan(g->layout.plan);
   const MlpGpuPlan& p = g->layout;
-  upload(*device, g->plan, p.train_x, train.x.data(), long(train.x.size()), g->upload);
+  upload_floats(*device, g->plan, p.train_x, train.x.data(), long(train.x.size()), g->upload);
   if (data_.classification) {
     g->upload.assign(train.labels.begin(), train.labels.end());
     device->write(g->plan, p.train_targets, g->upload.data(), long(g->upload.size()));
   } else {
-    upload(*device, g->plan, p.train_targets, train.y.data(), long(train.y.size()), g->upload);
+    upload_floats(*device, g->plan, p.train_targets, train.y.data(), long(train.y.size()), g->upload);
   }
   for (int l = 0; l < mlp_.layers(); l++)
-    upload(*device, g->plan, p.weights[size_t(l)], mlp_.weights(l), mlp_.layer_size(l), g->upload);
+    upload_floats(*device, g->plan, p.weights[size_t(l)], mlp_.weights(l), mlp_.layer_size(l), g->upload);
   g->index.resize(size_t(batch_size_));
   g->committed.rng = batch_rng_;
   g->committed.order = order_;
@@ -73,17 +62,19 @@ void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
   gpu_ = std::move(g);
 }
 
+// The same cycle for an MLP and a transformer member; only the plan's layout differs (run_gpu_transformer.cpp).
 void Run::gpu_step() {
   GpuTraining& g = *gpu_;
-  if (g.device->lost()) return gpu_fall_back("The WebGPU device was lost (" + g.device->lost_reason() + ")");
+  auto fall_back = [&](const std::string& why) { transformer_ ? transformer_gpu_fall_back(why) : gpu_fall_back(why); };
+  if (g.device->lost()) return fall_back("The WebGPU device was lost (" + g.device->lost_reason() + ")");
   if (g.ticket >= 0) {
     const GpuDevice::ReadState s = g.device->poll_read(g.ticket, g.read);
     if (s == GpuDevice::ReadState::pending) return;
-    if (s == GpuDevice::ReadState::failed) return gpu_fall_back("Reading back from the WebGPU device failed");
+    if (s == GpuDevice::ReadState::failed) return fall_back("Reading back from the WebGPU device failed");
     g.ticket = -1;
-    return gpu_absorb_read();
+    return transformer_ ? transformer_gpu_absorb_read() : gpu_absorb_read();
   }
-  if (step_ < spec_.schedule.steps) gpu_issue_step();
+  if (step_ < spec_.schedule.steps) transformer_ ? transformer_gpu_issue_step() : gpu_issue_step();
 }
 
 void Run::gpu_issue_step() {

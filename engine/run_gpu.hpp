@@ -1,15 +1,18 @@
 // Run's state while it trains on a GpuDevice (engine/run_gpu.cpp). A header of its own so that run.cpp, which
 // owns it through a unique_ptr, sees the complete type.
 #pragma once
+#include <algorithm>
 #include <vector>
 
 #include "engine/gpu_device.hpp"
 #include "engine/mlp_gpu_plan.hpp"
+#include "engine/transformer_gpu_plan.hpp"
 #include "engine/rng.hpp"
 
 struct GpuTraining {
   GpuDevice* device = nullptr;
   MlpGpuPlan layout;
+  TransformerGpuPlan transformer_layout;  // model.kind "transformer" (engine/run_gpu_transformer.cpp)
   int plan = -1;
   std::vector<float> step_data = std::vector<float>(3), index, upload;
   int ticket = -1;              // a read on its way back, or -1
@@ -26,3 +29,10 @@ struct GpuTraining {
     int order_pos = 0;
   } pending, committed;
 };
+
+// Host <-> device conversions of Run's double buffers (float32 on the device).
+inline void upload_floats(GpuDevice& d, int plan, int buffer, const double* x, long n, std::vector<float>& scratch) {
+  scratch.assign(x, x + n);
+  d.write(plan, buffer, scratch.data(), n);
+}
+inline void to_double(const std::vector<float>& from, double* to) { std::copy(from.begin(), from.end(), to); }

@@ -1,10 +1,12 @@
 #include "engine/spec.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
 #include "engine/fashion_mnist.hpp"
+#include "engine/gemm_f32.hpp"
 #include "engine/phenomena_tasks.hpp"
 #include "engine/time_budget.hpp"
 
@@ -346,7 +348,6 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
   }
   const TransformerSpec& t = s.model.transformer;
   const Preset preset = s.parametrization.preset;
-  if (s.backend == Backend::webgpu) errors.push_back("backend: a transformer trains on the CPU (use \"auto\" or \"cpu\")");
   if (s.precision != Precision::float64) errors.push_back("precision: a transformer trains in float64 only");
   if (preset != Preset::sp && preset != Preset::mup)
     errors.push_back(std::string("parametrization.preset: \"") + preset_name(preset) +
@@ -490,6 +491,20 @@ std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vect
   return out;
 }
 
+namespace {
+
+// The float32 products' packing buffers of one member (Mlp::set_precision reserves these shapes).
+double float32_workspace_bytes(const std::vector<int>& dims, int batch) {
+  std::vector<std::array<int, 3>> shapes;
+  for (size_t l = 1; l < dims.size(); l++)
+    for (std::array<int, 3> shape : {std::array<int, 3>{batch, dims[l], dims[l - 1]}, {dims[l], dims[l - 1], batch},
+                                     {batch, dims[l - 1], dims[l]}})
+      shapes.push_back(shape);
+  return gemm_f32_workspace_bytes(shapes);
+}
+
+}  // namespace
+
 double estimate_memory_bytes(const ExperimentSpec& s) {
   if (s.model.kind == ModelKind::transformer) return estimate_transformer_memory_bytes(s);
   const std::vector<int> no_sweep{0};
@@ -509,7 +524,8 @@ double estimate_memory_bytes(const ExperimentSpec& s) {
     // weights, grads, two optimizer moments (and the init weights for weight_delta_spectral); forward/backward
     // buffers; init activations of the probe set; series
     const bool init_copy = std::count(s.metrics.begin(), s.metrics.end(), "weight_delta_spectral") > 0;
-    const double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
+    double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
+    if (s.precision == Precision::float32) member += float32_workspace_bytes(dims, batch);
     bytes += member * members_per_width;
   }
   bytes += 8.0 * (s.task.train_size + s.task.test_size) * (s.task.input_dim + 2);

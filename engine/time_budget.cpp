@@ -74,8 +74,13 @@ double estimate_flops(const ExperimentSpec& s) {
   return flops;
 }
 
+double assumed_flops_per_second(const ExperimentSpec& s, const TimeBudget& budget) {
+  const bool float32 = s.precision == Precision::float32 && s.model.kind == ModelKind::mlp;
+  return budget.flops_per_second * (float32 ? budget.float32_speedup : 1.0);
+}
+
 double estimate_seconds(const ExperimentSpec& s, const TimeBudget& budget) {
-  return estimate_flops(s) / budget.flops_per_second;
+  return estimate_flops(s) / assumed_flops_per_second(s, budget);
 }
 
 std::string describe_duration(double seconds) {
@@ -90,10 +95,12 @@ std::string describe_duration(double seconds) {
 void check_time_budget(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const TimeBudget& b = time_budget();
   const double flops = estimate_flops(s);
-  const double seconds = flops / b.flops_per_second;
+  const double rate = assumed_flops_per_second(s, b);
+  const double seconds = flops / rate;
   if (seconds <= b.max_seconds) return;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%.3g GFLOP, at an assumed %.3g GFLOP/s", flops / 1e9, b.flops_per_second / 1e9);
+  std::snprintf(buf, sizeof buf, "%.3g GFLOP, at an assumed %.3g GFLOP/s%s", flops / 1e9, rate / 1e9,
+                rate != b.flops_per_second ? " in float32" : "");
   errors.push_back("sweep: would train for about " + describe_duration(seconds) + " (" + buf + "), more than the limit of " +
                    describe_duration(b.max_seconds) + " " + b.where +
                    ": use fewer steps or sweep members, or smaller widths, batch or data");

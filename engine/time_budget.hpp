@@ -15,14 +15,17 @@ struct TimeBudget {
   double flops_per_second;  // the throughput assumed for the estimate
   double max_seconds;       // a sweep estimated to take longer is refused
   const char* where;        // named in the message: "in the browser", "on the command line"
+  // How much faster an MLP with "precision": "float32" trains (its products run on engine/gemm_f32): the low end
+  // of the presets' measured speed-ups (README "Benchmark": 1.5-3.3x native CPU time, 2-7x in Chromium).
+  double float32_speedup = 1;
 };
 
 // The command line's budget (the default): a day at the native float64 engine's throughput (measured 5.7 GFLOP/s of
 // CPU time on one core here, README "Limits"). A longer sweep is better split into several runs of muplay.
-constexpr TimeBudget kCommandLineTimeBudget{5.0e9, 24 * 3600.0, "on the command line"};
+constexpr TimeBudget kCommandLineTimeBudget{5.0e9, 24 * 3600.0, "on the command line", 1.5};
 // The page's (web/main.cpp sets it): an hour, at the wasm engine's throughput (measured 3.0 GFLOP/s) times the part of
 // each frame that training gets (10 ms of 16.7 on a desktop, about a third where drawing is slow): 1 GFLOP/s.
-constexpr TimeBudget kBrowserTimeBudget{1.0e9, 3600.0, "in the browser"};
+constexpr TimeBudget kBrowserTimeBudget{1.0e9, 3600.0, "in the browser", 2.0};
 
 void set_time_budget(const TimeBudget& budget);
 const TimeBudget& time_budget();
@@ -32,6 +35,8 @@ const TimeBudget& time_budget();
 // the step's batch is not the whole set), on the test set, on the probe batch (activation metrics) and the power
 // iterations of weight_delta_spectral (at their cap). P: the member's weights, B: the batch.
 double estimate_flops(const ExperimentSpec& s);
+// The throughput a spec trains at under `budget`: flops_per_second, times float32_speedup for a float32 MLP.
+double assumed_flops_per_second(const ExperimentSpec& s, const TimeBudget& budget);
 double estimate_seconds(const ExperimentSpec& s, const TimeBudget& budget);
 
 // Appends "sweep: needs about ... more than the limit of ..." when the estimate exceeds the budget in force.

@@ -6,7 +6,8 @@
 // C = A·B at each size (a warm-up, then `reps` dispatches in one submission, waited on with onSubmittedWorkDone)
 // and prints GFLOP/s (2·m·n·k per dispatch) with the adapter's name; the same numbers go to the JSON file.
 // --plan times a whole training step (both phases) of a plan written by `muplay gpu-plan SPEC.json --out PLAN.json`
-// (the engine's plan, random parameters and data): steps/s, and GFLOP/s of its GEMMs.
+// (the engine's plan, random parameters and data; an MLP or a Transformer spec, e.g. examples/30-anchor-identity.json):
+// steps/s, and GFLOP/s of its matrix products.
 //
 // `webgpu` (Dawn, ~130 MB of prebuilt binaries) is not a dependency of the project: install it in the folder you run
 // this from (`npm install --no-save webgpu`; found through that folder's node_modules, else this checkout's). With no
@@ -93,13 +94,20 @@ async function timeGemm(gpu, kernel, size, reps) {
   return (2 * size ** 3 * reps) / seconds / 1e9;
 }
 
-// A training step of the engine's plan on random data: both phases `reps` times in one submission.
+// A training step of the engine's plan on random data: both phases `reps` times in one submission. A Transformer's
+// plan ("kind": "transformer") gets valid token ids and labels for its training set.
 async function timePlan(gpu, doc, reps) {
   const id = gpu.createPlan(doc.plan);
+  const indices = new Set([doc.step, doc.batch_index, doc.train_tokens, doc.train_labels]);
   doc.plan.buffers.forEach((size, b) => {
-    if (b !== doc.step && b !== doc.batch_index) gpu.write(id, b, randomMatrix(size, b + 7).map((x) => 0.02 * x));
+    if (!indices.has(b)) gpu.write(id, b, randomMatrix(size, b + 7).map((x) => 0.02 * x));
   });
-  gpu.write(id, doc.step, new Float32Array([0, 0.1, 0.001]));
+  if (doc.kind === 'transformer') {
+    const ids = (n, below) => Float32Array.from({ length: n }, (_, i) => (i * 37 + 11) % below);
+    gpu.write(id, doc.train_tokens, ids(doc.train_size * doc.seq_len, doc.vocab));
+    gpu.write(id, doc.train_labels, ids(doc.train_size, doc.outputs));
+  }
+  gpu.write(id, doc.step, new Float32Array([0, 0.1, 0.001, 1]));  // loss slot, 1 − β1^t, 1 − β2^t, lr factor
   if (doc.batch_index >= 0) gpu.write(id, doc.batch_index, Float32Array.from({ length: doc.batch }, (_, i) => (i * 7) % doc.train_size));
   const steps = async (n) => {
     for (let t = 0; t < n; t++) {
@@ -148,8 +156,10 @@ async function main() {
   if (o.plan) {
     const doc = JSON.parse(readFileSync(o.plan, 'utf8'));
     result.plan = { file: o.plan, batch: doc.batch, reps: o.reps, ...(await timePlan(gpu, doc, o.reps)) };
-    console.log(`training step of ${o.plan} (batch ${doc.batch}): ${result.plan.steps_per_second.toPrecision(3)} steps/s, ` +
-                `${result.plan.gflops.toPrecision(3)} GFLOP/s in its GEMMs`);
+    result.plan.kind = doc.kind ?? 'mlp';
+    console.log(`${result.plan.kind} training step of ${o.plan} (batch ${doc.batch}): ` +
+                `${result.plan.steps_per_second.toPrecision(3)} steps/s, ${result.plan.gflops.toPrecision(3)} GFLOP/s ` +
+                'in its matrix products');
   }
   mkdirSync(path.dirname(o.out), { recursive: true });
   writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);

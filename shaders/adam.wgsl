@@ -1,8 +1,9 @@
 // Adam / AdamW step of one tensor (engine/optimizer.cpp). The bias corrections 1 − β^t change every step, so they
 // come from the step buffer the host writes each step (step_data[1] = 1 − β1^t, step_data[2] = 1 − β2^t), not from the
-// uniform block, which a plan fixes once.
+// uniform block, which a plan fixes once. With `scheduled` set, the learning rate is also scaled by step_data[3], the
+// schedule's factor at this step (warm-up, cosine), which the host writes with the bias corrections.
 struct Params {
-  n: u32, decoupled: u32, u2: u32, u3: u32, u4: u32, u5: u32, u6: u32, u7: u32,
+  n: u32, decoupled: u32, scheduled: u32, u3: u32, u4: u32, u5: u32, u6: u32, u7: u32,
   lr: f32, beta1: f32, beta2: f32, eps: f32, weight_decay: f32, f5: f32, f6: f32, f7: f32,
 }
 @group(0) @binding(0) var<uniform> p: Params;
@@ -23,5 +24,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   m[i] = mi;
   v[i] = vi;
   let update = (mi / step_data[1]) / (sqrt(vi / step_data[2]) + p.eps);
-  w[i] -= p.lr * select(update, update + p.weight_decay * w[i], decoupled);
+  let lr = select(p.lr, p.lr * step_data[3], p.scheduled != 0u);
+  w[i] -= lr * select(update, update + p.weight_decay * w[i], decoupled);
 }

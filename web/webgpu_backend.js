@@ -46,6 +46,15 @@ export const KERNELS = {
   attention_backward_kv: { files: ['attention_backward_kv.wgsl'], grid: attentionGrid },
   sgd: { files: ['sgd.wgsl'], grid: ([n]) => grid1d(n, ELEMENTWISE) },
   adam: { files: ['adam.wgsl'], grid: ([n]) => grid1d(n, ELEMENTWISE) },
+  // The Transformer's training step (engine/transformer_gpu_plan.hpp).
+  embedding_forward: { files: ['embedding_forward.wgsl'], grid: ([rows, , D]) => grid1d(rows * D, ELEMENTWISE) },
+  embedding_backward: { files: ['embedding_backward.wgsl'],
+    grid: ([, T, D, vocab]) => grid1d(Math.max(T, vocab) * D, ELEMENTWISE) },
+  take_last_rows: { files: ['take_last_rows.wgsl'], grid: ([b, , c]) => grid1d(b * c, ELEMENTWISE) },
+  put_last_rows: { files: ['put_last_rows.wgsl'], grid: ([b, T, c]) => grid1d(b * T * c, ELEMENTWISE) },
+  add_into: { files: ['add_into.wgsl'], grid: ([n]) => grid1d(n, ELEMENTWISE) },
+  sum_squares: { files: ['sum_squares.wgsl'], grid: () => [1, 1] },
+  clip_scale: { files: ['clip_scale.wgsl'], grid: ([n]) => grid1d(n, ELEMENTWISE) },
 };
 
 // A GEMM whose operands' contiguous dimensions are multiples of 4 runs the vec4-load variant: a choice of speed

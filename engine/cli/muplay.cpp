@@ -18,6 +18,7 @@
 #include "engine/fashion_mnist.hpp"
 #include "engine/init_export.hpp"
 #include "engine/mlp_gpu_plan.hpp"
+#include "engine/transformer_gpu_plan.hpp"
 #include "engine/presets.hpp"
 #include "engine/result_files.hpp"
 #include "engine/runner.hpp"
@@ -48,7 +49,8 @@ const char* kUsage =
     "  muplay presets [--dir DIR]\n"
     "      List the preset specs in DIR (default: the project's examples/).\n"
     "  muplay gpu-plan SPEC.json [--out PLAN.json]\n"
-    "      The first sweep member's training step as a GPU kernel plan (engine/mlp_gpu_plan.hpp), for\n"
+    "      The first sweep member's training step as a GPU kernel plan (engine/mlp_gpu_plan.hpp, or\n"
+    "      engine/transformer_gpu_plan.hpp for a transformer), for\n"
     "      scripts/gpu-bench.mjs --plan PLAN.json to time on a GPU.\n"
     "  muplay --help\n";
 
@@ -134,7 +136,9 @@ int cmd_export_init(const std::string& path, const std::string& out_path) {
 int cmd_gpu_plan(const std::string& path, const std::string& out_path) {
   SpecResult r;
   if (!load_spec(path, r)) return report_errors(path, r);
-  const std::string text = json::write(mlp_gpu_plan_document(r.spec)) + "\n";
+  const bool transformer = r.spec.model.kind == ModelKind::transformer;
+  const std::string text =
+      json::write(transformer ? transformer_gpu_plan_document(r.spec) : mlp_gpu_plan_document(r.spec)) + "\n";
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
   else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
   return 0;

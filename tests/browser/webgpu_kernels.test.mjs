@@ -4,10 +4,12 @@
 //    the GEMM's 64×64 tile, nor of the 256-wide workgroups), through web/webgpu_backend.js's plan executor. Error
 //    measure per output buffer: the normwise relative error max|gpu − ref| / max|ref|, at most 1e-4 (float32 vs
 //    float64);
-// 2. the page trains an MLP sweep on WebGPU (float32) and matches the same sweep on the CPU (float64);
+// 2. the page trains an MLP sweep and a small Transformer preset on WebGPU (float32) and matches the same runs on the
+//    CPU (float64);
 // 3. backend auto never picks the software adapter, and says so;
 // 4. a device destroyed mid-run: the run goes on on the CPU from the last step that came back, with a notice.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { WEBGPU_ARGS, openPlayground, screenshot } from './harness.mjs';
 
@@ -303,6 +305,62 @@ test('optimizer updates: SGD with momentum and weight decay, Adam, AdamW', T, as
   }
 });
 
+test("the Transformer step's own kernels: embeddings, last position, residual add, clipping, scheduled Adam", T, async () => {
+  const rnd = random(11);
+  const batch = 3, T = 7, D = 37, n = batch * T;
+  const wte = rnd(11 * D), wpe = rnd(T * D), g = rnd(n * D), me = 1.3, mp = 0.7;
+  for (const vocab of [11, 5]) {  // more token rows than positions, and fewer
+    const tokens = Float32Array.from({ length: n }, (_, i) => (i * 7 + 3) % vocab);
+    const [[x], [dwte, dwpe]] = await gpuBatch([
+      { kernel: 'embedding_forward', inputs: [tokens, wte, wpe, n * D], ints: [n, T, D], floats: [me, mp], read: [3] },
+      { kernel: 'embedding_backward', inputs: [g, tokens, vocab * D, T * D], ints: [n, T, D, vocab], floats: [me, mp], read: [2, 3] },
+    ]);
+    const rx = Array.from({ length: n * D }, (_, e) => {
+      const r = Math.floor(e / D), i = e % D;
+      return me * wte[tokens[r] * D + i] + mp * wpe[(r % T) * D + i];
+    });
+    const rte = new Float64Array(vocab * D), rpe = new Float64Array(T * D);
+    for (let r = 0; r < n; r++) for (let i = 0; i < D; i++) {
+      rte[tokens[r] * D + i] += me * g[r * D + i];
+      rpe[(r % T) * D + i] += mp * g[r * D + i];
+    }
+    check(`embedding_forward (vocab ${vocab})`, [x], [rx]);
+    check(`embedding_backward (vocab ${vocab})`, [dwte, dwpe], [rte, rpe]);
+  }
+  const src = rnd(n * D), last = rnd(batch * D), y = rnd(1031), dx = rnd(1031);
+  const [[taken], [put], [added]] = await gpuBatch([
+    { kernel: 'take_last_rows', inputs: [src, batch * D], ints: [batch, T, D], read: [1] },
+    { kernel: 'put_last_rows', inputs: [last, rnd(n * D)], ints: [batch, T, D], read: [1] },
+    { kernel: 'add_into', inputs: [dx, y], ints: [1031], read: [1] },
+  ]);
+  check('take_last_rows', [taken], [Array.from({ length: batch * D }, (_, e) => src[((Math.floor(e / D) + 1) * T - 1) * D + e % D])]);
+  check('put_last_rows', [put], [Array.from({ length: n * D }, (_, e) => {
+    const r = Math.floor(e / D);
+    return r % T === T - 1 ? last[Math.floor(r / T) * D + e % D] : 0;
+  })]);
+  check('add_into', [added], [Array.from(y, (v, i) => v + dx[i])]);
+
+  const v = rnd(3093), sq = v.reduce((a, b) => a + b * b, 0);
+  for (const accumulate of [0, 1]) {
+    const out = await gpuRun('sum_squares', [v, [2.5]], [3093, accumulate], [], [1]);
+    check(`sum_squares (accumulate ${accumulate})`, out, [[sq + (accumulate ? 2.5 : 0)]]);
+  }
+  for (const maxNorm of [0.5 * Math.sqrt(sq), 2 * Math.sqrt(sq)]) {  // clipped, and left alone
+    const out = await gpuRun('clip_scale', [[sq], v], [3093], [maxNorm], [1]);
+    const coef = Math.min(1, maxNorm / (Math.sqrt(sq) + 1e-6));
+    check(`clip_scale (max ${maxNorm.toFixed(1)})`, out, [Array.from(v, (x) => x * coef)]);
+  }
+
+  const m = 1031, gr = rnd(m), w = rnd(m), m1 = rnd(m), v2 = rnd(m, 0, 0.01);
+  const lr = 0.05, b1 = 0.9, b2 = 0.98, eps = 1e-8, wd = 0.01, factor = 0.37, t = 4;
+  const step = [0, 1 - b1 ** t, 1 - b2 ** t, factor];
+  const out = await gpuRun('adam', [gr, step, w, m1, v2], [m, 1, 1], [lr, b1, b2, eps, wd], [2]);
+  check('adamw with a scheduled lr', out, [Array.from(w, (wi, i) => {
+    const mi = b1 * m1[i] + (1 - b1) * gr[i], vi = b2 * v2[i] + (1 - b2) * gr[i] * gr[i];
+    return wi - lr * factor * ((mi / step[1]) / (Math.sqrt(vi / step[2]) + eps) + wd * wi);
+  })]);
+});
+
 // ---- training in the page ----
 
 const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
@@ -315,12 +373,12 @@ const TRAIN_SPEC = {
   sweep: { width: [16, 40] }, metrics: ['train_loss', 'test_loss', 'act_rms'],
 };
 
-async function train(spec) {
+async function train(spec, timeout = 40_000) {
   const loaded = JSON.parse(await call('muplay_load_spec', JSON.stringify(spec)));
   assert.deepEqual(loaded, { ok: true, errors: [] });
   const backend = JSON.parse(await call('muplay_backend'));
   await call('muplay_run');
-  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 40_000 });
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout });
   return { backend, results: JSON.parse(await call('muplay_get_results')) };
 }
 
@@ -358,6 +416,43 @@ test('an MLP sweep trained on WebGPU (float32) matches the CPU (float64) within 
     assert.ok(loss.at(-1) < 0.5 * loss[0], `width ${run.width}: loss ${loss[0]} -> ${loss.at(-1)}`);
   }
   assert.equal(await call('muplay_total_steps'), 2 * 20);
+});
+
+// examples/30-anchor-identity.json (pre-LN, 2 layers, 2 heads, AdamW with warm-up, cosine and clipping) at a size
+// SwiftShader trains in seconds: 256 sequences, 8 steps of 16 (2 of warm-up), recorded every 4. SwiftShader takes
+// ~2 s per step of this model (~160 dispatches, tens of ms each on this loaded machine), hence so few.
+const PRESET_30 = JSON.parse(readFileSync(new URL('../../examples/30-anchor-identity.json', import.meta.url), 'utf8'));
+const TRANSFORMER_SPEC = {
+  ...PRESET_30, name: 'webgpu transformer check',
+  task: { ...PRESET_30.task, train_size: 256, test_size: 64 },
+  schedule: { ...PRESET_30.schedule, steps: 8, batch_size: 16, record_every: 4, warmup_fraction: 0.25 },
+};
+
+// Tolerances: losses 1e-4 relative (measured 2.3e-7), accuracies 0.05 (one argmax flip between near-equal logits moves an accuracy by
+// 1/64 of the test set); the measured differences are printed.
+test('a Transformer preset trained on WebGPU (float32) matches the CPU (float64)', { timeout: 120_000 }, async () => {
+  const gpu = await train({ ...TRANSFORMER_SPEC, backend: 'webgpu' }, 90_000);
+  assert.equal(gpu.backend.gpu_runs, 1, JSON.stringify(gpu.backend));
+  await screenshot(pg.page, 'webgpu-transformer');
+  const cpu = await train({ ...TRANSFORMER_SPEC, backend: 'cpu' });
+  assert.equal(cpu.backend.gpu_runs, 0);
+  let lossDiff = 0, accuracyDiff = 0;
+  const [g, c] = [gpu.results.runs[0], cpu.results.runs[0]];
+  assert.deepEqual(g.recorded_steps, c.recorded_steps);
+  assert.equal(g.status, 'finished');
+  for (const [name, values] of Object.entries(c.series)) {
+    values.forEach((ref, j) => {
+      const d = Math.abs(g.series[name][j] - ref);
+      if (name.endsWith('accuracy')) accuracyDiff = Math.max(accuracyDiff, d);
+      else lossDiff = Math.max(lossDiff, d / Math.max(Math.abs(ref), 1e-3));
+    });
+  }
+  console.log(`Transformer, WebGPU vs CPU over 8 steps: losses ${lossDiff.toExponential(2)} relative, accuracies ` +
+              `${accuracyDiff} absolute`);
+  assert.ok(lossDiff <= TOLERANCE, `loss relative difference ${lossDiff}`);
+  assert.ok(accuracyDiff <= 0.05, `accuracy difference ${accuracyDiff}`);
+  const loss = g.series.train_loss;
+  assert.ok(loss.at(-1) < loss[0], `train loss ${loss[0]} -> ${loss.at(-1)}`);
 });
 
 test('backend auto does not pick the software adapter, and says why', T, async () => {

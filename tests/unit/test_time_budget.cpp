@@ -16,6 +16,11 @@ ExperimentSpec spec_of(const std::string& text) {
   return r.spec;
 }
 
+std::string replaced_steps(std::string text, const std::string& steps) {
+  const size_t at = text.find("\"steps\":") + 8;
+  return text.replace(at, text.find(',', at) - at, steps);
+}
+
 std::string joined(const std::vector<std::string>& errors) {
   std::string all;
   for (const auto& e : errors) all += e + "\n";
@@ -113,4 +118,37 @@ TEST(TimeBudget, DurationsReadLikeAPersonWouldSayThem) {
   EXPECT_EQ(describe_duration(3600), "1 h");
   EXPECT_EQ(describe_duration(3.25 * 3600), "3.2 h");
   EXPECT_EQ(describe_duration(5 * 86400), "5 days");
+}
+
+TEST(TimeBudget, Float32IsAssumedFasterAndCountsItsPackingBuffers) {
+  // The same MLP sweep in both precisions: the same FLOP count, the float32 one assumed float32_speedup times as
+  // fast. Its memory adds each member's float32 workspace (dims 16-200-200-1, batch 64; Mlp::set_precision's
+  // shapes): A panels of at most 64 × 200 (m = batch, kc = k = 200), B panels of 200 × 200, and the largest product
+  // output 200 × 200 (the hidden layer's weight gradient), in floats.
+  const std::string base = R"({"version":1,"model":{"widths":[200,200]},"task":{"input_dim":16,"train_size":256},
+      "schedule":{"steps":50,"batch_size":64},"sweep":{"seeds":[0,1]})";
+  const ExperimentSpec f64 = spec_of(base + "}");
+  const ExperimentSpec f32 = spec_of(base + R"(,"precision":"float32"})");
+  EXPECT_DOUBLE_EQ(estimate_flops(f32), estimate_flops(f64));
+  for (const TimeBudget& b : {kCommandLineTimeBudget, kBrowserTimeBudget}) {
+    EXPECT_GT(b.float32_speedup, 1);
+    EXPECT_DOUBLE_EQ(estimate_seconds(f32, b) * b.float32_speedup, estimate_seconds(f64, b));
+  }
+  EXPECT_DOUBLE_EQ(estimate_memory_bytes(f32) - estimate_memory_bytes(f64), 2 * 4 * (64 * 200 + 200 * 200 + 200 * 200.0));
+
+  // 9 000 Adam-free steps of 784-512-512-1 at batch 128: ~4.6e12 FLOP, over the page's hour at 1 GFLOP/s in float64,
+  // within it at the float32 rate.
+  BudgetScope page(kBrowserTimeBudget);
+  const std::string sweep = R"({"version":1,"model":{"widths":[512,512]},"task":{"input_dim":784,"train_size":2048},
+      "schedule":{"steps":9000,"batch_size":128,"record_every":1000})";
+  const SpecResult r64 = parse_spec_text(sweep + "}");
+  ASSERT_FALSE(r64.ok());
+  EXPECT_NE(joined(r64.errors).find("at an assumed 1 GFLOP/s), more than the limit of 1 h"), std::string::npos)
+      << joined(r64.errors);
+  const SpecResult r32 = parse_spec_text(sweep + R"(,"precision":"float32"})");
+  EXPECT_TRUE(r32.ok()) << joined(r32.errors);
+  const SpecResult longer = parse_spec_text(replaced_steps(sweep, "20000") + R"(,"precision":"float32"})");
+  ASSERT_FALSE(longer.ok());
+  EXPECT_NE(joined(longer.errors).find("at an assumed 2 GFLOP/s in float32)"), std::string::npos)
+      << joined(longer.errors);
 }
