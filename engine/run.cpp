@@ -198,6 +198,7 @@ void Run::init_transformer() {
   ts.ood_accuracy = add("ood_accuracy");
   ts.commutativity = add("commutativity");
   ts.wq_cosine = add("wq_cosine");
+  ts.plus_one_share = add("plus_one_share");
   recorded_steps_.reserve(records);
 }
 
@@ -212,10 +213,11 @@ void Run::record_transformer(int t) {
   const Evaluation train = tr.evaluate(d.train, kTransformerTrainEval);
   put(train_loss_, train.loss);
   put(ts.train_accuracy, train.accuracy);
-  if (test_loss_ >= 0 || ts.id_accuracy >= 0) {
+  if (test_loss_ >= 0 || ts.id_accuracy >= 0 || ts.plus_one_share >= 0) {
     const Evaluation id = tr.evaluate(d.test, 0);
     put(test_loss_, id.loss);
     put(ts.id_accuracy, id.accuracy);
+    put(ts.plus_one_share, id.plus_one_share);
   }
   if (ts.ood_accuracy >= 0) put(ts.ood_accuracy, tr.evaluate(d.ood, 0).accuracy);
   if (ts.commutativity >= 0) put(ts.commutativity, tr.commutativity());

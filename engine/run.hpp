@@ -180,7 +180,8 @@ class Run {
   std::vector<Series> series_;
   std::unique_ptr<AnchorTrainer> transformer_;
   struct TransformerSeries {
-    int train_accuracy = -1, id_accuracy = -1, ood_accuracy = -1, commutativity = -1, wq_cosine = -1;
+    int train_accuracy = -1, id_accuracy = -1, ood_accuracy = -1, commutativity = -1, wq_cosine = -1,
+        plus_one_share = -1;
   } transformer_series_;
   int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1,
       weight_delta_ = -1, batch_mean_ = -1;  // series indices

@@ -327,7 +327,7 @@ void check_fashion_mnist(const TaskConfig& t, std::vector<std::string>& errors) 
 
 bool transformer_metric(const std::string& m) {
   return m == "train_accuracy" || m == "id_accuracy" || m == "ood_accuracy" || m == "commutativity" ||
-         m == "wq_cosine";
+         m == "wq_cosine" || m == "plus_one_share";
 }
 
 // Fields that only a Transformer on an anchor task reads, and the Transformer's own constraints.
@@ -482,7 +482,7 @@ const std::vector<std::string>& known_metrics() {
                                               "weight_delta_spectral", "batch_loss_mean", "train_accuracy",
                                               "id_accuracy", "ood_accuracy", "commutativity", "wq_cosine", "fp_delta",
                                               "sign_accuracy", "weight_rd", "sharpness", "condensation",
-                                              "fp_filter"};
+                                              "fp_filter", "plus_one_share"};
   return names;
 }
 
@@ -615,7 +615,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
     if (known && transformer && !transformer_metric(s.metrics[i]) && s.metrics[i] != "train_loss" &&
         s.metrics[i] != "test_loss") {
       errors.push_back(at + "\"" + s.metrics[i] + "\" is an MLP measurement; a transformer records train_loss, "
-                       "test_loss, train_accuracy, id_accuracy, ood_accuracy, commutativity, wq_cosine");
+                       "test_loss, train_accuracy, id_accuracy, ood_accuracy, commutativity, wq_cosine, plus_one_share");
     } else if (known && !transformer && transformer_metric(s.metrics[i])) {
       errors.push_back(at + "\"" + s.metrics[i] + "\" needs model.kind \"transformer\"");
     } else if (known && transformer && (s.metrics[i] == "ood_accuracy" || s.metrics[i] == "commutativity") &&
