@@ -180,12 +180,14 @@ AnchorData make_anchor_task(const AnchorTaskConfig& c) {
   Generator g(c);
   std::set<std::string> train_seen, test_seen, ood_seen;
   if (c.kind == AnchorTaskKind::statistical1) {
-    // S, copied five times; the fifth copy says x+1: the same input with two labels, 4 : 1.
+    // S, copied five times; the fifth copy says x+1: the same input with two labels, 4 : 1. The copies of one
+    // sequence are adjacent, so any prefix of the train set (the run measures train accuracy on the first 1000
+    // sequences) holds the 4 : 1 mix and shows the 0.8 cap.
     AnchorSet base;
     base.seq_len = c.seq_len;
     fill(g, Part::train, (c.train_size + 4) / 5, base, train_seen, nullptr);
-    for (int copy = 0; copy < 5; copy++)
-      for (int i = 0; i < base.size && d.train.size < c.train_size; i++) {
+    for (int i = 0; i < base.size; i++)
+      for (int copy = 0; copy < 5 && d.train.size < c.train_size; copy++) {
         Sample s;
         s.tokens.assign(base.tokens.begin() + long(i) * c.seq_len, base.tokens.begin() + long(i + 1) * c.seq_len);
         s.label = base.labels[size_t(i)] + (copy == 4 ? 1 : 0);

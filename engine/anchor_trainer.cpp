@@ -79,17 +79,24 @@ double AnchorTrainer::train_step(long t) {
 
 Evaluation AnchorTrainer::evaluate(const AnchorSet& set, int limit) {
   const int count = limit > 0 ? std::min(limit, set.size) : set.size;
-  double sum = 0;
+  const int V = config_.model.outputs;
+  double sum = 0, share = 0;
   int hits = 0;
   for (int start = 0; start < count; start += model_.max_batch()) {
     const int n = std::min(model_.max_batch(), count - start);
     const double* logits = model_.forward(&set.tokens[size_t(start) * size_t(set.seq_len)], n);
+    // p(y+1) / (p(y) + p(y+1)) = 1 / (1 + exp(z_y − z_{y+1})): the softmax's normalizer cancels.
+    for (int b = 0; b < n; b++) {
+      const int y = set.labels[size_t(start + b)];
+      const double* z = logits + long(b) * V;
+      if (y + 1 < V) share += 1 / (1 + std::exp(z[y] - z[y + 1]));
+    }
     int correct = 0;
-    sum += n * cross_entropy_loss(logits, &set.labels[size_t(start)], n, config_.model.outputs, nullptr, &correct);
+    sum += n * cross_entropy_loss(logits, &set.labels[size_t(start)], n, V, nullptr, &correct);
     hits += correct;
   }
-  if (count == 0) return {NAN, NAN};
-  return {sum / count, double(hits) / count};
+  if (count == 0) return {NAN, NAN, NAN};
+  return {sum / count, double(hits) / count, share / count};
 }
 
 void AnchorTrainer::predict(const int* tokens, int count, int* argmax) {

@@ -21,6 +21,8 @@ struct AnchorTrainerConfig {
 
 struct Evaluation {
   double loss = 0, accuracy = 0;
+  // Mean of p(y+1) / (p(y) + p(y+1)) for label y: the statistical tasks' x+1 share (the book's 80 : 20 is 0.2).
+  double plus_one_share = 0;
 };
 
 class AnchorTrainer {

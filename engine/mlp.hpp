@@ -31,6 +31,26 @@ class Mlp {
   // Backward from dL/df (batch × d_out) of the last forward: overwrites the gradient buffer.
   void backward(const double* dout, int batch);
 
+  // Antisymmetric initialization (ASI, spec/phenomena.md §0; Zhang et al. 2020): the net is two copies of one
+  // network, f = (√2/2) h(x; θ) − (√2/2) h(x; θ′) with θ′ = θ at init, so f ≡ 0 at init and both copies train.
+  // The copies live side by side in this net's hidden layers, interleaved (unit 2j of copy θ, 2j+1 of copy θ′), so
+  // the hidden widths must be even and are twice the copy's; the caller puts the √2/2 into the output multiplier
+  // and the copy's scaling into every layer. Between hidden layers the weights linking the two copies stay 0:
+  // backward() zeroes their gradients (mask_gradients()). Call before init().
+  void set_antisymmetric(bool on) { antisymmetric_ = on; }
+  bool antisymmetric() const { return antisymmetric_; }
+  // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
+  // other code that writes the gradient buffer (engine/gradient_loss.hpp).
+  void mask_gradients();
+
+  // Dropout (spec/phenomena.md §3 C-4, book §8.4.1) on every hidden layer's output with drop probability p:
+  // forward_train() keeps each unit with probability 1 − p and scales the kept ones by 1/(1 − p) (so the mean is
+  // unchanged and evaluation with forward() needs no rescaling); the next backward() uses the same masks.
+  // Sizes the mask buffers here, not in the step loop.
+  void set_dropout(double p);
+  double dropout() const { return dropout_; }
+  const double* forward_train(const double* x, int batch, Rng& rng);
+
   int layers() const { return int(dims_.size()) - 1; }
   const std::vector<int>& dims() const { return dims_; }
   const std::vector<TensorScaling>& scaling() const { return scaling_; }
@@ -44,6 +64,7 @@ class Mlp {
   double* weights(int l) { return params_.data() + offset_[size_t(l)]; }
   const double* weights(int l) const { return params_.data() + offset_[size_t(l)]; }
   const double* grads(int l) const { return grads_.data() + offset_[size_t(l)]; }
+  double* grads(int l) { return grads_.data() + offset_[size_t(l)]; }
   long layer_size(int l) const { return long(dims_[size_t(l) + 1]) * dims_[size_t(l)]; }
   std::vector<double>& params() { return params_; }
   std::vector<double>& grads() { return grads_; }
@@ -52,7 +73,11 @@ class Mlp {
   const double* preactivation(int l) const { return h_[size_t(l)].data(); }
 
  private:
-  const double* layer_input(int l) const { return l == 0 ? input_ : x_[size_t(l) - 1].data(); }
+  const double* layer_input(int l) const {
+    if (l == 0) return input_;
+    return dropout_active_ ? dropped_[size_t(l) - 1].data() : x_[size_t(l) - 1].data();
+  }
+  bool hidden(int dim_index) const { return dim_index > 0 && dim_index + 1 < int(dims_.size()); }
 
   std::vector<int> dims_;
   Activation act_;
@@ -68,4 +93,9 @@ class Mlp {
   Precision precision_ = Precision::float64;
   GemmF32Workspace gemm_f32_;  // float32 mode: packing buffers
   const double* input_ = nullptr;
+  bool antisymmetric_ = false;
+  double dropout_ = 0;
+  bool dropout_active_ = false;  // the last forward was forward_train with dropout
+  std::vector<std::vector<double>> keep_;     // per hidden layer: 0 or 1/(1 − p) per unit and row
+  std::vector<std::vector<double>> dropped_;  // per hidden layer: x ⊙ keep, the next layer's input
 };

@@ -79,39 +79,71 @@ std::vector<double> cosine_matrix(const Mlp& m, std::vector<int>* order_out) {
   return sorted;
 }
 
-double antipodal_share(const Mlp& m, double threshold) {
-  const Neurons n = neurons_of(m);
+CondensationProbe::CondensationProbe(const Mlp& m)
+    : count_(m.dims()[1]),
+      dim_(m.dims()[0]),
+      w_(size_t(count_) * size_t(dim_)),
+      amplitude_(size_t(count_)),
+      norm_(size_t(count_)),
+      taken_(size_t(count_)) {}
+
+void CondensationProbe::load(const Mlp& m) {
+  const double m1 = m.scaling()[0].multiplier, m2 = m.scaling()[1].multiplier;
+  for (size_t i = 0; i < w_.size(); i++) w_[i] = m1 * m.weights(0)[i];
+  for (int k = 0; k < count_; k++) {
+    double s = 0;
+    for (int d = 0; d < dim_; d++) s += w_[size_t(k * dim_ + d)] * w_[size_t(k * dim_ + d)];
+    norm_[size_t(k)] = std::sqrt(s);
+    amplitude_[size_t(k)] = std::fabs(m2 * m.weights(1)[k]) * norm_[size_t(k)];  // W₂ is 1 × count
+  }
+}
+
+double CondensationProbe::cosine(int i, int j) const {
+  if (norm_[size_t(i)] == 0 || norm_[size_t(j)] == 0) return 0;
+  double dot = 0;
+  for (int d = 0; d < dim_; d++) dot += w_[size_t(i * dim_ + d)] * w_[size_t(j * dim_ + d)];
+  return dot / (norm_[size_t(i)] * norm_[size_t(j)]);
+}
+
+double CondensationProbe::antipodal_share(const Mlp& m, double threshold) {
+  load(m);
   int largest = 0;
   double total = 0;
-  for (int k = 0; k < n.count; k++) {
-    total += amplitude(n, k);
-    if (amplitude(n, k) > amplitude(n, largest)) largest = k;
+  for (int k = 0; k < count_; k++) {
+    total += amplitude_[size_t(k)];
+    if (amplitude_[size_t(k)] > amplitude_[size_t(largest)]) largest = k;
   }
   double held = 0;
-  for (int k = 0; k < n.count; k++)
-    if (std::fabs(cosine(n, k, largest)) >= threshold) held += amplitude(n, k);
+  for (int k = 0; k < count_; k++)
+    if (std::fabs(cosine(k, largest)) >= threshold) held += amplitude_[size_t(k)];
   return total > 0 ? held / total : 0;
 }
 
-int condensed_lines(const Mlp& m, double threshold, double mass) {
-  const Neurons n = neurons_of(m);
-  std::vector<bool> taken(size_t(n.count), false);
+int CondensationProbe::condensed_lines(const Mlp& m, double threshold, double mass) {
+  load(m);
+  std::fill(taken_.begin(), taken_.end(), 0);
   double total = 0, held = 0;
-  for (int k = 0; k < n.count; k++) total += amplitude(n, k);
+  for (int k = 0; k < count_; k++) total += amplitude_[size_t(k)];
   int lines = 0;
-  while (held < mass * total && lines < n.count) {
+  while (held < mass * total && lines < count_) {
     int largest = -1;
-    for (int k = 0; k < n.count; k++)
-      if (!taken[size_t(k)] && (largest < 0 || amplitude(n, k) > amplitude(n, largest))) largest = k;
+    for (int k = 0; k < count_; k++)
+      if (!taken_[size_t(k)] && (largest < 0 || amplitude_[size_t(k)] > amplitude_[size_t(largest)])) largest = k;
     if (largest < 0) break;
     lines++;
-    for (int k = 0; k < n.count; k++)
-      if (!taken[size_t(k)] && (k == largest || std::fabs(cosine(n, k, largest)) >= threshold)) {
-        taken[size_t(k)] = true;
-        held += amplitude(n, k);
+    for (int k = 0; k < count_; k++)
+      if (!taken_[size_t(k)] && (k == largest || std::fabs(cosine(k, largest)) >= threshold)) {
+        taken_[size_t(k)] = 1;
+        held += amplitude_[size_t(k)];
       }
   }
   return lines;
+}
+
+double antipodal_share(const Mlp& m, double threshold) { return CondensationProbe(m).antipodal_share(m, threshold); }
+
+int condensed_lines(const Mlp& m, double threshold, double mass) {
+  return CondensationProbe(m).condensed_lines(m, threshold, mass);
 }
 
 Mlp split_neuron(const Mlp& m, int k, double alpha) {

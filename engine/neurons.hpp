@@ -26,6 +26,24 @@ double antipodal_share(const Mlp& m, double threshold = 0.9);
 // remaining neuron and every neuron within |cos| ≥ threshold of it, until `mass` is covered.
 int condensed_lines(const Mlp& m, double threshold = 0.9, double mass = 0.95);
 
+// The two measures above with their buffers sized once, for a run that records them every few steps: after the
+// constructor nothing allocates (the free functions above build a probe per call).
+class CondensationProbe {
+ public:
+  explicit CondensationProbe(const Mlp& m);
+  double antipodal_share(const Mlp& m, double threshold = 0.9);
+  int condensed_lines(const Mlp& m, double threshold = 0.9, double mass = 0.95);
+
+ private:
+  void load(const Mlp& m);  // the effective neurons of m into the buffers below
+  double cosine(int i, int j) const;
+  int count_ = 0, dim_ = 0;
+  std::vector<double> w_;          // count × dim, effective input weights
+  std::vector<double> amplitude_;  // count: A_k = |a_k| ‖w_k‖
+  std::vector<double> norm_;       // count: ‖w_k‖
+  std::vector<char> taken_;        // count: condensed_lines' bookkeeping
+};
+
 // The embedding principle's split: a net one neuron wider whose neuron k is copied, with output weights α a_k and
 // (1 − α) a_k; same multipliers and init stds as m, so the output is the same function (up to rounding).
 Mlp split_neuron(const Mlp& m, int k, double alpha);

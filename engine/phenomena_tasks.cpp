@@ -1,6 +1,7 @@
 #include "engine/phenomena_tasks.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/detmath.hpp"
 #include "engine/rng.hpp"
@@ -48,6 +49,14 @@ Dataset grid(const TaskConfig& c, int size, double offset) {
 }
 
 }  // namespace
+
+double function_1d_slope(Target t, double x) {
+  switch (t) {
+    case Target::sin135: return detmath::cos(x) + 3 * detmath::cos(3 * x) + 5 * detmath::cos(5 * x);
+    case Target::sin15: return detmath::cos(x) + 5 * detmath::cos(5 * x);
+    default: return NAN;  // check_spec allows the gradient loss on the two above only
+  }
+}
 
 void function_1d_interval(Target t, double& lo, double& hi) {
   const bool unit = t == Target::piecewise_relu || t == Target::four_points;
@@ -114,6 +123,34 @@ Dataset sum_sin(const TaskConfig& c, Rng& rng, int size) {
     out.y[size_t(i)] = y;
   }
   return out;
+}
+
+int image_2d_side(const TaskConfig& c) {
+  const int side = int(std::lround(std::sqrt(2.0 * c.train_size)));
+  return side >= 2 && side % 2 == 0 && side * side == 2 * c.train_size ? side : 0;
+}
+
+double image_2d_pixel(double u, double v) {
+  double p = 0.3 * u;                                                           // ramp: the lowest frequencies
+  if ((u + 0.4) * (u + 0.4) + (v - 0.35) * (v - 0.35) < 0.35 * 0.35) p = 1.0;  // disk
+  if (u > 0.15 && u < 0.75 && v > 0.1 && v < 0.7) p = -0.6;                     // square
+  if (v < -0.35) p += 0.5 * detmath::sin(14 * u);                               // stripes: the detail
+  return p;
+}
+
+void image_2d(const TaskConfig& c, Dataset& train, Dataset& test) {
+  const int side = image_2d_side(c), half = side / 2;
+  for (Dataset* d : {&train, &test}) *d = Dataset{side * half, 2, 1, std::vector<double>(size_t(side * side)),
+                                                  std::vector<double>(size_t(side * half)), {}};
+  for (int r = 0; r < side; r++)
+    for (int col = 0; col < side; col++) {
+      Dataset& d = col % 2 == 1 ? train : test;
+      const int i = r * half + col / 2;
+      const double u = -1 + 2.0 * col / (side - 1), v = 1 - 2.0 * r / (side - 1);  // row 0 at the top
+      d.x[size_t(2 * i)] = u;
+      d.x[size_t(2 * i + 1)] = v;
+      d.y[size_t(i)] = image_2d_pixel(u, v);
+    }
 }
 
 void center_targets(Dataset& train, Dataset& test) {

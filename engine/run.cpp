@@ -7,6 +7,7 @@
 #include "engine/gd_trace.hpp"
 #include "engine/loss.hpp"
 #include "engine/neurons.hpp"
+#include "engine/phenomena_tasks.hpp"
 #include "engine/run_gpu.hpp"
 #include "engine/spectral.hpp"
 
@@ -18,6 +19,9 @@ std::string phenomena_cpu_only(const ExperimentSpec& s) {
       a != Activation::sigmoid)
     return std::string("the activation ") + activation_name(a);
   if (std::find(s.metrics.begin(), s.metrics.end(), "sharpness") != s.metrics.end()) return "the sharpness metric";
+  if (s.model.asi) return "model.asi";
+  if (s.model.dropout > 0) return "model.dropout";
+  if (s.task.gradient_loss) return "task.gradient_loss";
   return "";
 }
 
@@ -52,9 +56,17 @@ Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
     const int width = c.width > 0 ? c.width : s.model.transformer.d_model;
     return Mlp({1, width, 1}, Activation::linear, {TensorScaling{}, TensorScaling{}}, 1);
   }
-  const std::vector<int> dims = model_dims(s, c.width);
-  Mlp m(dims, s.model.activation, spec_scaling(s, dims, c.phase), capacity);
+  std::vector<int> dims = model_dims(s, c.width);
+  std::vector<TensorScaling> scaling = spec_scaling(s, dims, c.phase);
+  if (s.model.asi) {
+    // two copies of the net of `dims`, each scaled as that net, side by side; the output is (√2/2)(h − h′)
+    for (size_t l = 1; l + 1 < dims.size(); l++) dims[l] *= 2;
+    scaling.back().multiplier *= std::sqrt(0.5);
+  }
+  Mlp m(dims, s.model.activation, scaling, capacity);
+  m.set_antisymmetric(s.model.asi);
   m.set_activation_param(s.model.activation_param);
+  m.set_dropout(s.model.dropout);
   m.set_precision(s.precision);
   return m;
 }
@@ -144,7 +156,19 @@ Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
                                          power_u_.data(), power_v_.data()));
   }
   setup_phenomena_metrics();
+  setup_gradient_loss();
+  dropout_rng_ = Rng::stream(coords.seed, /*purpose=*/4);
   recorded_steps_.reserve(records);
+}
+
+void Run::setup_gradient_loss() {
+  if (!spec_.task.gradient_loss) return;
+  const Dataset& train = data_.train;
+  gradient_loss_ = std::make_unique<GradientLoss>(mlp_);
+  target_slope_.resize(size_t(train.size));
+  for (int i = 0; i < train.size; i++)  // the 1-D x is the first coordinate (a folded-in bias comes after it)
+    target_slope_[size_t(i)] = function_1d_slope(spec_.task.target, train.x[size_t(i) * size_t(train.input_dim)]);
+  slope_loss_ = add_series("slope_loss");
 }
 
 void Run::init_transformer() {
@@ -174,6 +198,7 @@ void Run::init_transformer() {
   ts.ood_accuracy = add("ood_accuracy");
   ts.commutativity = add("commutativity");
   ts.wq_cosine = add("wq_cosine");
+  ts.plus_one_share = add("plus_one_share");
   recorded_steps_.reserve(records);
 }
 
@@ -188,10 +213,11 @@ void Run::record_transformer(int t) {
   const Evaluation train = tr.evaluate(d.train, kTransformerTrainEval);
   put(train_loss_, train.loss);
   put(ts.train_accuracy, train.accuracy);
-  if (test_loss_ >= 0 || ts.id_accuracy >= 0) {
+  if (test_loss_ >= 0 || ts.id_accuracy >= 0 || ts.plus_one_share >= 0) {
     const Evaluation id = tr.evaluate(d.test, 0);
     put(test_loss_, id.loss);
     put(ts.id_accuracy, id.accuracy);
+    put(ts.plus_one_share, id.plus_one_share);
   }
   if (ts.ood_accuracy >= 0) put(ts.ood_accuracy, tr.evaluate(d.ood, 0).accuracy);
   if (ts.commutativity >= 0) put(ts.commutativity, tr.commutativity());
@@ -236,6 +262,12 @@ void Run::setup_phenomena_metrics() {
     fp_ = int(series_.size());
     for (int k : frequency_.peaks()) add_series("delta_F/k=" + std::to_string(k));
   }
+  if (wants(spec_, "fp_filter")) {
+    filter_ = std::make_unique<FilterProbe>(train, spec_.task.filter_width);
+    fp_outputs_.resize(size_t(train.size));
+    filter_series_ = add_series("filter/e_low");
+    add_series("filter/e_high");
+  }
   if (want_sign_) {
     sign_ = add_series("sign_accuracy/train");
     add_series("sign_accuracy/test");
@@ -254,6 +286,7 @@ void Run::setup_phenomena_metrics() {
   }
   if (want_condensation_) {
     if (params_init_.empty()) params_init_ = mlp_.params();  // the neuron view shows init beside now
+    condensation_probe_ = std::make_unique<CondensationProbe>(mlp_);
     condensation_ = add_series("condensation/share");
     add_series("condensation/lines");
   }
@@ -272,14 +305,22 @@ double Run::weight_rd() const {
 
 void Run::record_phenomena() {
   const Dataset& train = data_.train;
-  if (want_fp_) {
+  if (want_fp_ || filter_) {
     for (int start = 0; start < train.size; start += mlp_.max_batch()) {
       const int n = std::min(mlp_.max_batch(), train.size - start);
       const double* f = mlp_.forward(&train.x[size_t(start) * size_t(train.input_dim)], n);
       std::copy(f, f + n, fp_outputs_.begin() + start);
     }
+  }
+  if (want_fp_) {
     frequency_.measure(fp_outputs_.data(), fp_delta_.data());
     for (size_t p = 0; p < fp_delta_.size(); p++) series_[size_t(fp_) + p].values.push_back(fp_delta_[p]);
+  }
+  if (filter_) {
+    double low = 0, high = 0;
+    filter_->measure(fp_outputs_.data(), low, high);
+    series_[size_t(filter_series_)].values.push_back(low);
+    series_[size_t(filter_series_ + 1)].values.push_back(high);
   }
   if (want_sign_) {
     const Dataset* sets[2] = {&data_.train, &data_.test};
@@ -303,9 +344,14 @@ void Run::record_phenomena() {
     std::copy(grads_before_.begin(), grads_before_.end(), g.begin());
   }
   if (gd_auto_) series_[size_t(gd_lr_)].values.push_back(eta_);
+  if (gradient_loss_) {  // the derivative term alone (train_loss stays the plain MSE, comparable across runs)
+    const GradientLoss::Value v =
+        gradient_loss_->evaluate(mlp_, train.x.data(), train.y.data(), target_slope_.data(), train.size, false);
+    series_[size_t(slope_loss_)].values.push_back(v.slope);
+  }
   if (want_condensation_) {
-    series_[size_t(condensation_)].values.push_back(antipodal_share(mlp_));
-    series_[size_t(condensation_ + 1)].values.push_back(condensed_lines(mlp_));
+    series_[size_t(condensation_)].values.push_back(condensation_probe_->antipodal_share(mlp_));
+    series_[size_t(condensation_ + 1)].values.push_back(condensation_probe_->condensed_lines(mlp_));
   }
 }
 
@@ -382,7 +428,10 @@ const int* Run::next_batch_rows() {
 }
 
 double Run::batch_loss(const Batch& b, double* dout, int* correct) {
-  const double* f = mlp_.forward(b.x, b.size);
+  return mse_or_cross_entropy(mlp_.forward(b.x, b.size), b, dout, correct);
+}
+
+double Run::mse_or_cross_entropy(const double* f, const Batch& b, double* dout, int* correct) const {
   if (data_.classification) return cross_entropy_loss(f, b.labels, b.size, data_.outputs, dout, correct);
   return mse_loss(f, b.y, b.size, data_.outputs, dout);
 }
@@ -467,18 +516,29 @@ void Run::step() {
   if (gpu_) return gpu_step();
   const int t = step_;
   const Batch b = next_batch();
-  const double loss = batch_loss(b, dout_.data(), nullptr);
+  double loss = 0;
+  if (gradient_loss_) {  // full batch (check_spec): the target's slopes line up with the train rows
+    const GradientLoss::Value v = gradient_loss_->evaluate(mlp_, b.x, b.y, target_slope_.data(), b.size, true);
+    if (!std::isfinite(v.total()) || v.total() > spec_.schedule.divergence_loss) return diverge(t);
+    loss = v.mse;
+  } else if (mlp_.dropout() > 0) {
+    loss = mse_or_cross_entropy(mlp_.forward_train(b.x, b.size, dropout_rng_), b, dout_.data(), nullptr);
+  } else {
+    loss = batch_loss(b, dout_.data(), nullptr);
+  }
   if (!std::isfinite(loss) || loss > spec_.schedule.divergence_loss) return diverge(t);
   if (spec_.schedule.stop_loss_ratio > 0 && loss <= spec_.schedule.stop_loss_ratio * zero_loss_) {
-    record(t, loss);  // reached the target loss: this is the run's last record
+    record(t, mlp_.dropout() > 0 ? NAN : loss);  // reached the target loss: this is the run's last record
     status_ = RunStatus::finished;
     reached_stop_loss_ = true;
     return;
   }
   batch_loss_sum_ += loss;
   batch_losses_++;
-  mlp_.backward(dout_.data(), b.size);
-  if (t % spec_.schedule.record_every == 0) record(t, b.size == data_.train.size ? loss : NAN);
+  if (!gradient_loss_) mlp_.backward(dout_.data(), b.size);
+  // a dropout step's loss is not the train loss: record() measures that without dropout
+  const bool loss_is_train_loss = b.size == data_.train.size && mlp_.dropout() == 0;
+  if (t % spec_.schedule.record_every == 0) record(t, loss_is_train_loss ? loss : NAN);
   if (gd_auto_) {
     if (!auto_step(t, loss)) return diverge(t);
   } else {

@@ -14,8 +14,11 @@
 
 #include "engine/anchor_trainer.hpp"
 #include "engine/frequency.hpp"
+#include "engine/frequency_filter.hpp"
+#include "engine/gradient_loss.hpp"
 #include "engine/hessian.hpp"
 #include "engine/mlp.hpp"
+#include "engine/neurons.hpp"
 #include "engine/optimizer.hpp"
 #include "engine/spec.hpp"
 #include "engine/task.hpp"
@@ -104,6 +107,7 @@ class Run {
   // Loss of the current parameters on a dataset, in chunks the model's buffers can hold.
   double dataset_loss(const Dataset& d, int* correct);
   double batch_loss(const Batch& b, double* dout, int* correct);
+  double mse_or_cross_entropy(const double* f, const Batch& b, double* dout, int* correct) const;
   void record(int t, double train_loss);
   void measure_probe(int index);  // act_rms / act_delta_rms into series at record `index`
   void measure_weight_change();   // weight_delta_spectral into series
@@ -122,6 +126,8 @@ class Run {
   bool auto_step(int t, double loss);
   void estimate_step_size();
   double weight_rd() const;
+  // task.gradient_loss: the target's derivative at the train points, and the loss that fits it too
+  void setup_gradient_loss();
 
   const ExperimentSpec& spec_;
   const TaskData& data_;
@@ -154,10 +160,17 @@ class Run {
   bool reached_stop_loss_ = false;
   double zero_loss_ = 0;  // train loss of the zero predictor (stop_loss_ratio)
   FrequencyProbe frequency_;
-  std::vector<double> fp_outputs_, fp_delta_;
+  std::vector<double> fp_outputs_, fp_delta_;  // the outputs on the train set (fp_delta, fp_filter)
+  std::unique_ptr<FilterProbe> filter_;        // fp_filter
+  int filter_series_ = -1;
   std::unique_ptr<HessianProbe> hessian_;  // on the train set (sharpness, gd_auto)
   double eta_ = 0;                         // gd_auto: the step in use
   std::vector<double> params_before_, grads_before_;
+  std::unique_ptr<CondensationProbe> condensation_probe_;  // buffers for the condensation metric
+  std::unique_ptr<GradientLoss> gradient_loss_;
+  std::vector<double> target_slope_;
+  int slope_loss_ = -1;  // series: the derivative term of the gradient-augmented loss
+  Rng dropout_rng_{0};   // model.dropout: the masks of the training steps
   std::unique_ptr<GpuTraining> gpu_;  // set while training on a device
   std::string backend_note_;
   std::string gpu_name_;
@@ -167,7 +180,8 @@ class Run {
   std::vector<Series> series_;
   std::unique_ptr<AnchorTrainer> transformer_;
   struct TransformerSeries {
-    int train_accuracy = -1, id_accuracy = -1, ood_accuracy = -1, commutativity = -1, wq_cosine = -1;
+    int train_accuracy = -1, id_accuracy = -1, ood_accuracy = -1, commutativity = -1, wq_cosine = -1,
+        plus_one_share = -1;
   } transformer_series_;
   int train_loss_, test_loss_ = -1, test_accuracy_ = -1, act_rms_ = -1, act_delta_ = -1,
       weight_delta_ = -1, batch_mean_ = -1;  // series indices

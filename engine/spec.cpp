@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "engine/fashion_mnist.hpp"
+#include "engine/frequency_filter.hpp"
 #include "engine/gemm_f32.hpp"
 #include "engine/phenomena_tasks.hpp"
 #include "engine/time_budget.hpp"
@@ -181,6 +182,8 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
   ObjectReader t(r.field("transformer"), r.at("transformer"), errors);
   read_transformer(t, m.transformer);
   r.number("activation_param", m.activation_param, 1e-6, 1e6);
+  r.boolean("asi", m.asi);
+  r.number("dropout", m.dropout, 0, 0.95);
   r.finish();
 }
 
@@ -210,7 +213,7 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
 void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors) {
   r.choice("kind", t.kind,
            {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram, TaskKind::anchor,
-            TaskKind::function_1d, TaskKind::boolean_cube, TaskKind::sum_sin},
+            TaskKind::function_1d, TaskKind::boolean_cube, TaskKind::sum_sin, TaskKind::image_2d},
            task_name);
   ObjectReader anchor(r.field("anchor"), r.at("anchor"), errors);
   read_anchor(anchor, t.anchor);
@@ -220,6 +223,8 @@ void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors)
            target_name);
   r.number("noise", t.noise, 0, 100);
   r.boolean("center_target", t.center_target);
+  r.boolean("gradient_loss", t.gradient_loss);
+  r.number("filter_width", t.filter_width, 1e-6, 1e6);
   r.integer("input_dim", t.input_dim, 1, 4096);
   r.integer("train_size", t.train_size, 1, 100000);
   r.integer("test_size", t.test_size, 1, 100000);
@@ -322,7 +327,7 @@ void check_fashion_mnist(const TaskConfig& t, std::vector<std::string>& errors) 
 
 bool transformer_metric(const std::string& m) {
   return m == "train_accuracy" || m == "id_accuracy" || m == "ood_accuracy" || m == "commutativity" ||
-         m == "wq_cosine";
+         m == "wq_cosine" || m == "plus_one_share";
 }
 
 // Fields that only a Transformer on an anchor task reads, and the Transformer's own constraints.
@@ -375,6 +380,8 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
 }
 
 // The phenomena fields (spec/phenomena.md) only where they mean something.
+void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors);
+
 void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const TaskConfig& t = s.task;
   const std::string target = std::string("\"") + target_name(t.target) + "\"";
@@ -419,6 +426,38 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
   }
   if (s.schedule.stop_loss_ratio > 0 && task_is_classification(t.kind))
     errors.push_back("schedule.stop_loss_ratio: needs a regression task (it compares with the zero predictor)");
+  check_phenomena_toggles(s, errors);
+}
+
+// ASI, dropout and the gradient-augmented loss (spec/phenomena.md §0, §1, §3).
+void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  const bool transformer = s.model.kind == ModelKind::transformer;
+  if (s.model.asi && transformer) errors.push_back("model.asi: only for MLPs (model.kind \"mlp\")");
+  if (s.model.dropout > 0 && transformer) errors.push_back("model.dropout: only for MLPs (model.kind \"mlp\")");
+  if (s.model.dropout > 0 && s.optimizer.kind == OptimizerKind::gd_auto)
+    errors.push_back("model.dropout: not with gd_auto (its step size comes from the loss without dropout)");
+  const TaskConfig& t = s.task;
+  if (t.kind == TaskKind::image_2d) {
+    if (t.input_dim != 2)
+      errors.push_back("task.input_dim: " + std::to_string(t.input_dim) + " is not 2 (image_2d: the pixel position)");
+    if (image_2d_side(t) == 0)
+      errors.push_back("task.train_size: " + std::to_string(t.train_size) + " is not side^2/2 for an even side "
+                       "(image_2d trains on the odd columns of a side x side image: 512 for 32 x 32)");
+    if (t.test_size != t.train_size)
+      errors.push_back("task.test_size: " + std::to_string(t.test_size) + " is not train_size (image_2d tests on the "
+                       "even columns)");
+  }
+  if (!s.task.gradient_loss) return;
+  if (t.kind != TaskKind::function_1d || (t.target != Target::sin135 && t.target != Target::sin15))
+    errors.push_back("task.gradient_loss: needs a function_1d task with a smooth target (sin135, sin15)");
+  if (s.schedule.batch_size != 0 && s.schedule.batch_size != t.train_size)
+    errors.push_back("task.gradient_loss: full batch only, schedule.batch_size must be 0");
+  if (!activation_has_second_derivative(s.model.activation))
+    errors.push_back(std::string("task.gradient_loss: needs phi'' of the activation; ") +
+                     activation_name(s.model.activation) + " is not supported (use tanh, sigmoid, softplus, ...)");
+  if (s.optimizer.kind == OptimizerKind::gd_auto)
+    errors.push_back("task.gradient_loss: not with gd_auto (its Hessian is that of the plain MSE)");
+  if (s.model.dropout > 0) errors.push_back("task.gradient_loss: not with model.dropout");
 }
 
 void check_phenomena_metric(const ExperimentSpec& s, size_t i, std::vector<std::string>& errors) {
@@ -428,6 +467,10 @@ void check_phenomena_metric(const ExperimentSpec& s, size_t i, std::vector<std::
     errors.push_back(at + "fp_delta needs a function_1d task on a grid (not four_points)");
   if ((m == "sign_accuracy" || m == "sharpness") && task_is_classification(s.task.kind))
     errors.push_back(at + m + " needs a regression task");
+  if (m == "fp_filter" && task_is_classification(s.task.kind)) errors.push_back(at + "fp_filter needs a regression task");
+  if (m == "fp_filter" && s.task.train_size > kMaxFilterPoints)
+    errors.push_back(at + "fp_filter holds a train_size^2 kernel: train_size " + std::to_string(s.task.train_size) +
+                     " is more than " + std::to_string(kMaxFilterPoints));
   if (m == "condensation" && s.model.widths.size() != 1)
     errors.push_back(at + "condensation needs exactly 1 hidden layer (neurons = input weights and output weight)");
 }
@@ -438,7 +481,8 @@ const std::vector<std::string>& known_metrics() {
   static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms",
                                               "weight_delta_spectral", "batch_loss_mean", "train_accuracy",
                                               "id_accuracy", "ood_accuracy", "commutativity", "wq_cosine", "fp_delta",
-                                              "sign_accuracy", "weight_rd", "sharpness", "condensation"};
+                                              "sign_accuracy", "weight_rd", "sharpness", "condensation",
+                                              "fp_filter", "plus_one_share"};
   return names;
 }
 
@@ -524,6 +568,10 @@ double estimate_memory_bytes(const ExperimentSpec& s) {
     // weights, grads, two optimizer moments (and the init weights for weight_delta_spectral); forward/backward
     // buffers; init activations of the probe set; series
     const bool init_copy = std::count(s.metrics.begin(), s.metrics.end(), "weight_delta_spectral") > 0;
+    if (s.model.asi) {  // two copies side by side; hidden → hidden matrices hold the zero blocks between them
+      params *= 4;
+      units *= 2;
+    }
     double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
     if (s.precision == Precision::float32) member += float32_workspace_bytes(dims, batch);
     bytes += member * members_per_width;
@@ -567,7 +615,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
     if (known && transformer && !transformer_metric(s.metrics[i]) && s.metrics[i] != "train_loss" &&
         s.metrics[i] != "test_loss") {
       errors.push_back(at + "\"" + s.metrics[i] + "\" is an MLP measurement; a transformer records train_loss, "
-                       "test_loss, train_accuracy, id_accuracy, ood_accuracy, commutativity, wq_cosine");
+                       "test_loss, train_accuracy, id_accuracy, ood_accuracy, commutativity, wq_cosine, plus_one_share");
     } else if (known && !transformer && transformer_metric(s.metrics[i])) {
       errors.push_back(at + "\"" + s.metrics[i] + "\" needs model.kind \"transformer\"");
     } else if (known && transformer && (s.metrics[i] == "ood_accuracy" || s.metrics[i] == "commutativity") &&
@@ -693,6 +741,8 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   }
   // Fields added after share links existed are written only when set, so those links stay the same.
   if (s.model.activation_param != 1) model.set("activation_param", Value::make_number(s.model.activation_param));
+  if (s.model.asi) model.set("asi", Value::make_bool(true));
+  if (s.model.dropout > 0) model.set("dropout", Value::make_number(s.model.dropout));
   root.set("model", model);
 
   Value param = Value::make_object();
@@ -740,6 +790,8 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   if (s.task.target != Target::none) task.set("target", Value::make_string(target_name(s.task.target)));
   if (s.task.noise != defaults.noise) task.set("noise", Value::make_number(s.task.noise));
   if (s.task.center_target) task.set("center_target", Value::make_bool(true));
+  if (s.task.gradient_loss) task.set("gradient_loss", Value::make_bool(true));
+  if (s.task.filter_width != TaskConfig{}.filter_width) task.set("filter_width", Value::make_number(s.task.filter_width));
   root.set("task", task);
 
   Value opt = Value::make_object();

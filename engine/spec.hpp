@@ -26,6 +26,9 @@ struct ModelSpec {
   ModelKind kind = ModelKind::mlp;  // transformer: widths/activation/input_bias unused, `transformer` instead
   TransformerSpec transformer;
   double activation_param = 1;  // a of sin(a x) and of the Ricker function
+  // Antisymmetric initialization: two copies of the net, output (√2/2)(h(θ) − h(θ′)), θ′ = θ at init (Mlp).
+  bool asi = false;
+  double dropout = 0;  // drop probability of every hidden unit in training steps (Mlp::set_dropout)
 };
 
 struct ParametrizationSpec {

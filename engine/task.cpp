@@ -19,6 +19,7 @@ const char* task_name(TaskKind k) {
     case TaskKind::function_1d: return "function_1d";
     case TaskKind::boolean_cube: return "boolean_cube";
     case TaskKind::sum_sin: return "sum_sin";
+    case TaskKind::image_2d: return "image_2d";
   }
   return "?";
 }
@@ -139,6 +140,8 @@ TaskData make_task(const TaskConfig& c) {
     t.test = function_1d_test(c);
   } else if (c.kind == TaskKind::boolean_cube) {
     boolean_cube(c, rng, t.train, t.test);
+  } else if (c.kind == TaskKind::image_2d) {
+    image_2d(c, t.train, t.test);
   } else if (c.kind == TaskKind::sum_sin) {
     t.train = sum_sin(c, rng, c.train_size);
     t.test = sum_sin(c, rng, c.test_size);

@@ -20,7 +20,8 @@
 
 #include "engine/anchor_tasks.hpp"
 
-enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram, anchor, function_1d, boolean_cube, sum_sin };
+enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram, anchor, function_1d, boolean_cube, sum_sin,
+                      image_2d };
 // The target of function_1d and boolean_cube (engine/phenomena_tasks.hpp); `none` for the other kinds.
 enum class Target { none, sin135, sin15, step, noisy_sin, piecewise_relu, four_points, parity, x1x2 };
 
@@ -44,6 +45,10 @@ struct TaskConfig {
   Target target = Target::none;  // function_1d, boolean_cube
   double noise = 0.3;            // noisy_sin: std of the noise on the train targets
   bool center_target = false;    // subtract the train mean of y (initial condensation with sigmoid)
+  // Train on the gradient-augmented loss (book eq. 6.3, engine/gradient_loss.hpp): the MSE plus the MSE of ∂f/∂x
+  // against the target's derivative (function_1d targets sin135, sin15)
+  bool gradient_loss = false;
+  double filter_width = 0.2;  // δ of the fp_filter metric's Gaussian, in input units (engine/frequency_filter.hpp)
 };
 
 struct Dataset {

@@ -33,7 +33,7 @@ double transformer_flops(const ExperimentSpec& s) {
   const double batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
   const double records = double(s.schedule.steps / s.schedule.record_every + 2);
   double sequences_per_record = std::min(1000, s.task.train_size);  // run.cpp kTransformerTrainEval
-  if (wants(s, "test_loss") || wants(s, "id_accuracy")) sequences_per_record += s.task.test_size;
+  if (wants(s, "test_loss") || wants(s, "id_accuracy") || wants(s, "plus_one_share")) sequences_per_record += s.task.test_size;
   if (wants(s, "ood_accuracy")) sequences_per_record += s.task.anchor.ood_test_size;
   if (wants(s, "commutativity")) sequences_per_record += 2.0 * s.task.anchor.ood_test_size;
   double flops = 0;

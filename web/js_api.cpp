@@ -5,6 +5,7 @@
 // Text arguments arrive in memory from muplay_alloc (index.html), not on the stack: a link or file can be megabytes.
 #include <emscripten.h>
 
+#include <algorithm>
 #include <cmath>
 #include <malloc.h>
 
@@ -201,6 +202,14 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_phase_slopes() {
       r.push(e);
     }
   return out(json::write(r));
+}
+
+// The label of the run the "phenomena" view shows (a click on the (gamma, gamma') map picks it); "" without runs.
+EMSCRIPTEN_KEEPALIVE const char* muplay_phenomena_run() {
+  const Runner* r = the_app().runner.get();
+  if (!r || r->runs().empty()) return out("");
+  const int i = std::clamp(the_app().phenomena_view.run, 0, int(r->runs().size()) - 1);
+  return out(r->runs()[size_t(i)]->label());
 }
 
 // web/page.js reports the WebGPU device it opened (web/webgpu_backend.js, as window.muplayGpu), or why there is none.

@@ -7,6 +7,7 @@
 #include "engine/frequency.hpp"
 #include "engine/neurons.hpp"
 #include "engine/phase_diagram.hpp"
+#include "engine/phenomena_tasks.hpp"
 #include "imgui.h"
 #include "web/plot.hpp"
 
@@ -188,11 +189,46 @@ void frequency_panels(const Runner& runner, const Run& run) {
             ImVec2(half, kPanelHeight));
 }
 
+// The run that stands for a phase point in the per-point pictures: its widest member (the first seed).
+int widest_run_at(const Runner& runner, PhasePoint p) {
+  int best = -1;
+  for (size_t i = 0; i < runner.runs().size(); i++) {
+    const MemberCoords& c = runner.runs()[i]->coords();
+    if (c.phase.gamma != p.gamma || c.phase.gamma_prime != p.gamma_prime) continue;
+    if (best < 0 || c.width > runner.runs()[size_t(best)]->coords().width) best = int(i);
+  }
+  return best;
+}
+
+bool same_point(const Run& run, PhasePoint p) {
+  return run.coords().phase.gamma == p.gamma && run.coords().phase.gamma_prime == p.gamma_prime;
+}
+
+// A click inside the last item picks the phase point whose centre is nearest to it (within `radius` px): the view
+// then shows that point's widest run.
+void pick_on_click(const Runner& runner, PhenomenaView& v, const std::vector<PhaseSlope>& slopes,
+                   const std::vector<ImVec2>& centres, float radius) {
+  if (!ImGui::IsItemClicked()) return;
+  const ImVec2 mouse = ImGui::GetMousePos();
+  int nearest = -1;
+  float best = radius * radius;
+  for (size_t i = 0; i < centres.size(); i++) {
+    const float dx = mouse.x - centres[i].x, dy = mouse.y - centres[i].y;
+    if (dx * dx + dy * dy <= best) best = dx * dx + dy * dy, nearest = int(i);
+  }
+  if (nearest < 0) return;
+  const int r = widest_run_at(runner, slopes[size_t(nearest)].phase);
+  if (r >= 0) v.run = r;
+}
+
 // The (γ, γ′) map: each phase point coloured by S_w, with the theory's boundaries γ = 1 (γ′ ≤ 0) and γ′ = γ − 1.
-void phase_map(const Runner& runner, ImVec2 size) {
+// A ring marks the chosen run's point; click a point to choose it.
+void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
   const std::vector<PhaseSlope> slopes = phase_slopes(runner, /*require_converged=*/false);
+  const Run& chosen = *runner.runs()[size_t(v.run)];
   ImVec2 a, b;
-  frame("##phase_map", "S_w on (gamma, gamma'): red linear, blue condensed", size, a, b);
+  frame("##phase_map", "S_w: red linear, blue condensed (click a point)", size, a, b);
+  std::vector<ImVec2> centres;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const double g0 = 0, g1 = 2.5, p0 = -1, p1 = 1.5;  // gamma on x, gamma' on y
   auto at = [&](double g, double p) {
@@ -217,12 +253,69 @@ void phase_map(const Runner& runner, ImVec2 size) {
   dl->AddText(ImVec2(a.x - 48, a.y - 18), dim, "gamma'");
   for (const PhaseSlope& ps : slopes) {
     const ImVec2 c = at(ps.phase.gamma, ps.phase.gamma_prime);
+    centres.push_back(c);
     const bool known = std::isfinite(ps.slope);
     dl->AddCircleFilled(c, 11, known ? diverging_color(ps.slope, 0.5) : IM_COL32(90, 90, 90, 255));
     dl->AddCircle(c, 11, IM_COL32(20, 20, 20, 255));
+    if (same_point(chosen, ps.phase)) dl->AddCircle(c, 15, IM_COL32(255, 200, 60, 255), 0, 2.5f);
     std::snprintf(buf, sizeof buf, known ? "%+.2f" : "?", ps.slope);
     dl->AddText(ImVec2(c.x + 13, c.y - 7), ImGui::GetColorU32(ImGuiCol_Text), buf);
   }
+  // frame() drew the map as an invisible button: the last item is the map
+  pick_on_click(runner, v, slopes, centres, 14);
+}
+
+// Small multiples of the (γ, γ′) map: in each point's cell (γ across, γ′ up) the fit of its widest run on the
+// test grid with the data, so jagged (condensed), spline-like (critical) and near-linear (linear) fits sit where
+// the map puts them. The chosen run's cell is framed; click a cell to choose it.
+void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
+  const std::vector<PhaseSlope> slopes = phase_slopes(runner, /*require_converged=*/false);
+  std::vector<double> gammas, primes;
+  for (const PhaseSlope& ps : slopes) {
+    gammas.push_back(ps.phase.gamma);
+    primes.push_back(ps.phase.gamma_prime);
+  }
+  std::sort(gammas.begin(), gammas.end());
+  gammas.erase(std::unique(gammas.begin(), gammas.end()), gammas.end());
+  std::sort(primes.begin(), primes.end());
+  primes.erase(std::unique(primes.begin(), primes.end()), primes.end());
+  ImVec2 a, b;
+  frame("##phase_fits", "fit per point, widest m (click one)", size, a, b);
+  if (gammas.empty()) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const Dataset& test = runner.data().test;
+  const Dataset& train = runner.data().train;
+  const float cw = (b.x - a.x) / float(gammas.size()), ch = (b.y - a.y) / float(primes.size());
+  const Run& chosen = *runner.runs()[size_t(v.run)];
+  const double y0 = -1.5, y1 = 1.5;  // the four points' targets lie in [−0.2, 0.6]; room for a jagged fit
+  std::vector<ImVec2> centres;
+  char buf[48];
+  for (const PhaseSlope& ps : slopes) {
+    const size_t col = size_t(std::find(gammas.begin(), gammas.end(), ps.phase.gamma) - gammas.begin());
+    const size_t row = size_t(primes.end() - std::find(primes.begin(), primes.end(), ps.phase.gamma_prime)) - 1;
+    const ImVec2 c0(a.x + cw * float(col) + 3, a.y + ch * float(row) + 3);
+    const ImVec2 c1(c0.x + cw - 6, c0.y + ch - 6);
+    centres.push_back(ImVec2((c0.x + c1.x) / 2, (c0.y + c1.y) / 2));
+    const int r = widest_run_at(runner, ps.phase);
+    if (r < 0) continue;
+    const Run& run = *runner.runs()[size_t(r)];
+    dl->AddRect(c0, c1, same_point(chosen, ps.phase) ? IM_COL32(255, 200, 60, 255) : IM_COL32(70, 70, 70, 255));
+    auto point = [&](double x, double y) {
+      const double t = (std::clamp(y, y0, y1) - y0) / (y1 - y0);
+      return ImVec2(c0.x + float((x + 1) / 2) * (c1.x - c0.x), c1.y - float(t) * (c1.y - c0.y));
+    };
+    const std::vector<double> out = predict(run.model(), test);
+    for (int i = 1; i < test.size; i++)
+      dl->AddLine(point(test.x[size_t(i - 1) * size_t(test.input_dim)], out[size_t(i - 1)]),
+                  point(test.x[size_t(i) * size_t(test.input_dim)], out[size_t(i)]), IM_COL32(255, 140, 40, 255),
+                  1.5f);
+    for (int i = 0; i < train.size; i++)
+      dl->AddCircleFilled(point(train.x[size_t(i) * size_t(train.input_dim)], train.y[size_t(i)]), 2.5f,
+                          IM_COL32(240, 240, 240, 255));
+    std::snprintf(buf, sizeof buf, "%g, %g", ps.phase.gamma, ps.phase.gamma_prime);
+    dl->AddText(ImVec2(c0.x + 3, c0.y + 1), ImGui::GetColorU32(ImGuiCol_TextDisabled), buf);
+  }
+  pick_on_click(runner, v, slopes, centres, std::max(cw, ch));
 }
 
 // Neurons as points: angle vs amplitude, at init (grey) and now (orange).
@@ -241,6 +334,52 @@ void neuron_panels(const Run& run, float width) {
   add(m, IM_COL32(255, 140, 40, 255), "now");
   scatter_plot("##neurons", "neurons: angle vs log10 |a| ||(w, b)||", "angle (rad)",
                "log10 A", sets, ImVec2(width, kPanelHeight));
+}
+
+// The filtering method: e_low and e_high vs step (any input dimension).
+void filter_panel(const Run& run, float width) {
+  std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
+  std::vector<PlotCurve> curves;
+  const ImU32 colors[2] = {IM_COL32(240, 200, 60, 255), IM_COL32(70, 110, 240, 255)};
+  int i = 0;
+  for (const char* name : {"filter/e_low", "filter/e_high"})
+    if (const Series* s = run.find_series(name)) curves.push_back({name + 7, steps, s->values, colors[i++], false});
+  PlotAxes axes;
+  axes.title = "filtering method: error of the low / high part";
+  axes.x_label = "step";
+  axes.y_label = "relative error";
+  line_plot("##filter", axes, curves, ImVec2(width, kPanelHeight));
+}
+
+// FP-4: the image as a function of the pixel position. Train pixels are the odd columns, test the even ones; the
+// network is drawn on both, so the test columns show how it fills in between.
+void image_panels(const Runner& runner, const Run& run, float width) {
+  const Dataset& train = runner.data().train;
+  const Dataset& test = runner.data().test;
+  const int side = image_2d_side(runner.spec().task), half = side / 2;
+  if (side == 0) return;
+  const std::vector<double> on_train = predict(run.model(), train), on_test = predict(run.model(), test);
+  std::vector<double> target(size_t(side * side)), network(target.size());
+  for (int r = 0; r < side; r++)
+    for (int c = 0; c < side; c++) {
+      const size_t i = size_t(r * half + c / 2), p = size_t(r * side + c);
+      target[p] = (c % 2 ? train.y : test.y)[i];
+      network[p] = (c % 2 ? on_train : on_test)[i];
+    }
+  auto grey = [](double v, double) {
+    const int g = int(255 * std::clamp((v + 1) / 2, 0.0, 1.0));
+    return IM_COL32(g, g, g, 255);
+  };
+  const float third = width / 3 - 6;
+  heat_map("##image_target", "target image", target, side, side, grey, 1.0, ImVec2(third, kPanelHeight));
+  ImGui::SameLine();
+  heat_map("##image_network", "network (odd columns trained)", network, side, side, grey, 1.0,
+           ImVec2(third, kPanelHeight));
+  ImGui::SameLine();
+  std::vector<double> error(target.size());
+  for (size_t p = 0; p < error.size(); p++) error[p] = std::fabs(network[p] - target[p]);
+  heat_map("##image_error", "|network - target|, dark = small", error, side, side, heat_of, 0.5,
+           ImVec2(third, kPanelHeight));
 }
 
 void cosine_panel(const Run& run, float width) {
@@ -294,12 +433,13 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
   const Run& run = *runner.runs()[size_t(v.run)];
   const ExperimentSpec& spec = runner.spec();
   const bool one_input_layer = spec.model.widths.size() == 1 && run.model().dims().back() == 1;
-  const bool fp = records(run, "delta_F/"), sharp = records(run, "sharpness");
+  const bool fp = records(run, "delta_F/"), sharp = records(run, "sharpness"), filter = records(run, "filter/");
+  const bool image = spec.task.kind == TaskKind::image_2d;
   const bool phase = spec.parametrization.preset == Preset::two_layer_gamma && records(run, "weight_rd");
   const bool neurons = one_input_layer && (phase || records(run, "condensation"));
-  if (!fp && !sharp && !neurons) {
-    ImGui::TextDisabled("This view shows the phenomena presets (20-27): record fp_delta, weight_rd with the "
-                        "two_layer_gamma preset, condensation, or sharpness.");
+  if (!fp && !sharp && !neurons && !filter && !image) {
+    ImGui::TextDisabled("This view shows the phenomena presets (20-29): record fp_delta, fp_filter, weight_rd with "
+                        "the two_layer_gamma preset, condensation, or sharpness, or train on an image_2d task.");
     return;
   }
   ImGui::SetNextItemWidth(360);
@@ -310,10 +450,18 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
   if (fp) frequency_panels(runner, run);
+  if (image) image_panels(runner, run, ImGui::GetContentRegionAvail().x);
+  if (filter) filter_panel(run, half);
   if (phase) {
-    phase_map(runner, ImVec2(half, kPanelHeight + 40));
+    phase_map(runner, v, ImVec2(half, kPanelHeight + 40));
     ImGui::SameLine();
+    phase_fits(runner, v, ImVec2(half, kPanelHeight + 40));
     fit_panel(runner, run, half);
+    ImGui::SameLine();
+    ImGui::TextWrapped("The chosen run: %s. Its fit on the left, its neurons below (angle vs amplitude at init "
+                       "and now). Near-linear fits and neurons that barely move: linear regime; a few kinks and "
+                       "neurons gathered on a few angles: condensed.",
+                       run.label().c_str());
   }
   if (neurons) {
     neuron_panels(run, half);

@@ -1,6 +1,7 @@
 // The "phenomena" tab on browser-sized versions of presets 20, 23, 24 and 27 (spec/phenomena.md): the frequency
 // principle's order after 150 steps (Delta_F(1) < 0.1 while Delta_F(5) > 0.5; native t1 = 19, t5 = 837), the
-// (gamma, gamma') map's S_w signs at points far from the boundaries, and screenshots of every picture
+// (gamma, gamma') map's S_w signs at points far from the boundaries, choosing a point on the map or among the
+// per-point fits, and screenshots of every picture
 // (build/screenshots/phenomena-*.png) that must not be blank.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -42,6 +43,39 @@ test('phase map: S_w < 0 at NTK, > 0 deep in the condensed region', T, async () 
   assert.ok(at(2, -0.5).slope > 0.1, JSON.stringify(at(2, -0.5)));
   assert.equal(at(2, -0.5).theory, 'condensed');
   await showPhenomena('phase-map');
+  // Choosing a point: a click on the map's (2, -0.5) dot, then on the (1.25, 0.75) cell of the fits beside it, shows
+  // that point's widest run (positions read off a screenshot at 1280 x 800).
+  const chosen = () => pg.page.evaluate(() => window.muplay.muplay_phenomena_run());
+  await clickImGui(pg.page, 789, 366);
+  assert.match(await chosen(), /^n=200 .*gamma=2 gamma'=-0\.5$/);
+  await screenshot(pg.page, 'phenomena-phase-point');
+  await clickImGui(pg.page, 1120, 210);
+  assert.match(await chosen(), /^n=200 .*gamma=1\.25 gamma'=0\.75$/);
+});
+
+test('frequency toggles: ASI starts from f = 0, the gradient loss fits the slope too', T, async () => {
+  const asi = await runPreset(pg.page, /28-frequency-principle-asi/, (s) => { s.schedule.steps = 20; });
+  // f = 0 at init makes every peak's relative error exactly 1 at step 0
+  for (const k of [1, 3, 5]) assert.ok(Math.abs(asi.runs[0].series[`delta_F/k=${k}`][0] - 1) < 1e-12, `k=${k}`);
+  const grad = await runPreset(pg.page, /28-frequency-principle-gradient-loss/, (s) => { s.schedule.steps = 100; });
+  const slope = grad.runs[0].series.slope_loss;
+  // measured: 8.79 -> 4.72 in 100 steps (0.54 of the start)
+  assert.ok(slope.at(-1) < 0.75 * slope[0], `slope_loss ${slope[0]} -> ${slope.at(-1)}`);
+  await showPhenomena('gradient-loss');
+});
+
+test('image: the low part is learned before the high part (filtering method)', T, async () => {
+  const r = await runPreset(pg.page, /28-frequency-principle-image/, (s) => { s.schedule.steps = 80; });
+  const low = r.runs[0].series['filter/e_low'].at(-1), high = r.runs[0].series['filter/e_high'].at(-1);
+  // measured at step 80 (native, the same numbers): e_low 0.39 (from 1.10 at step 0), e_high 0.96 (from 1.00)
+  assert.ok(low < 0.5 && high > 0.8, `e_low ${low}, e_high ${high} at step 80`);
+  await showPhenomena('image');
+});
+
+test('dropout: the condensation preset shows its neurons', T, async () => {
+  const r = await runPreset(pg.page, /29-condensation-dropout-with/, (s) => { s.schedule.steps = 300; });
+  assert.ok(r.runs[0].series['condensation/share'].length > 1);
+  await showPhenomena('dropout');
 });
 
 test('condensation: neurons and the sorted cosine matrix', T, async () => {

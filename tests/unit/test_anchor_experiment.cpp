@@ -24,7 +24,8 @@ const char* kSpec = R"({"version":1,"name":"tf","model":{"kind":"transformer","t
   "schedule":{"steps":6,"batch_size":32,"record_every":3,"warmup_fraction":0.5,"cosine":true,
               "final_lr_fraction":0.1,"clip_norm":1},
   "sweep":{"gamma":[0.3,0.8],"weight_decay":[0,0.1],"seeds":[0]},
-  "metrics":["train_loss","test_loss","train_accuracy","id_accuracy","ood_accuracy","commutativity","wq_cosine"]})";
+  "metrics":["train_loss","test_loss","train_accuracy","id_accuracy","ood_accuracy","commutativity","wq_cosine",
+              "plus_one_share"]})";
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
@@ -126,7 +127,7 @@ TEST(AnchorExperiment, RunnerRecordsEveryTransformerSeries) {
     EXPECT_EQ(run->status(), RunStatus::finished) << run->label();
     EXPECT_EQ(run->recorded_steps(), (std::vector<int>{0, 3, 6}));
     for (const char* name : {"train_loss", "test_loss", "train_accuracy", "id_accuracy", "ood_accuracy",
-                             "commutativity", "wq_cosine"}) {
+                             "commutativity", "wq_cosine", "plus_one_share"}) {
       const Series* s = run->find_series(name);
       ASSERT_NE(s, nullptr) << name;
       ASSERT_EQ(s->values.size(), 3u) << name;
@@ -140,10 +141,12 @@ TEST(AnchorExperiment, RunnerRecordsEveryTransformerSeries) {
   EXPECT_EQ(runner.runs()[2]->coords().weight_decay, 0.1);
   // Zero readout: every member starts at the uniform prediction, loss log(120).
   EXPECT_NEAR(runner.runs()[0]->find_series("train_loss")->values[0], std::log(120.0), 1e-12);
+  // ... and p(y+1) / (p(y) + p(y+1)) = 1/2 (the statistical tasks' x+1 share starts at even odds).
+  EXPECT_NEAR(runner.runs()[0]->find_series("plus_one_share")->values[0], 0.5, 1e-12);
   const std::string csv = results_csv(runner.results());
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "width,lr,seed,gamma,weight_decay,status,step,train_loss,test_loss,train_accuracy,id_accuracy,"
-            "ood_accuracy,commutativity,wq_cosine");
+            "ood_accuracy,commutativity,wq_cosine,plus_one_share");
 }
 
 TEST(AnchorExperiment, SameSeedSameRun) {

@@ -143,8 +143,11 @@ TEST(AnchorTasks, StatisticalOutputs) {
     for (int j = 0; j < 8; j++)
       if (t[j] == 3) key = t[j + 1];
     shifted += one.train.labels[size_t(i)] == key + 1;
-    // Copy 5 of S repeats copy 1 with label x+1: the same input carries both labels.
-    if (i >= one.train.size * 4 / 5) EXPECT_EQ(row(one.train, i, one.train.tokens), row(one.train, i - 1600, one.train.tokens));
+    // Each sequence of S comes five times in a row, the fifth with label x+1: the same input carries both labels.
+    if (i % 5 == 4) {
+      EXPECT_EQ(row(one.train, i, one.train.tokens), row(one.train, i - 4, one.train.tokens));
+      EXPECT_EQ(one.train.labels[size_t(i)], one.train.labels[size_t(i - 4)] + 1);
+    }
   }
   EXPECT_EQ(shifted, one.train.size / 5);
   const AnchorData two = make(AnchorTaskKind::statistical2);

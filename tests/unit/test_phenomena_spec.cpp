@@ -92,6 +92,49 @@ TEST(PhenomenaSpec, DefaultsAreAbsentFromJsonAndSetFieldsRoundTrip) {
   EXPECT_EQ(again.spec.task.target, Target::noisy_sin);
 }
 
+// ASI, dropout, the gradient-augmented loss, image_2d and fp_filter (spec/phenomena.md §0, §1, §3).
+TEST(PhenomenaSpec, TogglesAreValidatedAndRoundTrip) {
+  auto e = errors_of(R"({"version":1,"model":{"dropout":0.99}})");
+  EXPECT_TRUE(has_error(e, "model.dropout: 0.99 is not in [0, 0.95]")) << joined(e);
+  e = errors_of(R"({"version":1,"model":{"activation":"gelu","dropout":0.5},
+    "task":{"kind":"function_1d","target":"step","input_dim":1,"gradient_loss":true},"schedule":{"batch_size":8}})");
+  EXPECT_TRUE(has_error(e, "task.gradient_loss: not with model.dropout")) << joined(e);
+  EXPECT_TRUE(has_error(e, "task.gradient_loss: needs a function_1d task with a smooth target (sin135, sin15)"))
+      << joined(e);
+  EXPECT_TRUE(has_error(e, "task.gradient_loss: full batch only, schedule.batch_size must be 0")) << joined(e);
+  EXPECT_TRUE(has_error(e, "task.gradient_loss: needs phi'' of the activation; gelu is not supported (use tanh, "
+                           "sigmoid, softplus, ...)")) << joined(e);
+  e = errors_of(R"({"version":1,"task":{"kind":"image_2d","input_dim":3,"train_size":500,"test_size":400},
+    "metrics":["fp_filter"]})");
+  EXPECT_TRUE(has_error(e, "task.input_dim: 3 is not 2 (image_2d: the pixel position)")) << joined(e);
+  EXPECT_TRUE(has_error(e, "task.train_size: 500 is not side^2/2 for an even side (image_2d trains on the odd "
+                           "columns of a side x side image: 512 for 32 x 32)")) << joined(e);
+  EXPECT_TRUE(has_error(e, "task.test_size: 400 is not train_size (image_2d tests on the even columns)")) << joined(e);
+  e = errors_of(R"({"version":1,"task":{"kind":"sin_regression","train_size":5000},"metrics":["fp_filter"],
+    "optimizer":{"kind":"gd_auto","lr":0.5},"model":{"dropout":0.5}})");
+  EXPECT_TRUE(has_error(e, "metrics[0]: fp_filter holds a train_size^2 kernel: train_size 5000 is more than 2048"))
+      << joined(e);
+  EXPECT_TRUE(has_error(e, "model.dropout: not with gd_auto (its step size comes from the loss without dropout)"))
+      << joined(e);
+
+  const std::string plain = json::write(spec_to_json(ExperimentSpec{}));
+  for (const char* field : {"asi", "dropout", "gradient_loss", "filter_width"})
+    EXPECT_EQ(plain.find(field), std::string::npos) << field;
+  const ExperimentSpec s = spec_from(R"({"version":1,"model":{"widths":[8,8],"activation":"tanh","asi":true,
+    "dropout":0.25},"task":{"kind":"function_1d","target":"sin135","input_dim":1,"filter_width":0.5},
+    "metrics":["train_loss","fp_filter"]})");
+  const std::string text = json::write(spec_to_json(s));
+  const SpecResult again = parse_spec_text(text);
+  ASSERT_TRUE(again.ok()) << again.errors[0];
+  EXPECT_EQ(json::write(spec_to_json(again.spec)), text);
+  EXPECT_TRUE(again.spec.model.asi);
+  EXPECT_EQ(again.spec.model.dropout, 0.25);
+  EXPECT_EQ(again.spec.task.filter_width, 0.5);
+  const ExperimentSpec g = spec_from(R"({"version":1,"model":{"activation":"tanh"},
+    "task":{"kind":"function_1d","target":"sin15","input_dim":1,"gradient_loss":true}})");
+  EXPECT_TRUE(parse_spec_text(json::write(spec_to_json(g))).spec.task.gradient_loss);
+}
+
 TEST(PhenomenaTasks, GridsCubeAndFourPoints) {
   TaskConfig c;
   c.kind = TaskKind::function_1d;
