@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 namespace {
@@ -68,6 +69,7 @@ Runner::Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string&
             for (uint64_t seed : spec_.sweep.seeds)
               runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, gamma, decay, phase},
                                                     device, why_none));
+  batch_.reserve(runs_.size());
 }
 
 bool Runner::done() const {
@@ -97,6 +99,37 @@ bool Runner::step() {
     next_ = (next_ + k + 1) % count;
     return true;
   }
+  return !done();
+}
+
+void Runner::step_member(void* context, int index) {
+  const ParallelSlice& slice = *static_cast<const ParallelSlice*>(context);
+  Runner& self = *slice.runner;
+  const int member = self.batch_[size_t(index)];
+  Run& run = *self.runs_[size_t(member)];
+  for (int k = 0; k < slice.steps && !run.done(); k++) {
+    const bool fault = self.fault_.member == member && self.fault_.step == run.steps_done();
+    muplay_guarded_step(&run, fault ? self.fault_.message.c_str() : nullptr);
+  }
+}
+
+bool Runner::step_parallel(WorkerPool& pool, int steps, int members) {
+  if (runs_on_gpu() > 0) return step();
+  const int count = int(runs_.size());
+  batch_.clear();
+  for (int k = 0; k < count && int(batch_.size()) < members; k++)
+    if (!runs_[size_t((next_ + k) % count)]->done()) batch_.push_back((next_ + k) % count);
+  if (batch_.empty()) return false;
+  next_ = (batch_.back() + 1) % count;
+  // Widths are usually listed in ascending order: hand out the biggest members first, so no thread is left with a
+  // big member at the end while the others wait.
+  std::sort(batch_.begin(), batch_.end(), std::greater<int>());
+  long before = 0, after = 0;
+  for (const auto& r : runs_) before += r->steps_done();
+  ParallelSlice slice{this, steps};
+  pool.run(int(batch_.size()), step_member, &slice);
+  for (const auto& r : runs_) after += r->steps_done();
+  total_steps_ += after - before;
   return !done();
 }
 

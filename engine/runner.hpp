@@ -8,6 +8,7 @@
 #include "engine/json.hpp"
 #include "engine/run.hpp"
 #include "engine/spec.hpp"
+#include "engine/worker_pool.hpp"
 
 class Runner {
  public:
@@ -19,6 +20,11 @@ class Runner {
   // An exception in a member's step ends that member as failed (Run::error() says why); the others go on.
   bool step();
   bool done() const;
+  // Advances the next `members` unfinished members (round robin, as step() takes them) by up to `steps` steps each,
+  // spread over `pool`'s threads. Each member computes exactly what step() makes it compute (members share nothing
+  // they write), so the results are the same, bit for bit. Members on a device talk to it from this thread only:
+  // while any is, this takes one step() instead. Returns false when every member is done.
+  bool step_parallel(WorkerPool& pool, int steps, int members);
   long total_steps() const { return total_steps_; }  // steps taken, all members together
   long planned_steps() const;                        // steps when every member finishes
   long progress_steps() const;  // toward planned_steps(): a run that ended early (diverged) counts as complete
@@ -47,6 +53,9 @@ class Runner {
   int next_ = 0;
   long total_steps_ = 0;
   struct Fault { int member = -1, step = -1; std::string message; } fault_;
+  std::vector<int> batch_;  // the members of a step_parallel batch (capacity: every member, reserved once)
+  struct ParallelSlice { Runner* runner; int steps; };
+  static void step_member(void* slice, int index);  // a WorkerPool job: one member's part of step_parallel
 };
 
 constexpr int kResultVersion = 1;

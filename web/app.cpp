@@ -124,6 +124,8 @@ bool reset(App& app) {
   app.state = RunState::idle;
   app.spec_edited = false;
   app.steps_per_second = 0;
+  app.slice_members = app.pool ? app.pool->threads() : 1;
+  app.slice_steps = 1;
   app.message.clear();
   return !app.data_wanted;
 }
@@ -184,6 +186,24 @@ void gpu_unavailable(App& app, const std::string& why) {
   rebuild_unstarted(app, app.runner && app.runner->spec().backend == Backend::webgpu);  // its note says why not
 }
 
+namespace {
+
+// Keeps one parallel batch (members × steps each) near a quarter of the frame's training budget: long enough that
+// waking the threads costs little, short enough to stop close to the budget. It grows to every member first (all
+// curves advance together), then in steps; it shrinks in steps first, then to one member per thread.
+void adapt_slice(App& app, double took_ms, double budget_ms) {
+  const int all = int(app.runner->runs().size());
+  if (took_ms < budget_ms / 8) {
+    if (app.slice_members < all) app.slice_members = std::min(2 * app.slice_members, all);
+    else app.slice_steps = std::min(2 * app.slice_steps, 1024);
+  } else if (took_ms > budget_ms / 2) {
+    if (app.slice_steps > 1) app.slice_steps /= 2;
+    else app.slice_members = std::max(app.pool->threads(), app.slice_members / 2);
+  }
+}
+
+}  // namespace
+
 void advance(App& app, double budget_ms, double (*now_ms)()) {
   const double start = now_ms();
   const double since_last_s = (start - app.last_advance_ms) / 1000;
@@ -191,11 +211,14 @@ void advance(App& app, double budget_ms, double (*now_ms)()) {
   if (app.state != RunState::running || !app.runner) return;
   const long steps_before = app.runner->total_steps();
   while (now_ms() - start < budget_ms) {
-    if (!app.runner->step()) {
+    const double call_start = now_ms();
+    const bool parallel = app.pool && app.pool->threads() > 1 && app.runner->runs_on_gpu() == 0;
+    if (!(parallel ? app.runner->step_parallel(*app.pool, app.slice_steps, app.slice_members) : app.runner->step())) {
       app.state = RunState::finished;
       break;
     }
     if (app.runner->waiting()) break;  // the device's reads arrive between frames, not during this loop
+    if (parallel) adapt_slice(app, now_ms() - call_start, budget_ms);
   }
   if (since_last_s <= 0 || since_last_s > 1) return;  // first frame, or the tab was in the background
   // Steps per second of wall time, smoothed over about ten frames so the status bar is readable.

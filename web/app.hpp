@@ -41,6 +41,10 @@ struct App {
   std::string no_limit_why;
   RunState state = RunState::idle;
   double steps_per_second = 0;
+  // Threads that step the sweep's members side by side (the threaded build, on a cross-origin isolated page; else 1:
+  // no thread is started), and one parallel batch's size, adapted to the frame's training slice (advance()).
+  std::unique_ptr<WorkerPool> pool;
+  int slice_members = 1, slice_steps = 1;
   double last_advance_ms = 0;
 
   // Plot choices.

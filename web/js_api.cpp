@@ -67,6 +67,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_frame_stats() {
   r.set("frame_work_ms", json::Value::make_number(the_app().frame_work_ms));
   r.set("train_ms", json::Value::make_number(the_app().train_ms));
   r.set("fps", json::Value::make_number(ImGui::GetIO().Framerate));
+  r.set("threads", json::Value::make_number(the_app().pool ? the_app().pool->threads() : 1));
   return out(json::write(r));
 }
 

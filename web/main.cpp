@@ -146,6 +146,10 @@ int main() {
   declare_fashion_mnist_sizes(MUPLAY_FASHION_MNIST_TRAIN, MUPLAY_FASHION_MNIST_TEST);
 #endif
   set_time_budget(kBrowserTimeBudget);
+  // Sweep members on every core, in the threaded build (1 thread in the plain one). At most 8: the pool of web
+  // workers emscripten starts before main() is as large (web/CMakeLists.txt, PTHREAD_POOL_SIZE), and a thread
+  // beyond it could not start while this thread never yields.
+  the_app().pool = std::make_unique<WorkerPool>(std::min(WorkerPool::available_threads(), 8));
   app_init(the_app(), "/examples");  // presets embedded from examples/ at build time
 
   // fps 0: run on requestAnimationFrame. simulate_infinite_loop: main never returns, so the runtime and our

@@ -298,9 +298,9 @@ void status_bar(const App& app) {
   ImGui::Separator();
   const Runner* r = app.runner.get();
   const bool active = r && !r->runs().empty() && app.state == RunState::running;
-  ImGui::Text("%s | %.0f steps/s | backend: %s | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
+  ImGui::Text("%s | %.0f steps/s | backend: %s | threads: %d | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
               app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
-              backend_label(app).c_str(),
+              backend_label(app).c_str(), app.pool ? app.pool->threads() : 1,
               active ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
               ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   if (!app.message.empty()) {

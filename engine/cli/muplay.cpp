@@ -1,6 +1,6 @@
 // muplay: the command-line front end of the engine.
 //
-//   muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet]
+//   muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet] [--threads N]
 //                                                         train every sweep member, write the result document
 //   muplay export-init SPEC.json [--out INIT.json]     every member's initial weights, multipliers and data
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
@@ -9,6 +9,7 @@
 //   muplay --help
 //
 // Exit codes: 0 success, 1 a run diverged or failed (the result is still written), 2 bad input.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +26,7 @@
 #include "engine/spec.hpp"
 #include "engine/spec_migrations.hpp"
 #include "engine/time_budget.hpp"
+#include "engine/worker_pool.hpp"
 
 #ifndef MUPLAY_EXAMPLES_DIR
 #define MUPLAY_EXAMPLES_DIR "examples"
@@ -37,10 +39,11 @@ namespace {
 
 const char* kUsage =
     "usage:\n"
-    "  muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet]\n"
+    "  muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet] [--threads N]\n"
     "      Train every member of the spec's sweep (width x lr x seed) and write the result document\n"
     "      (schema muplay-result v1, see README) to RESULT.json, or to stdout without --out; --csv also\n"
     "      writes its metrics as CSV (one row per run and recorded step), as the page's download does.\n"
+    "      --threads: members train side by side on N threads (default: every core); same results.\n"
     "  muplay export-init SPEC.json [--out INIT.json]\n"
     "      Write every member's initial weights (row-major fan_out x fan_in), forward and learning-rate\n"
     "      multipliers, and the train/test data as JSON (schema muplay-init v1), for cross-checks.\n"
@@ -89,14 +92,18 @@ bool write_file(const std::string& path, const std::string& text) {
   return bool(out << text);
 }
 
-int cmd_run(const std::string& path, const std::string& out_path, const std::string& csv_path, bool quiet) {
+int cmd_run(const std::string& path, const std::string& out_path, const std::string& csv_path, bool quiet,
+            int threads) {
   SpecResult r;
   if (!load_spec(path, r)) return report_errors(path, r);
   Runner runner(r.spec);
   if (!runner.backend_note().empty()) std::fprintf(stderr, "%s: %s\n", path.c_str(), runner.backend_note().c_str());
   const long planned = runner.planned_steps();
   long next_report = planned / 20;
-  while (runner.step()) {
+  WorkerPool pool(std::min(threads, int(runner.runs().size())));
+  // Members advance in slices of 1/20 of the schedule: few waits for the slowest member, and progress to report.
+  const int slice = std::max(1, r.spec.schedule.steps / 20);
+  while (runner.step_parallel(pool, slice, int(runner.runs().size()))) {
     if (!quiet && runner.progress_steps() >= next_report) {
       std::fprintf(stderr, "\r%s: %3ld%% (%ld / %ld steps)", r.spec.name.c_str(), 100 * runner.progress_steps() / planned,
                    runner.progress_steps(), planned);
@@ -167,8 +174,16 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   std::string positional, out_path, csv_path, dir = MUPLAY_EXAMPLES_DIR;
   bool quiet = false;
+  int threads = WorkerPool::available_threads();
   for (int i = 2; i < argc; i++) {
     const std::string arg = argv[i];
+    if (arg == "--threads" && i + 1 < argc) {
+      char* end = nullptr;
+      const long n = std::strtol(argv[++i], &end, 10);
+      if (*end || n < 1 || n > 256) return bad_input(std::string("--threads needs a number from 1 to 256, not '") + argv[i] + "'");
+      threads = int(n);
+      continue;
+    }
     if (arg == "--out" && i + 1 < argc) out_path = argv[++i];
     else if (arg == "--csv" && i + 1 < argc) csv_path = argv[++i];
     else if (arg == "--dir" && i + 1 < argc) dir = argv[++i];
@@ -181,5 +196,5 @@ int main(int argc, char** argv) {
   if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, out_path);
   if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
   if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");
-  return cmd == "run" ? cmd_run(positional, out_path, csv_path, quiet) : cmd_validate(positional);
+  return cmd == "run" ? cmd_run(positional, out_path, csv_path, quiet, threads) : cmd_validate(positional);
 }

@@ -6,8 +6,12 @@
 //     --table       measure nothing: print the table of the last build/bench/results.json again
 //     --no-presets  skip the preset wall times (native and browser)
 //     --isolated    serve the page cross-origin isolated (COOP/COEP), as scripts/serve --isolated does
+//     --threads-only  only the parallel sweeps below; writes build/bench/threads.json
+// Parallel sweeps: the playground page itself (build/site, staged by scripts/build) runs sweep presets to the end,
+// served plainly (muplay.js, one thread) and cross-origin isolated (muplay-threads.js, every core), in one Chromium;
+// the native CLI runs them with --threads 1 and with every core.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +35,8 @@ function native(binary) {
 
 // A preset run by the native CLI: wall seconds, CPU seconds (user + system: what the run costs on a loaded machine)
 // and peak resident memory (GNU time's %M, KiB).
-function nativePreset(file, precision) {
+// One thread unless told: the browser's preset column (bench page) is single-threaded too.
+function nativePreset(file, precision, threads = 1) {
   const tmp = mkdtempSync(path.join(tmpdir(), 'muplay-bench-'));
   let spec = file;
   if (precision) {
@@ -42,7 +47,7 @@ function nativePreset(file, precision) {
   }
   const t0 = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', path.join(ROOT, 'build', 'native', 'engine', 'muplay'), 'run', spec,
-    '--out', path.join(tmp, 'result.json'), '--quiet'], { encoding: 'utf8' });
+    '--out', path.join(tmp, 'result.json'), '--quiet', '--threads', String(threads)], { encoding: 'utf8' });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const [kib, user, system] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   rmSync(tmp, { recursive: true, force: true });
@@ -108,6 +113,77 @@ async function browser(presetNames) {
   }
 }
 
+// A sweep preset run to the end on the playground page (what a student sees): wall seconds from Run to finished.
+async function pageSweepSeconds(page, name) {
+  return page.evaluate(async (n) => {
+    const m = window.muplay;
+    const index = JSON.parse(m.muplay_list_presets()).findIndex((p) => p.path.endsWith(n));
+    if (index < 0 || !m.muplay_load_preset(index)) throw new Error(`no valid preset ${n}`);
+    const t0 = performance.now();
+    m.muplay_run();
+    while (m.muplay_state() !== 'finished') await new Promise((r) => setTimeout(r, 20));
+    return { seconds: (performance.now() - t0) / 1000, results: m.muplay_get_results() };
+  }, name);
+}
+
+// The same sweep presets on the plain page (one thread) and the cross-origin isolated page (threaded build), pages
+// in one Chromium, alternating, best of `reps`; and natively with --threads 1 and every core.
+async function threadsBench(names, reps) {
+  const plain = await startServer({ root: path.join(ROOT, 'build', 'site'), port: 0 });
+  const isolatedServer = await startServer({ root: path.join(ROOT, 'build', 'site'), port: 0, isolated: true });
+  const profile = mkdtempSync(path.join(tmpdir(), 'muplay-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--disable-quic'],
+    viewport: { width: 1280, height: 800 },
+  });
+  try {
+    const open = async (url) => {
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.evaluate(() => window.muplay.ready.then(() => true));
+      const info = await page.evaluate(() => ({ build: window.muplay.build,
+        threads: JSON.parse(window.muplay.muplay_frame_stats()).threads }));
+      return { page, ...info };
+    };
+    // One page open at a time: an open page keeps drawing (WebGL on SwiftShader, CPU) and would take a core.
+    const timed = async (url, name) => {
+      const p = await open(url);
+      try {
+        return { ...await pageSweepSeconds(p.page, name), build: p.build, threads: p.threads };
+      } finally {
+        await p.page.close();
+      }
+    };
+    const out = { cores: cpus().length, presets: [] };
+    for (const name of names) {
+      const r = { name, plain_s: Infinity, threaded_s: Infinity, same_results: true };
+      for (let i = 0; i < reps; i++) {
+        const a = await timed(plain.url + PAGE_VIEW, name), b = await timed(isolatedServer.url + PAGE_VIEW, name);
+        log('threads', name, `plain ${a.seconds.toFixed(2)} s, threaded ${b.seconds.toFixed(2)} s`);
+        Object.assign(out, { plain_threads: a.threads, threaded_threads: b.threads, threaded_build: b.build });
+        r.plain_s = Math.min(r.plain_s, a.seconds);
+        r.threaded_s = Math.min(r.threaded_s, b.seconds);
+        r.same_results &&= a.results === b.results;
+      }
+      r.speedup = r.plain_s / r.threaded_s;
+      const file = path.join(ROOT, 'examples', name);
+      r.native_1_thread = nativePreset(file, undefined, 1);
+      r.native_all_threads = nativePreset(file, undefined, cpus().length);
+      r.native_speedup = r.native_1_thread.seconds / r.native_all_threads.seconds;
+      out.presets.push(r);
+      log('threads', JSON.stringify(r));
+    }
+    return out;
+  } finally {
+    await context.close();
+    await plain.close();
+    await isolatedServer.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 function cpuModel() {
   const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
   return line ? line.split(':')[1].trim() : cpus()[0]?.model;
@@ -155,11 +231,48 @@ function table(r) {
         `${nat(p.native)} | ${nat(p.native_f32)} | ${fmt(p.native.peak_rss_bytes / 2 ** 20, 0)} |`);
     }
   }
+  if (r.threads) lines.push('', threadsTable(r.threads));
   return lines.join('\n');
+}
+
+function threadsTable(t) {
+  const lines = [];
+  lines.push(`Parallel sweeps: presets run to the end on the playground page, plain (muplay.js, ${t.plain_threads} thread) ` +
+    `beside cross-origin isolated (muplay-threads.js, ${t.threaded_threads} threads), same Chromium; native CLI ` +
+    `--threads 1 vs ${t.cores}. Wall seconds, best of ${t.reps}:`);
+  lines.push('');
+  lines.push('| preset | page, 1 thread | page, threads | speed-up | same results | native, 1 thread | native, all cores | speed-up |');
+  lines.push('|---|---|---|---|---|---|---|---|');
+  for (const p of t.presets) {
+    lines.push(`| ${p.name} | ${fmt(p.plain_s, 2)} | ${fmt(p.threaded_s, 2)} | ${fmt(p.speedup, 2)}× | ${p.same_results ? 'yes' : 'NO'} | ` +
+      `${fmt(p.native_1_thread.seconds, 2)} | ${fmt(p.native_all_threads.seconds, 2)} | ${fmt(p.native_speedup, 2)}× |`);
+  }
+  return lines.join('\n');
+}
+
+// Only the run controls and the status bar (an embed's panels): headless Chromium draws WebGL with SwiftShader on the
+// CPU, and the full page's plot of a 28-member sweep takes most of each frame (the page trains a 10-50 ms slice per
+// frame), so with it the timing measures the drawing, not the training.
+const PAGE_VIEW = '?embed=1&panels=controls,status';
+const THREAD_PRESETS = ['14-lr-transfer-toy-mup.json', '10-coord-check-mup.json'];
+async function measureThreads() {
+  const reps = quick ? 1 : 2;
+  return { reps, page: PAGE_VIEW, ...await threadsBench(THREAD_PRESETS, reps) };
 }
 
 if (args.has('--table')) {
   console.log(table(JSON.parse(readFileSync(path.join(OUT, 'results.json'), 'utf8'))));
+  process.exit(0);
+}
+
+if (args.has('--threads-only')) {
+  const t = { date: new Date().toISOString(), machine: { cpu: cpuModel(), cores: cpus().length, load_before: loadavg() },
+    ...await measureThreads() };
+  t.machine.load_after = loadavg();
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(path.join(OUT, 'threads.json'), JSON.stringify(t, null, 2) + '\n');
+  console.log(threadsTable(t));
+  log(`wrote ${path.relative(ROOT, path.join(OUT, 'threads.json'))}`);
   process.exit(0);
 }
 
@@ -183,6 +296,11 @@ result.browser = await browser(withPresets ? presetFiles : []);
 for (const p of result.presets ?? []) {
   p.browser = result.browser.presets.find((b) => b.name === p.name && b.precision === 'as written');
   p.browser_f32 = result.browser.presets.find((b) => b.name === p.name && b.precision === 'float32');
+}
+if (existsSync(path.join(ROOT, 'build', 'site', 'muplay-threads.js'))) {
+  result.threads = await measureThreads();
+} else {
+  log('no build/site/muplay-threads.js (scripts/build stages it): parallel sweeps not measured');
 }
 result.machine.load_after = loadavg();
 mkdirSync(OUT, { recursive: true });

@@ -21,11 +21,12 @@ export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 // Opens the playground. Options: waitReady (default true) awaits window.muplay.ready; beforeLoad(page) runs
 // before navigation (e.g. to add init scripts or routes); suffix is appended to the served URL ('?embed=1#s=...');
 // url opens another address instead (a link copied from another test's page); deviceScaleFactor (default 1);
-// args: more Chromium flags (WEBGPU_ARGS for a WebGPU adapter).
+// args: more Chromium flags (WEBGPU_ARGS for a WebGPU adapter); isolated: serve with COOP/COEP (scripts/serve
+// --isolated), so the page loads its threaded build.
 // Returns { page, context, errors, url (the served site's), close }.
 export async function openPlayground({ waitReady = true, beforeLoad, viewport = { width: 1280, height: 800 }, suffix = '',
-                                       url, deviceScaleFactor = 1, args = [] } = {}) {
-  const server = await startServer({ root: SITE, port: 0 });
+                                       url, deviceScaleFactor = 1, args = [], isolated = false } = {}) {
+  const server = await startServer({ root: SITE, port: 0, isolated });
   const profile = mkdtempSync(path.join(tmpdir(), 'muplay-chromium-'));
   let context;
   const close = async () => {

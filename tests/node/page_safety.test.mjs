@@ -30,3 +30,11 @@ test('the built muplay.js does not call eval or new Function', { skip: !existsSy
   const js = readFileSync(path.join(ROOT, 'build/web/muplay.js'), 'utf8');
   assert.doesNotMatch(js, /[^.\w]eval\s*\(|new Function\s*\(/);
 });
+
+test('the threaded build (muplay-threads.js and its worker) does not call eval or new Function',
+     { skip: !existsSync(path.join(ROOT, 'build/web-threads/muplay-threads.js')) }, () => {
+  for (const file of ['muplay-threads.js', 'muplay-threads.worker.js']) {
+    const js = readFileSync(path.join(ROOT, 'build/web-threads', file), 'utf8');
+    assert.doesNotMatch(js, /[^.\w]eval\s*\(|new Function\s*\(/, file);
+  }
+});
