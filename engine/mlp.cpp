@@ -82,21 +82,27 @@ void Mlp::set_precision(Precision p) {
   }
 }
 
+// h_l = multiplier · layer_input(l) · W_lᵀ, in the spec's precision; both forward passes start each layer here.
+double* Mlp::compute_preactivation(int l, int batch) {
+  const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+  double* h = h_[size_t(l)].data();
+  if (precision_ == Precision::float32)
+    matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier, gemm_f32_);
+  else
+    matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
+              transposed_.data());
+  return h;
+}
+
 const double* Mlp::forward_train(const double* x, int batch, Rng& rng) {
   if (dropout_ <= 0) return forward(x, batch);
   input_ = x;
   dropout_active_ = true;
   const double scale = 1 / (1 - dropout_);
   for (int l = 0; l < layers(); l++) {
-    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
-    double* h = h_[size_t(l)].data();
-    if (precision_ == Precision::float32)
-      matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier, gemm_f32_);
-    else
-      matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
-                transposed_.data());
+    double* h = compute_preactivation(l, batch);
     if (l + 1 == layers()) break;
-    const long n = long(batch) * fan_out;
+    const long n = long(batch) * dims_[size_t(l) + 1];
     double* xl = x_[size_t(l)].data();
     double* keep = keep_[size_t(l)].data();
     double* out = dropped_[size_t(l)].data();
@@ -113,14 +119,9 @@ const double* Mlp::forward(const double* x, int batch) {
   input_ = x;
   dropout_active_ = false;
   for (int l = 0; l < layers(); l++) {
-    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
-    double* h = h_[size_t(l)].data();
-    if (precision_ == Precision::float32)
-      matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier, gemm_f32_);
-    else
-      matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
-                transposed_.data());
-    if (l + 1 < layers()) activation_forward(act_, x_[size_t(l)].data(), h, long(batch) * fan_out, act_param_);
+    double* h = compute_preactivation(l, batch);
+    if (l + 1 < layers())
+      activation_forward(act_, x_[size_t(l)].data(), h, long(batch) * dims_[size_t(l) + 1], act_param_);
   }
   return h_.back().data();
 }

@@ -73,6 +73,7 @@ class Mlp {
   const double* preactivation(int l) const { return h_[size_t(l)].data(); }
 
  private:
+  double* compute_preactivation(int l, int batch);
   const double* layer_input(int l) const {
     if (l == 0) return input_;
     return dropout_active_ ? dropped_[size_t(l) - 1].data() : x_[size_t(l) - 1].data();

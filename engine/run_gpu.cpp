@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/detmath.hpp"
 #include "engine/gd_trace.hpp"
 #include "engine/run.hpp"
 #include "engine/run_gpu.hpp"
@@ -87,10 +86,7 @@ void Run::gpu_issue_step() {
     g.device->write(g.plan, p.batch_index, g.index.data(), batch_size_);
   }
   // Adam's bias corrections for update t + 1 (as Optimizer::step computes them, in double).
-  const OptimizerConfig& c = spec_.optimizer;
-  g.step_data[0] = float(t % p.loss_slots);
-  g.step_data[1] = float(1 - detmath::exp(double(t + 1) * detmath::log(c.beta1)));
-  g.step_data[2] = float(1 - detmath::exp(double(t + 1) * detmath::log(c.beta2)));
+  set_step_data(g.step_data, t, p.loss_slots, spec_.optimizer);
   g.device->write(g.plan, p.step, g.step_data.data(), 3);
   g.device->run(g.plan, MlpGpuPlan::forward_backward);
   if (t % spec_.schedule.record_every == 0) {

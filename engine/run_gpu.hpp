@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <vector>
 
+#include "engine/detmath.hpp"
 #include "engine/gpu_device.hpp"
 #include "engine/mlp_gpu_plan.hpp"
+#include "engine/optimizer.hpp"
 #include "engine/transformer_gpu_plan.hpp"
 #include "engine/rng.hpp"
 
@@ -36,3 +38,11 @@ inline void upload_floats(GpuDevice& d, int plan, int buffer, const double* x, l
   d.write(plan, buffer, scratch.data(), n);
 }
 inline void to_double(const std::vector<float>& from, double* to) { std::copy(from.begin(), from.end(), to); }
+
+// The step buffer's first three floats for update t: the loss-history slot and Adam's bias corrections for update
+// t + 1 (computed in double, as the CPU optimizers do).
+inline void set_step_data(std::vector<float>& step_data, int t, int loss_slots, const OptimizerConfig& c) {
+  step_data[0] = float(t % loss_slots);
+  step_data[1] = float(1 - detmath::exp(double(t + 1) * detmath::log(c.beta1)));
+  step_data[2] = float(1 - detmath::exp(double(t + 1) * detmath::log(c.beta2)));
+}

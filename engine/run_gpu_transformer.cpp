@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "engine/anchor_trainer.hpp"
-#include "engine/detmath.hpp"
 #include "engine/run.hpp"
 #include "engine/run_gpu.hpp"
 
@@ -53,10 +52,7 @@ void Run::transformer_gpu_issue_step() {
   for (size_t b = 0; b < g.index.size(); b++) g.index[b] = float(rows[b]);
   g.device->write(g.plan, p.batch_index, g.index.data(), long(g.index.size()));
   // Adam's bias corrections for update t + 1 and the schedule's factor at t (as AnchorTrainer::update, in double).
-  const OptimizerConfig& c = tr.config().optimizer;
-  g.step_data[0] = float(t % p.loss_slots);
-  g.step_data[1] = float(1 - detmath::exp(double(t + 1) * detmath::log(c.beta1)));
-  g.step_data[2] = float(1 - detmath::exp(double(t + 1) * detmath::log(c.beta2)));
+  set_step_data(g.step_data, t, p.loss_slots, tr.config().optimizer);
   g.step_data[3] = float(lr_schedule_factor(tr.config().schedule, t));
   g.device->write(g.plan, p.step, g.step_data.data(), 4);
   g.device->run(g.plan, TransformerGpuPlan::forward_backward);

@@ -20,27 +20,6 @@ std::string fp_json(const std::string& model_extra, const std::string& task_extr
     "sweep":{"seeds":[0]},"metrics":["train_loss","fp_delta"]})";
 }
 
-struct Peaks {
-  int t1 = -1, t3 = -1, t5 = -1;
-};
-
-// First steps with Δ_F(k) < 0.1 for k = 1, 3, 5; stops at t₅ or when the spec's steps run out.
-Peaks first_convergence(const ExperimentSpec& s) {
-  Runner runner(s);
-  const Run& run = *runner.runs()[0];
-  Peaks p;
-  while (runner.step()) {
-    const int t = run.recorded_steps().back();
-    if (p.t1 < 0 && last(run, "delta_F/k=1") < 0.1) p.t1 = t;
-    if (p.t3 < 0 && last(run, "delta_F/k=3") < 0.1) p.t3 = t;
-    if (last(run, "delta_F/k=5") < 0.1) {
-      p.t5 = t;
-      break;
-    }
-  }
-  return p;
-}
-
 }  // namespace
 
 // ASI: f ≡ 0 at init on every train point (to 1e-12), and the two copies together still learn low frequencies

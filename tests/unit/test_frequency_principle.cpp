@@ -8,11 +8,6 @@
 
 namespace {
 
-struct Peaks {
-  int t1 = -1, t3 = -1, t5 = -1;
-  double delta5_at_t1 = NAN;
-};
-
 ExperimentSpec fp_spec(double lr, double init_scale, int steps) {
   return spec_from(R"({"version":1,"model":{"widths":[64,64,64],"activation":"tanh","input_bias":true},
     "parametrization":{"preset":"sp","init_scale":)" + std::to_string(init_scale) + R"(},
@@ -20,26 +15,6 @@ ExperimentSpec fp_spec(double lr, double init_scale, int steps) {
     "optimizer":{"kind":"adam","lr":)" + std::to_string(lr) + R"(},
     "schedule":{"steps":)" + std::to_string(steps) + R"(,"record_every":1},
     "sweep":{"seeds":[0]},"metrics":["train_loss","fp_delta"]})");
-}
-
-// Trains until Δ_F(5) first drops below 0.1 (or the spec's steps run out), noting t_1, t_3, t_5.
-Peaks first_convergence(const ExperimentSpec& s) {
-  Runner runner(s);
-  const Run& run = *runner.runs()[0];
-  Peaks p;
-  while (runner.step()) {
-    const int t = run.recorded_steps().back();
-    if (p.t1 < 0 && last(run, "delta_F/k=1") < 0.1) {
-      p.t1 = t;
-      p.delta5_at_t1 = last(run, "delta_F/k=5");
-    }
-    if (p.t3 < 0 && last(run, "delta_F/k=3") < 0.1) p.t3 = t;
-    if (last(run, "delta_F/k=5") < 0.1) {
-      p.t5 = t;
-      break;
-    }
-  }
-  return p;
 }
 
 }  // namespace
