@@ -43,6 +43,9 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
       deviceScaleFactor,
       acceptDownloads: true,
     });
+    // Waits that name no timeout get two minutes: a loaded machine (CPU steal of 45% was seen here) is several
+    // times slower than an idle one, and a test that waits on frames or a run should fail on a hang, not on that.
+    context.setDefaultTimeout(120_000);
     const page = context.pages()[0] ?? await context.newPage();
     const errors = [];
     page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
