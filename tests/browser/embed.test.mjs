@@ -59,7 +59,7 @@ async function reply(page, message) {
 test('an embed fits its frame, follows resizing and draws at devicePixelRatio 2', T, async () => {
   const { page } = pg;
   const started = Date.now();
-  await page.waitForFunction(() => window.received.some((m) => m.data?.event === 'ready'), null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.received.some((m) => m.data?.event === 'ready'), null, { timeout: 120_000 });
   console.log(`embed ready ${Date.now() - started} ms after the host page loaded (2 cores, software WebGL)`);
   const frame = embedFrame(page);
   const backing = () => frame.evaluate(() => {
@@ -172,9 +172,9 @@ test('the lecture notes, hosted on another origin, embed three presets and drive
     const { page } = notes;
     // Browsers pause cross-origin frames that are out of view (no animation frames): the embeds start when seen.
     await page.locator('#driven').scrollIntoViewIfNeeded();
-    await page.waitForSelector('#train-sp:not([disabled])', { timeout: 60_000 });
+    await page.waitForSelector('#train-sp:not([disabled])', { timeout: 120_000 });
     await page.click('#train-sp');
-    await page.waitForSelector('#driven-results:not([hidden])', { timeout: 60_000 });
+    await page.waitForSelector('#driven-results:not([hidden])', { timeout: 120_000 });
     const rows = await page.$$eval('#driven-results tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
     assert.deepEqual(rows.map((r) => r.slice(0, 2)), [['SP', '32'], ['SP', '128'], ['SP', '512']]);
     assert.match(rows[0][2], /^final train loss \d/);

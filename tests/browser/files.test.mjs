@@ -47,7 +47,7 @@ test('the exported spec, CSV and result files are byte for byte what muplay read
   assert.match(execFileSync(MUPLAY, ['validate', specPath], { encoding: 'utf8' }), /valid \(Files test: tiny sweep\)/);
 
   await call('muplay_run');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
   const csv = await exported('export-csv');
   const results = await exported('export-results');
   assert.equal(csv.name, 'files-test-tiny-sweep.metrics.csv');

@@ -68,7 +68,7 @@ test('a Fashion-MNIST preset fetches the data, shows that it is loading, and tra
   await page.waitForFunction(() => /^Loading data \(fashion-mnist\)/.test(document.getElementById('bar-status').textContent));
   assert.equal(await call('muplay_data_wanted'), 'fashion-mnist');
   await screenshot(page, 'lazy-data-loading');
-  await page.waitForFunction(() => window.muplay.muplay_total_steps() >= 2, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.muplay.muplay_total_steps() >= 2, null, { timeout: 120_000 });
   await call('muplay_pause');
   assert.deepEqual(dataRequests().slice(before).map((p) => p.split('/').pop()),
                    ['train-images.idx3', 'train-labels.idx1', 'test-images.idx3', 'test-labels.idx1']);
@@ -79,7 +79,7 @@ test('a Fashion-MNIST preset fetches the data, shows that it is loading, and tra
   // Loaded once: a shorter Fashion-MNIST spec trains to the end without fetching again, and learns.
   assert.deepEqual(JSON.parse(await call('muplay_load_spec', JSON.stringify(FASHION))), { ok: true, errors: [] });
   await call('muplay_run');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
   const run = JSON.parse(await call('muplay_get_results')).runs[0];
   assert.equal(run.status, 'finished');
   const accuracy = run.series.test_accuracy;

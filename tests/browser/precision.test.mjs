@@ -26,7 +26,7 @@ async function trainToEnd(spec) {
   const loaded = JSON.parse(await call('muplay_load_spec', JSON.stringify(spec)));
   assert.equal(loaded.ok, true, JSON.stringify(loaded.errors));
   await call('muplay_run');
-  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 90_000 });
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
   return JSON.parse(await call('muplay_get_results'));
 }
 

@@ -43,7 +43,7 @@ test('an exception in one sweep member fails that member only, shown in the runs
   assert.equal(JSON.parse(await call(page, 'muplay_load_spec', JSON.stringify(SPEC))).ok, true);
   assert.equal(await call(page, 'muplay_inject_fault', 1, 5), 1);
   await call(page, 'muplay_run');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
   const runs = JSON.parse(await call(page, 'muplay_result_file')).runs;
   assert.deepEqual(runs.map((r) => [r.width, r.status, r.steps_done, r.error]),
                    [[4, 'finished', 12, undefined], [8, 'failed', 5, 'injected fault (browser test)'], [16, 'finished', 12, undefined]]);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground } from './harness.mjs';
 
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 const ROUNDS = 4;
 const SPEC = { version: 1, name: 'soak', model: { widths: [32] }, task: { train_size: 64, test_size: 64 },
                schedule: { steps: 2500, record_every: 100 }, sweep: { width: [16, 32, 64] } };
@@ -38,9 +38,9 @@ test(`${ROUNDS} rounds of a 3-member sweep of ${SPEC.schedule.steps} steps: memo
   await call('muplay_run');
   await page.waitForFunction(() => window.muplay.muplay_total_steps() > 200);
   await page.click('#run');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'paused', null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'paused', null, { timeout: 120_000 });
   await page.click('#run');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'running', null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'running', null, { timeout: 120_000 });
   await call('muplay_pause');
   const rounds = [];
   const started = Date.now();
@@ -48,7 +48,7 @@ test(`${ROUNDS} rounds of a 3-member sweep of ${SPEC.schedule.steps} steps: memo
     assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify({ ...SPEC, name: `soak ${round}` }))).ok, true);
     const frames0 = await call('muplay_frame_count'), t0 = Date.now();
     await call('muplay_run');
-    await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000, polling: 100 });
+    await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 200_000, polling: 100 });
     const fps = (await call('muplay_frame_count') - frames0) / ((Date.now() - t0) / 1000);
     assert.equal(await call('muplay_total_steps'), 3 * SPEC.schedule.steps);
     rounds.push({ ...await measure(), fps });

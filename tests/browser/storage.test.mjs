@@ -64,7 +64,7 @@ test('finished runs are kept, listed after a reload, reopened, and cleared', T, 
   const { page } = pg;
   assert.equal(JSON.parse(await call(page, 'muplay_load_spec', JSON.stringify({ ...SPEC, name: 'a saved run' }))).ok, true);
   await call(page, 'muplay_run');
-  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
   for (let i = 0; i < 300 && (await stored(page, 'runs')).length === 0; i++) await page.waitForTimeout(100);
   assert.equal((await stored(page, 'runs'))[0].name, 'a saved run');
   await call(page, 'muplay_load_preset', 1);
@@ -127,7 +127,7 @@ test('storage full (quota exceeded): the message comes once, and edits and runs 
     await page.click('#notice-close');
     await call(page, 'muplay_load_spec', JSON.stringify({ ...SPEC, name: 'another edit' }));
     await call(page, 'muplay_run');
-    await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
     await page.waitForSelector('#notice:not([hidden])');  // the run could not be saved either: said once
     assert.match(await page.textContent('#notice-text'), /^Could not save the finished run in this browser/);
     assert.deepEqual(full.errors, []);

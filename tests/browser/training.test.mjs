@@ -47,7 +47,7 @@ test('a preset runs in the page and every width\'s loss falls', T, async () => {
   console.log(`while training: ${fpsProbe} frames/s in headless Chromium, frame work ${stats.frame_work_ms.toFixed(1)} ms ` +
               `(training ${stats.train_ms.toFixed(1)} ms)`);
   assert.ok(stats.train_ms < 250, `training took ${stats.train_ms} ms per frame: it is not sliced`);
-  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 90_000 });
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
   console.log(`the run took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   assert.equal(await call('muplay_total_steps'), 3 * 40);
   const results = JSON.parse(await call('muplay_get_results'));
@@ -67,7 +67,7 @@ test('the same spec and seed give the same numbers again (deterministic)', T, as
   const first = JSON.parse(await call('muplay_get_results'));
   assert.equal(await call('muplay_reset'), 1);
   await call('muplay_run');
-  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 90_000 });
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
   const second = JSON.parse(await call('muplay_get_results'));
   assert.deepEqual(second.runs.map((r) => r.series), first.runs.map((r) => r.series));
 });
@@ -112,11 +112,11 @@ test('backend webgpu where there is no WebGPU adapter: the run trains on the CPU
   const spec = { version: 1, name: 'forced webgpu', schedule: { steps: 3 }, backend: 'webgpu' };
   assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(spec))).ok, true);
   await pg.page.waitForFunction(() => !/not started yet/.test(JSON.parse(window.muplay.muplay_backend()).note), null,
-                                { timeout: 30_000 });
+                                { timeout: 120_000 });
   const backend = JSON.parse(await call('muplay_backend'));
   assert.equal(backend.gpu_runs, 0);
   assert.match(backend.note, /^WebGPU was asked for but .*: training on the CPU instead\.$/);
-  await pg.page.waitForSelector('#notice:not([hidden])', { timeout: 30_000 });
+  await pg.page.waitForSelector('#notice:not([hidden])', { timeout: 120_000 });
   assert.match(await pg.page.textContent('#notice-text'), /WebGPU was asked for/);
   await call('muplay_step');
   assert.equal(await call('muplay_total_steps'), 1);

@@ -19,7 +19,7 @@ let pg;
 before(async () => {
   pg = await openPlayground({ args: WEBGPU_ARGS });
   // page.js opens WebGPU beside the app and hands it over as window.muplayGpu.
-  await pg.page.waitForFunction(() => window.muplayGpu !== undefined, null, { timeout: 30_000 });
+  await pg.page.waitForFunction(() => window.muplayGpu !== undefined, null, { timeout: 120_000 });
   const adapter = await pg.page.evaluate(() => window.muplayGpu.adapter);
   console.log(`WebGPU adapter: ${adapter.name}${adapter.isFallback ? ' (software fallback)' : ''}`);
 }, T);
@@ -471,13 +471,13 @@ test('a device lost mid-run: training goes on on the CPU from the last step that
   const spec = { ...TRAIN_SPEC, backend: 'webgpu' };
   assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(spec))).ok, true);
   await call('muplay_run');
-  await pg.page.waitForFunction(() => window.muplay.muplay_total_steps() >= 16, null, { timeout: 30_000 });
+  await pg.page.waitForFunction(() => window.muplay.muplay_total_steps() >= 16, null, { timeout: 120_000 });
   await pg.page.evaluate(() => window.muplayGpu.device.destroy());
-  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 40_000 });
+  await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
   const backend = JSON.parse(await call('muplay_backend'));
   assert.equal(backend.moved_to_cpu, true, JSON.stringify(backend));
   assert.match(backend.note, /lost .* at step \d+: continued on the CPU from step \d+/);
-  await pg.page.waitForSelector('#notice:not([hidden])', { timeout: 30_000 });
+  await pg.page.waitForSelector('#notice:not([hidden])', { timeout: 120_000 });
   assert.match(await pg.page.textContent('#notice-text'), /continued on the CPU/);
   await screenshot(pg.page, 'webgpu-device-lost');
   const results = JSON.parse(await call('muplay_get_results'));
