@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/static-server.mjs';
 import { ROOT, SITE, openPlayground, screenshot } from './harness.mjs';
 
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 const BAR = 30;  // the embed's toolbar height in CSS pixels (index.html: --bar-h)
 
 let playground, hostDir, host, pg;

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { ROOT, openPlayground, screenshot } from './harness.mjs';
 import { colourHistogram, decodePng } from './png.mjs';
 
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 const MUPLAY = path.join(ROOT, 'build', 'native', 'engine', 'muplay');
 const SPEC = { version: 1, name: 'Files test: tiny sweep', model: { widths: [8] }, task: { train_size: 16, test_size: 16 },
                schedule: { steps: 10, record_every: 2 }, sweep: { width: [4, 8] }, metrics: ['train_loss', 'test_loss', 'act_rms'] };

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, screenshot } from './harness.mjs';
 
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 const FASHION = { version: 1, name: 'Fashion-MNIST, lazily loaded', model: { widths: [32] },
   task: { kind: 'fashion_mnist', input_dim: 784, train_size: 512, test_size: 256 }, optimizer: { kind: 'adam', lr: 0.01 },
   schedule: { steps: 24, batch_size: 64, record_every: 8 }, metrics: ['train_loss', 'test_accuracy'] };

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT, openPlayground, screenshot } from './harness.mjs';
 
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 const STORED = JSON.parse(readFileSync(path.join(ROOT, 'tests', 'fixtures', 'stored_links.json'), 'utf8'));
 
 let pg;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, screenshot } from './harness.mjs';
 
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 const SPEC = { version: 1, name: 'robustness', model: { widths: [8] }, task: { train_size: 16, test_size: 16 },
                schedule: { steps: 12 }, sweep: { width: [4, 8, 16] } };
 

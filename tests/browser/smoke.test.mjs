@@ -6,7 +6,7 @@ import { colourHistogram, decodePng } from './png.mjs';
 
 // Generous per-test limits (a cold Chromium start on a busy 2-core machine takes seconds), so that a page that
 // never becomes ready fails the test instead of hanging the run.
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 
 let pg;
 before(async () => { pg = await openPlayground(); }, T);

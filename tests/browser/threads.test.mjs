@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openPlayground, runPreset, screenshot } from './harness.mjs';
 
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 // The coordinate check (15 members, widths 64-1024), shortened to 9 members of widths 64-256: seconds on one thread.
 const shorten = (s) => { s.schedule.steps = 4; s.sweep.width = [64, 128, 256]; };
 

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { openPlayground, screenshot } from './harness.mjs';
 import { colourHistogram, decodePng } from './png.mjs';
 
-const T = { timeout: 240_000 };
+const T = { timeout: 600_000 };
 let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
