@@ -152,18 +152,20 @@ function mutate(r, link) {
   }
 }
 
-test('thousands of mutated links: each is decoded or refused with a reason; hundreds opened; the page lives', T, async () => {
+test('a thousand and more mutated links: each is decoded or refused with a reason; a hundred and fifty opened; the page lives', T, async () => {
   const { page } = pg;
   const seeds = STORED.map((s) => s.link);
   const r = random(7);
-  const links = Array.from({ length: 3300 }, () => {
+  // 1 500 through the decoder, 150 through a whole page load (3 000 + 300 took 156 s on a loaded VM).
+  const DECODED = 1500, OPENED = 150;
+  const links = Array.from({ length: DECODED + OPENED }, () => {
     let link = seeds[Math.floor(r() * seeds.length)];
     for (let k = 1 + Math.floor(r() * 3); k > 0; k--) link = mutate(r, link);
     return link;
   });
   const started = Date.now();
   let decoded = 0, refused = 0;
-  for (let b = 0; b < 3000; b += 500) {  // through the decoder only: fast
+  for (let b = 0; b < DECODED; b += 500) {  // through the decoder only: fast
     const outcomes = await page.evaluate((batch) => batch.map((l) => JSON.parse(window.muplay.muplay_decode_link(l))),
                                          links.slice(b, b + 500));
     outcomes.forEach((o, k) => {
@@ -177,11 +179,11 @@ test('thousands of mutated links: each is decoded or refused with a reason; hund
     const spec = JSON.parse(window.muplay.muplay_get_spec());
     const valid = JSON.parse(window.muplay.muplay_get_errors()).spec.length === 0;
     return valid && (o.ok || (o.errors.length > 0 && spec.name === fallback));
-  }), [links.slice(3000), presetName]);
-  assert.ok(opened.every(Boolean), `links ${opened.flatMap((ok, k) => (ok ? [] : [k + 3000])).join(', ')} misbehaved`);
-  console.log(`fuzzed links in the page: ${links.length} (3000 decoded: ${decoded} valid, ${refused} refused; ` +
+  }), [links.slice(DECODED), presetName]);
+  assert.ok(opened.every(Boolean), `links ${opened.flatMap((ok, k) => (ok ? [] : [k + DECODED])).join(', ')} misbehaved`);
+  console.log(`fuzzed links in the page: ${links.length} (${DECODED} decoded: ${decoded} valid, ${refused} refused; ` +
               `${opened.length} opened), ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  assert.ok(decoded > 20 && refused > 1500, `${decoded} valid, ${refused} refused`);
+  assert.ok(decoded > 10 && refused > DECODED / 2, `${decoded} valid, ${refused} refused`);
   const f0 = await call(page, 'muplay_frame_count');
   await page.waitForFunction((f) => window.muplay.muplay_frame_count() > f + 3, f0);
   assert.deepEqual(pg.errors, []);
