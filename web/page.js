@@ -45,14 +45,15 @@ function makeUi() {
 
 // The first experiment: a share link in the fragment; else a preset named in the URL; else the draft this browser
 // kept from last time; else the app's default (already loaded). The draft also wins over the fragment when it was
-// saved with that same fragment: a reload then keeps edits made after the address bar's last (valid) link.
+// saved with that same fragment, or with that one as the link the address bar showed before (see addressBar in
+// main): a reload then keeps edits made after the address bar's last (valid) link.
 async function openFirstExperiment(m, options, storage, ui) {
   const fragment = location.hash.slice(1);
   const draft = storage ? await storage.loadDraft().catch((e) => {
     ui.notice(`Could not read your saved edits: ${describeStorageError(e)}.`);
     return null;
   }) : null;
-  if (draft && (fragment === '' ? !options.preset : draft.fragment === fragment)) {
+  if (draft && (fragment === '' ? !options.preset : draft.fragment === fragment || draft.previous === fragment)) {
     m.muplay_load_spec(draft.text);
   } else if (fragment) {
     if (!JSON.parse(m.muplay_open_link(fragment)).ok) ui.notice(JSON.parse(m.muplay_get_errors()).message);
@@ -160,17 +161,23 @@ async function main() {
   wireToolbar(m);
   const share = startShare(m, ui);
   startFiles(m, ui);
-  const saved = startSavedRuns(m, storage, ui);
+  // The address bar's links for the draft: the current one, and the one it showed before the spec's own link last
+  // replaced it. A reload begun just before that replacement reloads the earlier link while the draft (and the unload
+  // backup) already name the new one: the draft must win there too, or the edit is lost.
+  let linkBefore = location.hash.slice(1);
+  const addressBar = () => ({ fragment: location.hash.slice(1), previous: linkBefore });
+  const saved = startSavedRuns(m, storage, ui, addressBar);
   const api = startEmbedApi(m, options, ui);
   api?.ready();
   // The draft is saved at once (a browser may drop a write begun while the page unloads); the address bar, which
   // the draft records, follows once the edits pause.
-  const saveDraft = () => saved.specChanged(location.hash.slice(1));
+  const saveDraft = () => saved.specChanged();
   const checkBackend = backendNotice(m, ui);
   gpuStarted.then(() => setInterval(checkBackend, 500));  // a device can be lost at any moment of a run
   follow(m, {
     onEdit: saveDraft,
     onSettled() {
+      linkBefore = location.hash.slice(1);
       share.specChanged();
       saveDraft();
     },

@@ -46,7 +46,7 @@ function runItem(m, run, ui) {
 // A failed write is tried again after these pauses (ms), then reported: a busy or briefly locked database recovers.
 export const RETRY_DELAYS = [250, 1000];
 
-export function startSavedRuns(m, storage, ui) {
+export function startSavedRuns(m, storage, ui, addressBar) {
   const reported = new Set();
   // A storage failure is shown once for each thing that failed and why, not on every edit.
   const report = (what, e) => {
@@ -102,14 +102,16 @@ export function startSavedRuns(m, storage, ui) {
     ui.status('Saved data cleared.');
   });
 
-  const draft = (fragment) => ({ text: m.muplay_get_spec(), fragment, time: Date.now() });
+  // The draft records the address bar's links (addressBar(): { fragment, previous }, web/page.js) as they are when it
+  // is written.
+  const draft = () => ({ text: m.muplay_get_spec(), ...addressBar(), time: Date.now() });
   // The unload backup (web/storage.js): the draft as it is when the page goes away or out of sight.
-  const backup = () => storage?.backupDraft(draft(location.hash.slice(1)));
+  const backup = () => storage?.backupDraft(draft());
   addEventListener('pagehide', backup);
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') backup(); });
 
   return {
-    specChanged: (fragment) => write('save your edits', () => storage.saveDraft(draft(fragment))),
+    specChanged: () => write('save your edits', () => storage.saveDraft(draft())),
     runFinished: () => {
       const run = { time: Date.now(), result: m.muplay_result_file() };  // this run's, whatever happens before a retry
       run.name = JSON.parse(run.result).spec.name;
