@@ -23,7 +23,8 @@ test('presets from examples/ are listed and the first one is loaded', T, async (
 
 test('a preset runs in the page and every width\'s loss falls', T, async () => {
   // A shortened copy of the first preset, so the test stays quick; the page trains it in frame-sized slices. 40 steps
-  // of three widths take seconds of training here (about 3.6 s, in 13 s of frames): in one go, they would freeze the page.
+  // of three widths take seconds of training here (about 3.6 s, in 13 s of frames): in one go, they would freeze
+  // the page that long.
   const spec = JSON.parse(await call('muplay_get_spec'));
   spec.schedule.steps = 40;
   spec.sweep.width = [32, 64, 128];
