@@ -43,7 +43,8 @@ export async function openStorage() {
   };
   const db = await settle(request);
   return {
-    // The draft: { text: the spec document as edited, fragment: the address bar's share link at that time, time }.
+    // The draft: { text: the spec document as edited, fragment: the address bar's share link at that time, previous:
+    // the link it showed before that one (web/page.js), time }.
     // The newer of the database's and the unload backup's (a draft saved before this field existed has no time).
     loadDraft: async () => {
       const saved = await transaction(db, ['drafts'], 'readonly', (drafts) => settle(drafts.get('current')));

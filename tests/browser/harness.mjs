@@ -70,7 +70,7 @@ export async function screenshot(page, name) {
 // headless Chromium's software GL at 1-2 frames/s, an idle one at 5-19.
 export async function waitFrames(page, n) {
   const target = await page.evaluate(() => window.muplay.muplay_frame_count()) + n;
-  await page.waitForFunction((t) => window.muplay.muplay_frame_count() >= t, target, { polling: 50, timeout: 60_000 });
+  await page.waitForFunction((t) => window.muplay.muplay_frame_count() >= t, target, { polling: 50 });
 }
 
 // Clicks an ImGui widget: ImGui reacts to a press only when it sees move, down and up in separate frames.

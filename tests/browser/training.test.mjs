@@ -42,8 +42,7 @@ test('a preset runs in the page and every width\'s loss falls', T, async () => {
   assert.ok(fpsProbe >= 1, `only ${fpsProbe} frames in 1 s while training`);
   // Training is sliced: 10 ms per frame where drawing is fast, up to 50 ms where the rest of the frame is slow (as in
   // headless Chromium's software GL); a step of these small widths overruns a slice by a few ms at most on an idle
-  // machine, but a loaded one stretches wall time (118 ms measured with four busy processes on two cores). Unsliced,
-  // a frame would last the whole run: seconds.
+  // machine, but a loaded one stretches wall time (118 ms measured with four busy processes on two cores).
   const stats = JSON.parse(await call('muplay_frame_stats'));
   console.log(`while training: ${fpsProbe} frames/s in headless Chromium, frame work ${stats.frame_work_ms.toFixed(1)} ms ` +
               `(training ${stats.train_ms.toFixed(1)} ms)`);
