@@ -175,7 +175,7 @@ void Run::init_transformer() {
   const ExperimentSpec& s = spec_;
   AnchorTrainerConfig c;
   c.model = transformer_config(s.model.transformer, s.task.anchor, coords_.width);
-  c.init = transformer_init(s.model.transformer, s.parametrization.preset, coords_.gamma);
+  c.init = transformer_init(s.model.transformer, s.parametrization, coords_.gamma);
   c.optimizer = optimizer_config(s, coords_);
   c.optimizer.weight_decay = coords_.weight_decay;
   c.schedule = {int(s.schedule.warmup_fraction * s.schedule.steps), s.schedule.steps, s.schedule.cosine,

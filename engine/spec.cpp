@@ -358,6 +358,8 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
     errors.push_back(std::string("parametrization.preset: \"") + preset_name(preset) +
                      "\" is not defined for a transformer (use \"sp\" or \"mup\")");
   if (s.parametrization.theta != 0) errors.push_back("parametrization.theta: only for MLPs (use 0)");
+  if (s.parametrization.init_scale_layers != InitScaleLayers::all)
+    errors.push_back("parametrization.init_scale_layers: only for MLPs (a transformer's init_scale scales every tensor)");
   if (preset == Preset::mup && s.optimizer.kind == OptimizerKind::sgd)
     errors.push_back("parametrization.preset: muP for a transformer follows the Adam table: use optimizer.kind "
                      "\"adam\" or \"adamw\"");

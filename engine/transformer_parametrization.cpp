@@ -33,6 +33,7 @@ TensorInit transformer_tensor_init(const TransformerInit& p, TensorRole role, in
     t.scale = embedding ? 1.0 : 1.0 / std::sqrt(n);
     t.uniform = !embedding;
   }
+  t.scale *= p.init_scale;
   return t;
 }
 

@@ -8,6 +8,7 @@
 //   muP (Adam, Tensor Programs V table 3 with base width 1): embeddings N(0, 1) at learning rate η; hidden matrices
 //                       N(0, 1/fan_in) at η/fan_in; the readout N(0, 1/fan_in²) at η/fan_in; attention 1/d_head.
 // Always: LayerNorm gain 1 and bias 0, every other bias 0 (the spec's [S] choice), at learning rate η.
+// init_scale (parametrization.init_scale) multiplies every random tensor's scale under any of the three.
 #pragma once
 #include "engine/parametrization.hpp"
 
@@ -24,6 +25,7 @@ struct TransformerInit {
   double gamma = 0.5;
   bool uniform = false;       // γ-init: U(±fan_in^-γ) instead of N(0, fan_in^-2γ)
   bool zero_readout = false;  // readout weights start at 0
+  double init_scale = 1;      // multiplies the std (or half-width) of every random tensor
   AttentionScale attention_scale = AttentionScale::by_preset;
 };
 

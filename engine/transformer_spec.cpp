@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/spec.hpp"
+
 const char* model_kind_name(ModelKind k) { return k == ModelKind::transformer ? "transformer" : "mlp"; }
 
 TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskConfig& task, int width) {
@@ -21,9 +23,10 @@ TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskC
   return c;
 }
 
-TransformerInit transformer_init(const TransformerSpec& t, Preset preset, double gamma) {
+TransformerInit transformer_init(const TransformerSpec& t, const ParametrizationSpec& param, double gamma) {
   TransformerInit p;
-  p.preset = preset;
+  p.preset = param.preset;
+  p.init_scale = param.init_scale;
   p.scheme = t.init;
   p.gamma = gamma;
   p.uniform = t.uniform;

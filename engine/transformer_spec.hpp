@@ -9,6 +9,8 @@
 enum class ModelKind { mlp, transformer };
 const char* model_kind_name(ModelKind k);
 
+struct ParametrizationSpec;  // engine/spec.hpp
+
 struct TransformerSpec {
   int layers = 2, d_model = 64, heads = 1, d_head = 0, d_ff = 256;  // d_head 0: d_model / heads
   Activation activation = Activation::relu;
@@ -23,7 +25,7 @@ struct TransformerSpec {
 
 // width > 0 replaces d_model (a width sweep).
 TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskConfig& task, int width);
-TransformerInit transformer_init(const TransformerSpec& t, Preset preset, double gamma);
+TransformerInit transformer_init(const TransformerSpec& t, const ParametrizationSpec& p, double gamma);
 
 long transformer_parameter_count(const TransformerConfig& c);
 // Floating-point operations of one sequence's forward pass: every matrix product over all positions, the attention

@@ -73,6 +73,8 @@ TEST(AnchorExperiment, EveryNewFieldIsChecked) {
   expect_error(replaced(s, "\"preset\":\"sp\"", "\"preset\":\"ntp\""),
                "parametrization.preset: \"ntp\" is not defined for a transformer");
   expect_error(replaced(s, "\"preset\":\"sp\"", "\"preset\":\"mup\""), "model.transformer.init: \"gamma\" sets every");
+  expect_error(replaced(s, "\"preset\":\"sp\"", "\"preset\":\"sp\",\"init_scale_layers\":\"first\""),
+               "parametrization.init_scale_layers: only for MLPs");
   expect_error(replaced(s, "\"vocab\":120", "\"vocab\":100"), "task.anchor.vocab: 100 is not in [112, 1024]");
   expect_error(replaced(s, "\"kind\":\"two_anchor\"", "\"kind\":\"reading\""),
                "metrics[4]: ood_accuracy needs held-out anchor pairs");
@@ -157,6 +159,29 @@ TEST(AnchorExperiment, SameSeedSameRun) {
   while (b.step()) {
   }
   EXPECT_EQ(a.runs()[3]->find_series("train_loss")->values, b.runs()[3]->find_series("train_loss")->values);
+}
+
+// parametrization.init_scale multiplies every random tensor (PyTorch-like and γ init alike) and leaves the
+// LayerNorm gains at 1: the same draws, scaled.
+TEST(AnchorExperiment, InitScaleScalesEveryRandomTensor) {
+  TransformerConfig c;
+  c.layers = 2, c.d_model = 8, c.heads = 2, c.d_ff = 16;
+  for (InitScheme scheme : {InitScheme::pytorch, InitScheme::gamma}) {
+    TransformerInit plain, scaled;
+    plain.scheme = scaled.scheme = scheme;
+    scaled.init_scale = 0.3;
+    Transformer a(c, plain, 1), b(c, scaled, 1);
+    Rng ra(7), rb(7);
+    a.init(ra);
+    b.init(rb);
+    for (const TransformerTensor& t : a.tensors()) {
+      const bool random = t.init.scale > 0;
+      for (long i = t.offset; i < t.offset + t.size(); i++) {
+        const double want = random ? 0.3 * a.params()[size_t(i)] : a.params()[size_t(i)];
+        ASSERT_NEAR(b.params()[size_t(i)], want, 1e-12 * (1 + std::fabs(want))) << t.name;
+      }
+    }
+  }
 }
 
 TEST(AnchorExperiment, AnalysesOfTheModel) {
