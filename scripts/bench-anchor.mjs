@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Speed of the anchor-function Transformer presets (examples/3*-anchor-*.json), run to the end as a student would:
-// natively with the CLI (wall and CPU seconds) and in headless Chromium from the page (wall seconds). Training
+// natively with the CLI (wall and CPU seconds), the same engine compiled to wasm (the CLI under node: the page's
+// training speed without its frames, which software rendering makes slow here) and in headless Chromium from the
+// page (wall seconds). Training
 // steps per second count every member's steps, and include the preset's own measurements (its record steps).
 // Prints one line per preset and writes build/bench/anchor.json (merged with its earlier presets' numbers).
 // Usage: node scripts/bench-anchor.mjs [pattern]   (after scripts/build; pattern filters preset file names)
-//   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only
+//   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPlayground, ROOT } from '../tests/browser/harness.mjs';
@@ -35,6 +37,21 @@ function native(file) {
   return { seconds, cpu_seconds: user + system, exit_status: r.status };
 }
 
+// The wasm CLI (build/web/engine/muplay_cli.js, one thread) under node; it is copied to .cjs because the
+// project's package.json says "type": "module".
+function wasm(file) {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'muplay-bench-anchor-'));
+  const cli = path.join(tmp, 'muplay_cli.cjs');
+  copyFileSync(path.join(ROOT, 'build', 'web', 'engine', 'muplay_cli.js'), cli);
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, cli, 'run', file, '--out',
+    path.join(tmp, 'result.json'), '--quiet'], { encoding: 'utf8' });
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const [user, system] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  rmSync(tmp, { recursive: true, force: true });
+  return { seconds, cpu_seconds: user + system, exit_status: r.status };
+}
+
 const results = [];
 for (const name of files) {
   const spec = JSON.parse(readFileSync(path.join(ROOT, 'examples', name), 'utf8'));
@@ -43,10 +60,14 @@ for (const name of files) {
     results.push({ preset: name, steps });
     continue;
   }
-  const n = native(path.join(ROOT, 'examples', name));
-  results.push({ preset: name, steps, native: { ...n, steps_per_cpu_second: steps / n.cpu_seconds } });
-  console.log(`native ${name}: ${steps} steps, ${n.seconds.toFixed(1)} s wall, ${n.cpu_seconds.toFixed(1)} s CPU, ` +
-              `${(steps / n.cpu_seconds).toFixed(1)} steps/s (CPU)`);
+  const r = { preset: name, steps };
+  for (const [kind, measure] of [['native', native], ['wasm', wasm]]) {
+    const m = measure(path.join(ROOT, 'examples', name));
+    r[kind] = { ...m, steps_per_cpu_second: steps / m.cpu_seconds };
+    console.log(`${kind} ${name}: ${steps} steps, ${m.seconds.toFixed(1)} s wall, ${m.cpu_seconds.toFixed(1)} s CPU, ` +
+                `${(steps / m.cpu_seconds).toFixed(1)} steps/s (CPU)`);
+  }
+  results.push(r);
 }
 
 const pg = await openPlayground();
