@@ -1,9 +1,9 @@
-// Dense matrix kernels on row-major double buffers, written as plain loops.
+// Dense matrix kernels on row-major double buffers.
 //
-// Why plain loops: each output element is summed in one fixed order (p = 0, 1, ..., k-1, then scaled by
-// alpha), so results are bit-identical natively and in wasm (no FMA: built with -ffp-contract=off).
-// The inner loops run along contiguous rows so compilers vectorize them (SSE natively, wasm SIMD with
-// -msimd128) without changing that order; four output rows are updated together to reuse each loaded row.
+// Each output element is summed in one fixed order (p = 0, 1, ..., k-1, from 0, then scaled by alpha), so results
+// are bit-identical natively and in wasm (no FMA: built with -ffp-contract=off). Tiles of 4 rows × 4 columns are
+// summed in registers with 2-lane vectors (SSE2 natively, wasm SIMD with -msimd128, plain doubles elsewhere),
+// which keeps that order per element.
 #pragma once
 
 // C[m×n] = alpha · A[m×k] · B[k×n]    (backward to inputs: δ W)
