@@ -90,8 +90,9 @@ void frame() {
   App& app = the_app();
   // Train for part of the frame before drawing it. On a desktop the rest of a frame (drawing, compositing) takes a
   // few ms, and a 10 ms slice keeps the page at 60 fps. Where the rest is slow (software rendering, a weak GPU),
-  // the page is slow whatever we do; there the slice grows to match the rest (up to 50 ms), so training keeps
-  // at least about a third of the time instead of a sliver.
+  // the page is slow whatever we do; there the slice grows to match the rest (up to 50 ms, so the page still draws
+  // a few frames a second), and training keeps a share instead of a sliver: half at a 50-ms rest, a fifth at the
+  // ~200 ms of software rendering in headless Chromium.
   const double start_ms = emscripten_get_now();
   const double rest_ms = app.frame_interval_ms - app.train_ms;
   advance(app, std::clamp(rest_ms, 10.0, 50.0), emscripten_get_now);
