@@ -40,7 +40,8 @@ TEST(AnchorAcceptance, IdentityPresetReaches95PercentTestAccuracy) {
 
 // Spec §7 asks 100% for reading comprehension and classification (the book's sizes). At the presets' browser
 // scale, seed 0, measured: reading 0.988 test (train 1.00), classification 0.98 test (train 1.00; seed 1: 0.93);
-// asserted: ≥ 0.95 on the presets' own seed. Classification costs ~110 s on one core (6 000 steps).
+// asserted: ≥ 0.95 on the presets' own seed. Classification costs ~100 s on one core (6 000 steps; 98 s in a
+// full ctest -j2 run).
 TEST(AnchorAcceptance, ReadingPresetReaches95PercentTestAccuracy) {
   Runner runner(preset("32-anchor-reading.json"));
   while (runner.step()) {
@@ -62,7 +63,7 @@ TEST(AnchorAcceptance, ClassificationPresetReaches95PercentTestAccuracy) {
 // learns nothing; γ = 0.5 fits the trained pairs (ID ≥ 90%) without reasoning; γ = 0.8 fits and reasons (OOD far
 // above γ = 0.2 and 0.5); the rows of layer 1's W_Q condense (mean |cos| rises from γ = 0.2 to 0.8).
 // Measured (seed 0, batch 128): γ 0.2 / 0.5 / 0.8 → ID 0.032 / 0.997 / 0.999, OOD 0.012 / 0.124 / 0.773,
-// |cos| 0.139 / 0.165 / 0.400 (~200 s on one core).
+// |cos| 0.139 / 0.165 / 0.400 (~200 s on one core; 202 s in a full ctest -j2 run).
 //
 // Robustness over seeds, and why this batch (2 pre-LN layers, d_model 32, 1 head, d_ff 128, 10 000 sequences,
 // 5% warm-up + cosine, clip 1, λ 0.01; ID / OOD accuracy at the end):
