@@ -63,7 +63,7 @@ std::string tick_label(double t, bool log) {
   char buf[32];
   const bool decade = log && std::fabs(t - std::round(t)) < 1e-9;
   if (decade) std::snprintf(buf, sizeof buf, "1e%d", int(std::lround(t)));
-  else std::snprintf(buf, sizeof buf, "%.3g", log ? std::pow(10, t) : t);
+  else std::snprintf(buf, sizeof buf, "%.5g", log ? std::pow(10, t) : t);  // step 6000 reads "6000", not "6e+03"
   return buf;
 }
 
@@ -74,7 +74,8 @@ void draw_axes(ImDrawList* dl, const PlotAxes& axes, const Scale& sx, const Scal
     const float px = sx.p0 + float((t - sx.lo) / (sx.hi - sx.lo)) * (sx.p1 - sx.p0);
     dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
     const std::string s = tick_label(t, sx.log);
-    dl->AddText(ImVec2(px - ImGui::CalcTextSize(s.c_str()).x / 2, b.y + 3), dim, s.c_str());
+    const float w = ImGui::CalcTextSize(s.c_str()).x;
+    dl->AddText(ImVec2(std::min(px - w / 2, b.x - w), b.y + 3), dim, s.c_str());  // the last label ends at the frame
   }
   for (double t : ticks(sy.lo, sy.hi, sy.log)) {
     const float py = sy.p0 + float((t - sy.lo) / (sy.hi - sy.lo)) * (sy.p1 - sy.p0);
