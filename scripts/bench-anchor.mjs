@@ -2,8 +2,8 @@
 // Speed of the anchor-function Transformer presets (examples/3*-anchor-*.json), run to the end as a student would:
 // natively with the CLI (wall and CPU seconds), the same engine compiled to wasm (the CLI under node: the page's
 // training speed without its frames, which software rendering makes slow here) and in headless Chromium from the
-// page (wall seconds). Training
-// steps per second count every member's steps, and include the preset's own measurements (its record steps).
+// page (wall seconds). Training steps per second count every member's steps, and include the preset's own
+// measurements (its record steps).
 // Prints one line per preset and writes build/bench/anchor.json (merged with its earlier presets' numbers).
 // Usage: node scripts/bench-anchor.mjs [pattern]   (after scripts/build; pattern filters preset file names)
 //   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm)
@@ -24,33 +24,28 @@ function totalSteps(spec) {
   return spec.schedule.steps * axis(s.width) * axis(s.lr) * axis(s.seeds) * axis(s.gamma) * axis(s.weight_decay);
 }
 
-// The CLI's run: wall seconds and the CPU seconds of the process (user + system, GNU time), which a loaded machine
-// disturbs less than the wall clock.
-function native(file) {
+// One CLI run of `file`: wall seconds and the CPU seconds of the process (user + system, GNU time), which a loaded
+// machine disturbs less than the wall clock. `command` is the CLI's argv before "run", given the scratch folder.
+function timedRun(command, file) {
   const tmp = mkdtempSync(path.join(tmpdir(), 'muplay-bench-anchor-'));
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', path.join(ROOT, 'build', 'native', 'engine', 'muplay'), 'run',
-    file, '--out', path.join(tmp, 'result.json'), '--quiet'], { encoding: 'utf8' });
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const [user, system] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
-  rmSync(tmp, { recursive: true, force: true });
-  return { seconds, cpu_seconds: user + system, exit_status: r.status };
-}
-
-// The wasm CLI (build/web/engine/muplay_cli.js, one thread) under node; it is copied to .cjs because the
-// project's package.json says "type": "module".
-function wasm(file) {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'muplay-bench-anchor-'));
-  const cli = path.join(tmp, 'muplay_cli.cjs');
-  copyFileSync(path.join(ROOT, 'build', 'web', 'engine', 'muplay_cli.js'), cli);
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, cli, 'run', file, '--out',
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', ...command(tmp), 'run', file, '--out',
     path.join(tmp, 'result.json'), '--quiet'], { encoding: 'utf8' });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const [user, system] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   rmSync(tmp, { recursive: true, force: true });
   return { seconds, cpu_seconds: user + system, exit_status: r.status };
 }
+
+const native = (file) => timedRun(() => [path.join(ROOT, 'build', 'native', 'engine', 'muplay')], file);
+
+// The wasm CLI (build/web/engine/muplay_cli.js, one thread) under node; it is copied to .cjs because the
+// project's package.json says "type": "module".
+const wasm = (file) => timedRun((tmp) => {
+  const cli = path.join(tmp, 'muplay_cli.cjs');
+  copyFileSync(path.join(ROOT, 'build', 'web', 'engine', 'muplay_cli.js'), cli);
+  return [process.execPath, cli];
+}, file);
 
 const results = [];
 for (const name of files) {
