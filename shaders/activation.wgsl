@@ -1,4 +1,4 @@
-// The pointwise nonlinearities of engine/activation.cpp, in float32. Codes: 0 relu, 1 tanh, 2 gelu (tanh form),
+// The pointwise nonlinearities of engine/kernels/activation.cpp, in float32. Codes: 0 relu, 1 tanh, 2 gelu (tanh form),
 // 3 linear, 4 sigmoid (the order of enum class Activation).
 const GELU_K = 0.7978845608028654;  // sqrt(2/pi)
 const GELU_C = 0.044715;

@@ -1,4 +1,4 @@
-// Adam / AdamW step of one tensor (engine/optimizer.cpp). The bias corrections 1 − β^t change every step, so they
+// Adam / AdamW step of one tensor (engine/model/optimizer.cpp). The bias corrections 1 − β^t change every step, so they
 // come from the step buffer the host writes each step (step_data[1] = 1 − β1^t, step_data[2] = 1 − β2^t), not from the
 // uniform block, which a plan fixes once. With `scheduled` set, the learning rate is also scaled by step_data[3], the
 // schedule's factor at this step (warm-up, cosine), which the host writes with the bias corrections.

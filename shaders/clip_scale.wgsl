@@ -1,4 +1,4 @@
-// Global gradient-norm clipping as torch.nn.utils.clip_grad_norm_ (engine/optimizer.cpp: clip_grad_norm):
+// Global gradient-norm clipping as torch.nn.utils.clip_grad_norm_ (engine/model/optimizer.cpp: clip_grad_norm):
 // with ‖g‖² from sum_squares.wgsl, g *= max_norm / (‖g‖ + 1e-6) when that factor is below 1. One dispatch per tensor.
 struct Params {
   n: u32, u1: u32, u2: u32, u3: u32, u4: u32, u5: u32, u6: u32, u7: u32,

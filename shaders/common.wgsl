@@ -1,7 +1,7 @@
 // Prepended to every kernel (web/webgpu_backend.js does the concatenation: WGSL has no #include).
 //
 // Every kernel takes one uniform block laid out the same way: eight u32 (sizes, flags) then eight f32 (scalars),
-// so the plan (engine/gpu_plan.hpp) can describe any dispatch as "kernel, buffers, ints, floats". Each kernel names
+// so the plan (engine/gpu/gpu_plan.hpp) can describe any dispatch as "kernel, buffers, ints, floats". Each kernel names
 // the slots it uses in its own Params struct.
 
 // 1-D kernels run 256 invocations per workgroup; the grid is split over x and y when it has more than 65 535

@@ -1,4 +1,4 @@
-// Softmax cross-entropy L = 1/B Σ_i −log softmax(f_i)[label_i] (engine/loss.cpp): one invocation per row (the
+// Softmax cross-entropy L = 1/B Σ_i −log softmax(f_i)[label_i] (engine/model/loss.cpp): one invocation per row (the
 // classes are few). dout = (softmax(f_i) − onehot)/B; terms[i] = the row's loss / B, for reduce_sum.
 // Labels arrive as f32 (exact integers).
 struct Params {

@@ -1,5 +1,5 @@
 // Token plus position embedding of a Transformer's input: x[n][i] = m_e · wte[token_n][i] + m_p · wpe[n mod T][i],
-// for the N = batch·T positions of a mini-batch (engine/transformer.cpp: forward). Token ids arrive as f32, like
+// for the N = batch·T positions of a mini-batch (engine/model/transformer.cpp: forward). Token ids arrive as f32, like
 // every index of a plan.
 struct Params {
   rows: u32, T: u32, D: u32, u3: u32, u4: u32, u5: u32, u6: u32, u7: u32,

@@ -1,4 +1,4 @@
-// Mean squared error L = 1/(2B) Σ (f − y)² (engine/loss.cpp): dout = (f − y)/B and the per-element terms
+// Mean squared error L = 1/(2B) Σ (f − y)² (engine/model/loss.cpp): dout = (f − y)/B and the per-element terms
 // (f − y)²/(2B), which reduce_sum adds up into the loss.
 struct Params {
   rows: u32, cols: u32, u2: u32, u3: u32, u4: u32, u5: u32, u6: u32, u7: u32,

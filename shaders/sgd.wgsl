@@ -1,4 +1,4 @@
-// SGD step of one tensor (engine/optimizer.cpp): g' = g + wd·w; with momentum m = μ m + g', g' = m; w −= lr·g'.
+// SGD step of one tensor (engine/model/optimizer.cpp): g' = g + wd·w; with momentum m = μ m + g', g' = m; w −= lr·g'.
 // lr already includes the parametrization's per-tensor multiplier.
 struct Params {
   n: u32, has_momentum: u32, u2: u32, u3: u32, u4: u32, u5: u32, u6: u32, u7: u32,

@@ -1,9 +1,9 @@
 // The parametrization explorer: edit a, b, c per layer, see whether the choice is stable, trivial, kernel or
-// feature learning and why (TP4's inequalities, engine/parametrization.hpp), and slide between NTK and μP.
+// feature learning and why (TP4's inequalities, engine/param/parametrization.hpp), and slide between NTK and μP.
 #pragma once
 #include <vector>
 
-#include "engine/parametrization.hpp"
+#include "engine/param/parametrization.hpp"
 
 struct AbcExplorer {
   int hidden_layers = 2;

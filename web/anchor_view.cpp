@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "engine/anchor_analysis.hpp"
+#include "engine/analysis/anchor_analysis.hpp"
 #include "imgui.h"
 
 namespace {

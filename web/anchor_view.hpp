@@ -2,7 +2,7 @@
 // one chosen run its attention maps per layer and head on a chosen sequence, the cosine matrix of layer 1's W_Q
 // rows, and the PCA of its number-token embeddings. Drawn each frame from the runner's state.
 #pragma once
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
 
 struct AnchorView {
   int run = 0;       // which sweep member the maps show

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "engine/fashion_mnist.hpp"
-#include "engine/link.hpp"
-#include "engine/spec_migrations.hpp"
+#include "engine/spec/link.hpp"
+#include "engine/spec/spec_migrations.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 const char* run_state_name(RunState s) {
   switch (s) {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/gpu_device.hpp"
-#include "engine/json.hpp"
-#include "engine/limit_curve.hpp"
-#include "engine/presets.hpp"
-#include "engine/runner.hpp"
+#include "engine/analysis/limit_curve.hpp"
+#include "engine/base/json.hpp"
+#include "engine/gpu/gpu_device.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/presets.hpp"
 #include "imgui.h"
 #include "web/abc_explorer.hpp"
 #include "web/embedding_view.hpp"

@@ -9,7 +9,7 @@
 // only that origin (anything else is ignored, and events go to that origin only). Every message is checked against
 // the fixed table below, field by field; nothing in a message is ever evaluated or used as HTML.
 const API_VERSION = 1;
-const MAX_TEXT = 4 << 20;  // the JSON parser's own limit (engine/json.hpp)
+const MAX_TEXT = 4 << 20;  // the JSON parser's own limit (engine/base/json.hpp)
 
 // type -> { field: kind }; kinds: 'text' (a string), 'spec' (a spec object, or its JSON text).
 const MESSAGES = new Map(Object.entries({

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/infinite_width.hpp"
+#include "engine/analysis/infinite_width.hpp"
 #include "imgui.h"
 
 namespace {

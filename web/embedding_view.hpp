@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/runner.hpp"
-#include "engine/word_embedding.hpp"
+#include "engine/analysis/word_embedding.hpp"
+#include "engine/run/runner.hpp"
 
 struct EmbeddingPanel {
   std::string title;

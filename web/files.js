@@ -3,7 +3,7 @@
 // the app). Import: a spec or result file, from the file picker or dropped anywhere on the page.
 const $ = (id) => document.getElementById(id);
 
-const MAX_IMPORT_BYTES = 4 << 20;  // engine/json.hpp's kMaxTextBytes: the parser refuses more anyway
+const MAX_IMPORT_BYTES = 4 << 20;  // engine/base/json.hpp's kMaxTextBytes: the parser refuses more anyway
 
 // A file name from the experiment's name: "muP on the sin toy" -> "mup-on-the-sin-toy".
 export function fileStem(name) {

@@ -13,15 +13,15 @@
 #include <cstdlib>
 #include <string>
 
-#include "engine/link.hpp"
-#include "engine/result_files.hpp"
-#include "engine/spec_migrations.hpp"
+#include "engine/spec/link.hpp"
+#include "engine/spec/result_files.hpp"
+#include "engine/spec/spec_migrations.hpp"
 #include "imgui.h"
-#include "engine/analysis.hpp"
+#include "engine/analysis/analysis.hpp"
 #include "web/app.hpp"
 #include "web/webgpu_device.hpp"
 #include "web/width_view.hpp"
-#include "engine/phase_diagram.hpp"
+#include "engine/analysis/phase_diagram.hpp"
 
 namespace {
 
@@ -105,7 +105,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) 
 // The index of the preset file examples/STEM.json, or -1.
 EMSCRIPTEN_KEEPALIVE int muplay_find_preset(const char* stem) { return find_preset(the_app(), arg(stem)); }
 
-// The files of the page's downloads, written as `muplay` writes them (engine/result_files.hpp). The spec file of an
+// The files of the page's downloads, written as `muplay` writes them (engine/spec/result_files.hpp). The spec file of an
 // invalid spec (mid-edit) is its document as it stands, so work in progress can be saved too.
 EMSCRIPTEN_KEEPALIVE const char* muplay_spec_file() {
   const SpecResult r = parse_spec(the_app().spec_doc);

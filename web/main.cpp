@@ -14,8 +14,8 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
-#include "engine/fashion_mnist.hpp"
-#include "engine/time_budget.hpp"
+#include "engine/spec/time_budget.hpp"
+#include "engine/task/fashion_mnist.hpp"
 #include "web/app.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 //
 // URL parameters: embed=1 (compact, for an <iframe>), panels=controls,plot,... (web/view.hpp), autoplay=1,
 // preset=FILE_STEM (open examples/FILE_STEM.json), origin=https://host (the only page allowed to drive an embed);
-// the fragment #s=... is a share link (engine/link.hpp).
+// the fragment #s=... is a share link (engine/spec/link.hpp).
 import { startDataLoader } from './data_loader.js';
 import { startEmbedApi } from './embed_api.js';
 import { startFiles } from './files.js';

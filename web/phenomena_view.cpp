@@ -4,10 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/frequency.hpp"
-#include "engine/neurons.hpp"
-#include "engine/phase_diagram.hpp"
-#include "engine/phenomena_tasks.hpp"
+#include "engine/analysis/phase_diagram.hpp"
+#include "engine/metrics/frequency.hpp"
+#include "engine/metrics/neurons.hpp"
+#include "engine/task/phenomena_tasks.hpp"
 #include "imgui.h"
 #include "web/plot.hpp"
 

@@ -6,7 +6,7 @@
 //   sharpness     λ_max vs step with 2/η per learning rate
 // Everything drawn is read from the Runner (series, weights); nothing here trains.
 #pragma once
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
 
 struct PhenomenaView {
   int run = 0;  // which sweep member the per-run pictures show

@@ -1,6 +1,6 @@
 // Share links and embeds. The address bar follows the experiment (history.replaceState: one history entry, however
 // many edits), "Copy link" copies it, the share dialog shows the link and an <iframe> snippet, and a link pasted into
-// the address bar of an open page opens. The link itself is the engine's (engine/link.hpp): "#s=1.<data>".
+// the address bar of an open page opens. The link itself is the engine's (engine/spec/link.hpp): "#s=1.<data>".
 const $ = (id) => document.getElementById(id);
 
 const PANELS = ['presets', 'editor', 'controls', 'plot', 'runs', 'status'];  // web/view.hpp

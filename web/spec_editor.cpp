@@ -2,12 +2,12 @@
 
 #include <cstdlib>
 
-#include "engine/activation.hpp"
-#include "engine/gemm_f32.hpp"
-#include "engine/backend.hpp"
-#include "engine/optimizer.hpp"
-#include "engine/parametrization.hpp"
-#include "engine/task.hpp"
+#include "engine/kernels/activation.hpp"
+#include "engine/kernels/gemm_f32.hpp"
+#include "engine/model/optimizer.hpp"
+#include "engine/param/parametrization.hpp"
+#include "engine/spec/backend.hpp"
+#include "engine/task/task.hpp"
 #include "imgui.h"
 #include "imgui_stdlib.h"
 

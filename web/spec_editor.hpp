@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/json.hpp"
+#include "engine/base/json.hpp"
 
 // Draws `doc` as a tree of widgets. Returns true when the user changed something this frame.
 bool spec_editor(json::Value& doc, const std::vector<std::string>& errors);

@@ -13,7 +13,7 @@
 #include "web/spec_editor.hpp"
 #include "web/width_view.hpp"
 #include "web/phenomena_view.hpp"
-#include "engine/lr_transfer.hpp"
+#include "engine/analysis/lr_transfer.hpp"
 
 namespace {
 
@@ -129,7 +129,7 @@ std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
   return out;
 }
 
-// The width-∞ curve (engine/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle; where
+// The width-∞ curve (engine/analysis/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle; where
 // the experiment has none, one line says why, so a student knows what to change to see it.
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   ImGui::SameLine();
@@ -205,7 +205,7 @@ void runs_table(const App& app) {
   ImGui::EndTable();
 }
 
-// Loss against the learning rate, one curve per width, η* (parabola fit, engine/lr_transfer.hpp) marked: the
+// Loss against the learning rate, one curve per width, η* (parabola fit, engine/analysis/lr_transfer.hpp) marked: the
 // learning-rate transfer picture of spec §7 (E2). Needs a sweep over lr; the loss is the mean over the run
 // (batch_loss_mean) when recorded, else the final train loss.
 void lr_view(const App& app) {

@@ -1,4 +1,4 @@
-// WebGPU execution of the engine's kernel plans (engine/gpu_plan.hpp), in the page and under node (npm `webgpu`).
+// WebGPU execution of the engine's kernel plans (engine/gpu/gpu_plan.hpp), in the page and under node (npm `webgpu`).
 //
 // The engine decides *what* runs: a plan is a list of buffers (float32, sizes in elements) and an ordered list of
 // dispatches, each "kernel, buffer ids, ints, floats". This module only knows *how* to run a kernel: which WGSL file
@@ -46,7 +46,7 @@ export const KERNELS = {
   attention_backward_kv: { files: ['attention_backward_kv.wgsl'], grid: attentionGrid },
   sgd: { files: ['sgd.wgsl'], grid: ([n]) => grid1d(n, ELEMENTWISE) },
   adam: { files: ['adam.wgsl'], grid: ([n]) => grid1d(n, ELEMENTWISE) },
-  // The Transformer's training step (engine/transformer_gpu_plan.hpp).
+  // The Transformer's training step (engine/gpu/transformer_gpu_plan.hpp).
   embedding_forward: { files: ['embedding_forward.wgsl'], grid: ([rows, , D]) => grid1d(rows * D, ELEMENTWISE) },
   embedding_backward: { files: ['embedding_backward.wgsl'],
     grid: ([, T, D, vocab]) => grid1d(Math.max(T, vocab) * D, ELEMENTWISE) },
@@ -143,7 +143,7 @@ export class GpuBackend {
   }
 
   // plan: { buffers: [size, ...] (float32 elements), phases: [[{ kernel, buffers: [id, ...], ints, floats }, ...], ...] }
-  // (engine/gpu_plan.hpp: plan_to_json). Buffers are created zeroed; uniform blocks and bind groups are built once
+  // (engine/gpu/gpu_plan.hpp: plan_to_json). Buffers are created zeroed; uniform blocks and bind groups are built once
   // here, so running a phase only encodes its dispatches.
   createPlan(plan) {
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;

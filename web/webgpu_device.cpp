@@ -2,7 +2,7 @@
 
 #include <emscripten.h>
 
-#include "engine/json.hpp"
+#include "engine/base/json.hpp"
 
 // Each call checks that the device still exists: after a loss the engine moves its runs to the CPU, and a call
 // still on its way must not throw into the frame loop.

@@ -1,9 +1,9 @@
-// GpuDevice (engine/gpu_device.hpp) over the page's WebGPU: web/webgpu_backend.js, reached through EM_JS as
+// GpuDevice (engine/gpu/gpu_device.hpp) over the page's WebGPU: web/webgpu_backend.js, reached through EM_JS as
 // window.muplayGpu, which web/page.js sets once an adapter and a device exist.
 #pragma once
 #include <string>
 
-#include "engine/gpu_device.hpp"
+#include "engine/gpu/gpu_device.hpp"
 
 class WebGpuDevice : public GpuDevice {
  public:

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <map>
 
-#include "engine/analysis.hpp"
+#include "engine/analysis/analysis.hpp"
 #include "imgui.h"
 #include "web/plot.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
 #include "web/plot.hpp"
 
 struct WidthView {

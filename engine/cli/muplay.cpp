@@ -16,17 +16,16 @@
 #include <fstream>
 #include <string>
 
-#include "engine/fashion_mnist.hpp"
-#include "engine/init_export.hpp"
-#include "engine/mlp_gpu_plan.hpp"
-#include "engine/transformer_gpu_plan.hpp"
-#include "engine/presets.hpp"
-#include "engine/result_files.hpp"
-#include "engine/runner.hpp"
-#include "engine/spec.hpp"
-#include "engine/spec_migrations.hpp"
-#include "engine/time_budget.hpp"
-#include "engine/worker_pool.hpp"
+#include "engine/analysis/init_export.hpp"
+#include "engine/base/worker_pool.hpp"
+#include "engine/cli/gpu_plan_document.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/presets.hpp"
+#include "engine/spec/result_files.hpp"
+#include "engine/spec/spec.hpp"
+#include "engine/spec/spec_migrations.hpp"
+#include "engine/spec/time_budget.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 #ifndef MUPLAY_EXAMPLES_DIR
 #define MUPLAY_EXAMPLES_DIR "examples"
@@ -52,8 +51,8 @@ const char* kUsage =
     "  muplay presets [--dir DIR]\n"
     "      List the preset specs in DIR (default: the project's examples/).\n"
     "  muplay gpu-plan SPEC.json [--out PLAN.json]\n"
-    "      The first sweep member's training step as a GPU kernel plan (engine/mlp_gpu_plan.hpp, or\n"
-    "      engine/transformer_gpu_plan.hpp for a transformer), for\n"
+    "      The first sweep member's training step as a GPU kernel plan (engine/gpu/mlp_gpu_plan.hpp, or\n"
+    "      engine/gpu/transformer_gpu_plan.hpp for a transformer), for\n"
     "      scripts/gpu-bench.mjs --plan PLAN.json to time on a GPU.\n"
     "  muplay --help\n";
 

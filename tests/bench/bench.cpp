@@ -18,16 +18,16 @@
 #include <string>
 #include <vector>
 
-#include "engine/fashion_mnist.hpp"
-#include "engine/gd_trace.hpp"
-#include "engine/gemm_f32.hpp"
-#include "engine/kernels.hpp"
-#include "engine/loss.hpp"
-#include "engine/mlp.hpp"
-#include "engine/optimizer.hpp"
-#include "engine/presets.hpp"
-#include "engine/runner.hpp"
-#include "engine/spec_migrations.hpp"
+#include "engine/analysis/gd_trace.hpp"
+#include "engine/kernels/gemm_f32.hpp"
+#include "engine/kernels/kernels.hpp"
+#include "engine/model/loss.hpp"
+#include "engine/model/mlp.hpp"
+#include "engine/model/optimizer.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/presets.hpp"
+#include "engine/spec/spec_migrations.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>

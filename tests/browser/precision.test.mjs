@@ -1,4 +1,4 @@
-// float32 mode in the page (engine/gemm_f32.cpp on wasm SIMD): a spec with "precision": "float32" trains to the end,
+// float32 mode in the page (engine/kernels/gemm_f32.cpp on wasm SIMD): a spec with "precision": "float32" trains to the end,
 // close to the same spec in float64 but not identical (so the float32 kernels really ran); its share link carries
 // the field, while a float64 spec's link does not mention it (links made before the field existed stay the same).
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
 const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
-// "s=1.<base64url of the fields that differ from the defaults>" (engine/link.hpp)
+// "s=1.<base64url of the fields that differ from the defaults>" (engine/spec/link.hpp)
 const linkFields = (link) => JSON.parse(Buffer.from(link.replace(/^#?s=\d+\./, ''), 'base64url').toString('utf8'));
 
 // Widths 40 and 300: partial 4x8 register tiles, and a product deeper than the 256 k-block.

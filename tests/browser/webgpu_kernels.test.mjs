@@ -82,7 +82,7 @@ function check(name, gpu, refs) {
   });
 }
 
-// ---- float64 references (the formulas of engine/kernels.cpp, activation.cpp, loss.cpp, optimizer.cpp) ----
+// ---- float64 references (the formulas of engine/kernels/kernels.cpp, activation.cpp, loss.cpp, optimizer.cpp) ----
 
 function gemmRef(A, B, m, n, k, alpha, transA, transB) {
   const C = new Float64Array(m * n);

@@ -8,7 +8,7 @@ fan_out x fan_in, like nn.Linear), forward multipliers n^-a and learning-rate mu
 muplay-init), and `muplay run` gives the engine's series. PyTorch then trains its own copy: h = m * (x @ w.T),
 one optimizer param group per weight matrix with lr = eta * lr_multiplier, loss 1/(2B) sum (f - y)^2 (or
 mean cross-entropy), GELU in its tanh form. Mini-batches follow the engine's order, which this script derives
-independently (SplitMix64 + Fisher-Yates, engine/rng.hpp and Run::next_batch), so the batches are a check too.
+independently (SplitMix64 + Fisher-Yates, engine/base/rng.hpp and Run::next_batch), so the batches are a check too.
 The exported multipliers are also checked against the direct-form table of spec/parametrizations.md §2.
 
 Run with Debian's interpreter (/usr/bin/python3), which has python3-torch. Exit 0: all agree; 1: a mismatch.
@@ -32,7 +32,7 @@ except ImportError as e:  # scripts/setup installs python3-torch: missing torch 
 
 REL_TOL = 1e-5  # the issue's tolerance; in practice the two agree to ~1e-12
 STEPS = 25      # the issue asks for at least 20
-PROBE = 128     # engine/run.cpp kMaxProbe: act_rms is measured on the first 128 train inputs
+PROBE = 128     # engine/run/run.cpp kMaxProbe: act_rms is measured on the first 128 train inputs
 
 torch.set_default_dtype(torch.float64)
 torch.set_num_threads(1)
@@ -68,7 +68,7 @@ def spec_for(case):
     }
 
 
-# ---- the engine's random numbers (engine/rng.hpp), for the mini-batch order ----
+# ---- the engine's random numbers (engine/base/rng.hpp), for the mini-batch order ----
 MASK = (1 << 64) - 1
 
 

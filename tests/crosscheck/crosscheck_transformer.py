@@ -5,7 +5,7 @@ warm-up + cosine schedule, global gradient-norm clipping and (coupled or decoupl
 embeddings only. The train loss (first 1000 train sequences) and the ID-test loss recorded by `muplay run`
 before every step and after the last must agree with PyTorch's to REL_TOL relative.
 
-PyTorch's side is written from the definitions (engine/transformer.hpp): embeddings, pre-/post-LN blocks with
+PyTorch's side is written from the definitions (engine/model/transformer.hpp): embeddings, pre-/post-LN blocks with
 F.layer_norm, causal softmax attention per head, ReLU or tanh-GELU FFN, the last position's head; torch.optim.Adam /
 AdamW with one param group per tensor (lr = eta * lr_multiplier, weight decay only where the export says so),
 LambdaLR for the schedule, torch.nn.utils.clip_grad_norm_. The mini-batch order comes from crosscheck.py's
@@ -28,7 +28,7 @@ import torch.nn.functional as F  # noqa: E402
 
 REL_TOL = 1e-5
 STEPS = 12
-TRAIN_EVAL = 1000  # engine/run.cpp kTransformerTrainEval
+TRAIN_EVAL = 1000  # engine/run/run.cpp kTransformerTrainEval
 
 BASE = {
     "version": 1,

@@ -1,4 +1,4 @@
-// libFuzzer target: the share-link decoder (engine/link.hpp) on arbitrary bytes, as a page's URL fragment could be.
+// libFuzzer target: the share-link decoder (engine/spec/link.hpp) on arbitrary bytes, as a page's URL fragment could be.
 // It must never crash, hang or leak, must say why it refuses a link, and a link it opens must be shareable again:
 // encoding the spec and decoding that gives the same spec.
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "engine/link.hpp"
+#include "engine/spec/link.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string fragment(reinterpret_cast<const char*>(data), size);

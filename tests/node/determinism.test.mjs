@@ -33,7 +33,7 @@ const specs = {
     model: { widths: [20], activation: 'sigmoid' }, parametrization: { preset: 'mfp' },
     optimizer: { kind: 'adamw', lr: 0.02, weight_decay: 0.1 }, schedule: { steps: 40 },
   },
-  // float32 products (engine/gemm_f32.cpp: SSE natively, wasm_simd128 in wasm): a width above the 256-deep k block
+  // float32 products (engine/kernels/gemm_f32.cpp: SSE natively, wasm_simd128 in wasm): a width above the 256-deep k block
   // and widths that leave partial 4x8 tiles.
   'float32-simd-gemm': {
     version: 1, name: 'determinism: float32 SIMD GEMM', precision: 'float32',

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
 
 inline ExperimentSpec spec_from(const std::string& text) {
   SpecResult r = parse_spec_text(text);

@@ -10,8 +10,8 @@
 #include <initializer_list>
 #include <map>
 
-#include "engine/presets.hpp"
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/presets.hpp"
 
 namespace {
 

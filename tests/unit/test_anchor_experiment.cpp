@@ -5,11 +5,11 @@
 
 #include <cmath>
 
-#include "engine/anchor_analysis.hpp"
-#include "engine/link.hpp"
-#include "engine/result_files.hpp"
-#include "engine/runner.hpp"
-#include "engine/spec.hpp"
+#include "engine/analysis/anchor_analysis.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/link.hpp"
+#include "engine/spec/result_files.hpp"
+#include "engine/spec/spec.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "engine/anchor_tasks.hpp"
+#include "engine/task/anchor_tasks.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "engine/detmath.hpp"
-#include "engine/rng.hpp"
+#include "engine/base/detmath.hpp"
+#include "engine/base/rng.hpp"
 
 namespace {
 double rel_err(double got, double want) { return std::fabs(got - want) / std::max(std::fabs(want), 1e-300); }

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "engine/loss.hpp"
+#include "engine/model/loss.hpp"
 #include "phenomena_util.hpp"
 
 namespace {

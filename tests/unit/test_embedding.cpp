@@ -6,12 +6,13 @@
 
 #include <cmath>
 
-#include "engine/gd_trace.hpp"
-#include "engine/hessian.hpp"
-#include "engine/symmetric_eigen.hpp"
-#include "engine/neurons.hpp"
-#include "engine/optimizer.hpp"
-#include "engine/phenomena_tasks.hpp"
+#include "engine/analysis/gd_trace.hpp"
+#include "engine/kernels/symmetric_eigen.hpp"
+#include "engine/metrics/hessian.hpp"
+#include "engine/metrics/neurons.hpp"
+#include "engine/model/optimizer.hpp"
+#include "engine/task/phenomena_tasks.hpp"
+#include "engine/task/task.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "engine/fashion_mnist.hpp"
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/fashion_mnist.hpp"
-#include "engine/spec.hpp"
+#include "engine/spec/spec.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 namespace {
 

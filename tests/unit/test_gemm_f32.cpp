@@ -6,11 +6,11 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/gemm_f32.hpp"
-#include "engine/kernels.hpp"
-#include "engine/rng.hpp"
-#include "engine/runner.hpp"
-#include "engine/spec.hpp"
+#include "engine/base/rng.hpp"
+#include "engine/kernels/gemm_f32.hpp"
+#include "engine/kernels/kernels.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/spec.hpp"
 
 namespace {
 

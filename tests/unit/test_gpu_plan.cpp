@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "engine/gpu_device.hpp"
-#include "engine/runner.hpp"
+#include "engine/gpu/gpu_device.hpp"
+#include "engine/run/runner.hpp"
 
 namespace {
 

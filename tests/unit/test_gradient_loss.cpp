@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "engine/frequency_filter.hpp"
-#include "engine/gradient_loss.hpp"
-#include "engine/phenomena_tasks.hpp"
-#include "engine/task.hpp"
+#include "engine/metrics/frequency_filter.hpp"
+#include "engine/model/gradient_loss.hpp"
+#include "engine/task/phenomena_tasks.hpp"
+#include "engine/task/task.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "engine/loss.hpp"
-#include "engine/mlp.hpp"
+#include "engine/model/loss.hpp"
+#include "engine/model/mlp.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // E7 linear ∞-width limit (spec §6, §7): a linear net with one hidden layer in mean-field form (MFP; μP is the
-// same net) trained by full-batch GD is exactly the P/Q recursion of engine/infinite_width.hpp with the Gram
+// same net) trained by full-batch GD is exactly the P/Q recursion of engine/analysis/infinite_width.hpp with the Gram
 // matrix Ĝ of its initial weights, and at n = ∞ with Ĝ's expectation. So (1) with the finite Ĝ the recursion
 // reproduces the engine's network to 1e−12 ("Ĝ identity"), and (2) finite widths converge to the n = ∞ curve
 // with error ∝ n^-1/2, since Ĝ − E Ĝ is an average of n independent terms (slope ∈ [−0.65, −0.35]).
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/analysis.hpp"
-#include "engine/gd_trace.hpp"
-#include "engine/infinite_width.hpp"
+#include "engine/analysis/analysis.hpp"
+#include "engine/analysis/gd_trace.hpp"
+#include "engine/analysis/infinite_width.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "engine/json.hpp"
+#include "engine/base/json.hpp"
 
 TEST(Json, ParsesAndWritesBackTheSameDocument) {
   const std::string text = R"({"a":1,"b":[true,false,null],"c":{"d":"x\ny\u00e9"},"e":-2.5e-3})";

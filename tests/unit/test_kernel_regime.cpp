@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/analysis.hpp"
-#include "engine/gd_trace.hpp"
-#include "engine/loss.hpp"
-#include "engine/ntk.hpp"
+#include "engine/analysis/analysis.hpp"
+#include "engine/analysis/gd_trace.hpp"
+#include "engine/analysis/ntk.hpp"
+#include "engine/model/loss.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The width-∞ curves drawn beside finite widths (engine/limit_curve.hpp): each is the limit the spec defines,
+// The width-∞ curves drawn beside finite widths (engine/analysis/limit_curve.hpp): each is the limit the spec defines,
 // finite widths approach it as the width grows, and experiments without a known limit say why.
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/infinite_width.hpp"
-#include "engine/limit_curve.hpp"
-#include "engine/runner.hpp"
+#include "engine/analysis/infinite_width.hpp"
+#include "engine/analysis/limit_curve.hpp"
+#include "engine/run/runner.hpp"
 
 namespace {
 

@@ -1,11 +1,11 @@
-// Share links (engine/link.hpp): base64url, exact round trips, short links, stored links of older versions,
+// Share links (engine/spec/link.hpp): base64url, exact round trips, short links, stored links of older versions,
 // and a precise message for every kind of bad link.
 #include <gtest/gtest.h>
 
-#include "engine/base64url.hpp"
-#include "engine/fashion_mnist.hpp"
-#include "engine/link.hpp"
-#include "engine/presets.hpp"
+#include "engine/base/base64url.hpp"
+#include "engine/spec/link.hpp"
+#include "engine/spec/presets.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 namespace {
 

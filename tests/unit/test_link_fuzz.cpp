@@ -10,9 +10,9 @@
 #include <iterator>
 #include <random>
 
-#include "engine/base64url.hpp"
-#include "engine/link.hpp"
-#include "engine/presets.hpp"
+#include "engine/base/base64url.hpp"
+#include "engine/spec/link.hpp"
+#include "engine/spec/presets.hpp"
 
 namespace {
 

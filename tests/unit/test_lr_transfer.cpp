@@ -1,7 +1,7 @@
 // Experiment E2 (spec/parametrizations.md §7): learning-rate transfer on Fashion-MNIST with Adam.
 //
 // η* per width = the vertex of a parabola in log₂η through the grid minimum of the mean training loss over one
-// epoch and its two half-octave neighbours (engine/lr_transfer.hpp). Acceptance: under μP η* spans at most one
+// epoch and its two half-octave neighbours (engine/analysis/lr_transfer.hpp). Acceptance: under μP η* spans at most one
 // octave across widths and the best loss does not rise with width (±0.005); under SP the slope of log₂η* against
 // log₂n is ≤ −0.5.
 //
@@ -14,9 +14,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/analysis.hpp"
-#include "engine/fashion_mnist.hpp"
-#include "engine/lr_transfer.hpp"
+#include "engine/analysis/analysis.hpp"
+#include "engine/analysis/lr_transfer.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 namespace {
 

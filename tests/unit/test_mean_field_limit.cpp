@@ -11,9 +11,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/analysis.hpp"
-#include "engine/mean_field_limit.hpp"
-#include "engine/runner.hpp"
+#include "engine/analysis/analysis.hpp"
+#include "engine/analysis/mean_field_limit.hpp"
+#include "engine/run/runner.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -38,7 +38,7 @@ TEST(StepLoop, AllocatesNothing) {
   }
 }
 
-// float32 mode (engine/gemm_f32.hpp): its packing buffers are sized when the model is built, not while stepping.
+// float32 mode (engine/kernels/gemm_f32.hpp): its packing buffers are sized when the model is built, not while stepping.
 TEST(StepLoop, Float32AllocatesNothing) {
   ExperimentSpec s;
   s.model.widths = {32, 300};

@@ -4,8 +4,8 @@
 #include <atomic>
 #include <vector>
 
-#include "engine/runner.hpp"
-#include "engine/spec_migrations.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/spec_migrations.hpp"
 
 namespace {
 

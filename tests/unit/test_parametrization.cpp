@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
 
 namespace {
 

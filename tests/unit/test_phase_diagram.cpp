@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "engine/phase_diagram.hpp"
+#include "engine/analysis/phase_diagram.hpp"
 #include "phenomena_util.hpp"
 
 // Measured (this spec): S_w = −0.538 (NTK), −0.021 (mean field), 0.377 (1.75, 0); reference −0.53, ≤ 0.03,

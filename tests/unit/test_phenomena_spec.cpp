@@ -4,12 +4,12 @@
 
 #include <cmath>
 
-#include "engine/frequency.hpp"
-#include "engine/hessian.hpp"
-#include "engine/symmetric_eigen.hpp"
-#include "engine/neurons.hpp"
-#include "engine/phase_diagram.hpp"
-#include "engine/phenomena_tasks.hpp"
+#include "engine/analysis/phase_diagram.hpp"
+#include "engine/kernels/symmetric_eigen.hpp"
+#include "engine/metrics/frequency.hpp"
+#include "engine/metrics/hessian.hpp"
+#include "engine/metrics/neurons.hpp"
+#include "engine/task/phenomena_tasks.hpp"
 #include "phenomena_util.hpp"
 
 namespace {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <ostream>
 
-#include "engine/fashion_mnist.hpp"
-#include "engine/presets.hpp"
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/presets.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 namespace {
 

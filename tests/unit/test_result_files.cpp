@@ -1,11 +1,11 @@
-// The files an experiment is saved as (engine/result_files.hpp): the CSV has one row per run and recorded step,
+// The files an experiment is saved as (engine/spec/result_files.hpp): the CSV has one row per run and recorded step,
 // with the same numbers as the result document.
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "engine/result_files.hpp"
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/result_files.hpp"
 
 namespace {
 

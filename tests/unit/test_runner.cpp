@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // the CSV, while the others train on to the same numbers as without the fault.
 #include <gtest/gtest.h>
 
-#include "engine/result_files.hpp"
-#include "engine/runner.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/result_files.hpp"
 
 namespace {
 

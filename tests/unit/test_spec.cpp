@@ -1,7 +1,7 @@
 // ExperimentSpec: JSON round trip and every validation error path (field path, value, allowed range).
 #include <gtest/gtest.h>
 
-#include "engine/spec.hpp"
+#include "engine/spec/spec.hpp"
 
 namespace {
 

@@ -1,8 +1,8 @@
-// Spec migrations (engine/spec_migrations.hpp): version-0 documents and files read as their version-1 equivalent.
+// Spec migrations (engine/spec/spec_migrations.hpp): version-0 documents and files read as their version-1 equivalent.
 #include <gtest/gtest.h>
 
-#include "engine/presets.hpp"
-#include "engine/spec_migrations.hpp"
+#include "engine/spec/presets.hpp"
+#include "engine/spec/spec_migrations.hpp"
 
 namespace {
 

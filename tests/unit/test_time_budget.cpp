@@ -1,12 +1,12 @@
-// The time budget (engine/time_budget.hpp): the FLOP count of a sweep by hand, the refusal message (estimate and
+// The time budget (engine/spec/time_budget.hpp): the FLOP count of a sweep by hand, the refusal message (estimate and
 // limit), the page's stricter budget, and that every preset of examples/ fits the page's budget.
 #include <gtest/gtest.h>
 
-#include "engine/fashion_mnist.hpp"
-#include "engine/presets.hpp"
-#include "engine/spec.hpp"
-#include "engine/spec_migrations.hpp"
-#include "engine/time_budget.hpp"
+#include "engine/spec/presets.hpp"
+#include "engine/spec/spec.hpp"
+#include "engine/spec/spec_migrations.hpp"
+#include "engine/spec/time_budget.hpp"
+#include "engine/task/fashion_mnist.hpp"
 
 namespace {
 

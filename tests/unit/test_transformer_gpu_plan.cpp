@@ -1,4 +1,4 @@
-// The Transformer's GPU training plan (engine/transformer_gpu_plan.hpp), executed natively by the kernels' C++
+// The Transformer's GPU training plan (engine/gpu/transformer_gpu_plan.hpp), executed natively by the kernels' C++
 // references (ReferenceGpuDevice, float32), against the CPU Transformer (float64): the same records and the same
 // trained parameters within float32 tolerance, pre-LN and post-LN (biases, GELU, several heads, warm-up + cosine
 // schedule, clipping, decoupled weight decay on matrices only); a lost device continues on the CPU; options the plan
@@ -7,10 +7,10 @@
 
 #include <cmath>
 
-#include "engine/anchor_trainer.hpp"
-#include "engine/gpu_device.hpp"
-#include "engine/runner.hpp"
-#include "engine/spec.hpp"
+#include "engine/gpu/gpu_device.hpp"
+#include "engine/model/anchor_trainer.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/spec.hpp"
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <functional>
 
-#include "engine/attention.hpp"
-#include "engine/layernorm.hpp"
-#include "engine/loss.hpp"
-#include "engine/transformer.hpp"
+#include "engine/model/attention.hpp"
+#include "engine/model/layernorm.hpp"
+#include "engine/model/loss.hpp"
+#include "engine/model/transformer.hpp"
 
 namespace {
 

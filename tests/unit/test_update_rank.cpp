@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/analysis.hpp"
-#include "engine/update_rank.hpp"
+#include "engine/analysis/analysis.hpp"
+#include "engine/analysis/update_rank.hpp"
 
 namespace {
 

@@ -12,9 +12,9 @@
 #include <cstdio>
 #include <string>
 
-#include "engine/analysis.hpp"
-#include "engine/lr_scan.hpp"
-#include "engine/spectral.hpp"
+#include "engine/analysis/analysis.hpp"
+#include "engine/analysis/lr_scan.hpp"
+#include "engine/kernels/spectral.hpp"
 
 namespace {
 
@@ -223,7 +223,7 @@ TEST(WeightChange, HiddenWeightsMoveUnderMupAndFreezeUnderNtp) {
 
 // ---------------------------------------------------------------------------------------------------------
 // E1 maximal learning rate: η_max = largest η on a ¼-octave log₂ grid whose 10-step full-batch run passes
-// (finite loss, L_T < L_0, output not identically zero; see engine/lr_scan.hpp). Slope of log₂ η_max
+// (finite loss, L_T < L_0, output not identically zero; see engine/analysis/lr_scan.hpp). Slope of log₂ η_max
 // against log₂ n: μP |s| ≤ 0.2, SP s ∈ [−1.2, −0.6].
 // Settings: widths 32…512, seeds 0…3, T = 10, and 16 train points instead of 64 (a trial costs ∝ batch·n²,
 // and a scan runs ~20 trials per member). Grids: from 2^-1 (SP) or 2^2 (μP) up to 2^6, the lowest value

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/runner.hpp"
-#include "engine/word_embedding.hpp"
+#include "engine/analysis/word_embedding.hpp"
+#include "engine/run/runner.hpp"
 
 namespace {
 

@@ -1,0 +1,82 @@
+#include "engine/analysis/anchor_analysis.hpp"
+
+#include <cmath>
+
+std::vector<double> query_cosine_matrix(const Transformer& m, int layer) {
+  const TransformerTensor* wq = m.find_tensor("h" + std::to_string(layer) + ".wq");
+  const double* w = m.params().data() + wq->offset;
+  const int rows = wq->rows, cols = wq->cols;
+  std::vector<double> norm(size_t(rows), 0.0), out(size_t(rows) * size_t(rows), 0.0);
+  for (int i = 0; i < rows; i++) {
+    double s = 0;
+    for (int c = 0; c < cols; c++) s += w[long(i) * cols + c] * w[long(i) * cols + c];
+    norm[size_t(i)] = std::sqrt(s);
+  }
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < rows; j++) {
+      double dot = 0;
+      for (int c = 0; c < cols; c++) dot += w[long(i) * cols + c] * w[long(j) * cols + c];
+      const double n = norm[size_t(i)] * norm[size_t(j)];
+      out[size_t(i) * size_t(rows) + size_t(j)] = n > 0 ? dot / n : 0;
+    }
+  return out;
+}
+
+namespace {
+
+// The leading eigenvector of the symmetric D × D matrix C (power iteration from a fixed start).
+std::vector<double> leading_eigenvector(const std::vector<double>& C, int D, double* eigenvalue) {
+  std::vector<double> v(size_t(D), 0.0), next(size_t(D), 0.0);
+  for (int i = 0; i < D; i++) v[size_t(i)] = 1.0 + 0.01 * i;  // fixed start: deterministic, rarely orthogonal
+  double lambda = 0;
+  for (int it = 0; it < 300; it++) {
+    double n = 0;
+    for (int i = 0; i < D; i++) {
+      double s = 0;
+      for (int j = 0; j < D; j++) s += C[size_t(i) * size_t(D) + size_t(j)] * v[size_t(j)];
+      next[size_t(i)] = s;
+      n += s * s;
+    }
+    n = std::sqrt(n);
+    if (n == 0) break;
+    for (int i = 0; i < D; i++) v[size_t(i)] = next[size_t(i)] / n;
+    lambda = n;
+  }
+  *eigenvalue = lambda;
+  return v;
+}
+
+}  // namespace
+
+EmbeddingProjection embedding_pca(const Transformer& m, int first, int last) {
+  const TransformerTensor* wte = m.find_tensor("wte");
+  const int D = wte->cols, count = last - first + 1;
+  const double* e = m.params().data() + wte->offset + long(first) * D;
+  std::vector<double> mean(size_t(D), 0.0), X(size_t(count) * size_t(D)), C(size_t(D) * size_t(D), 0.0);
+  for (int r = 0; r < count; r++)
+    for (int c = 0; c < D; c++) mean[size_t(c)] += e[long(r) * D + c] / count;
+  for (int r = 0; r < count; r++)
+    for (int c = 0; c < D; c++) X[size_t(r) * size_t(D) + size_t(c)] = e[long(r) * D + c] - mean[size_t(c)];
+  double total = 0;
+  for (int r = 0; r < count; r++)
+    for (int i = 0; i < D; i++) {
+      const double xi = X[size_t(r) * size_t(D) + size_t(i)];
+      total += xi * xi;
+      for (int j = 0; j < D; j++) C[size_t(i) * size_t(D) + size_t(j)] += xi * X[size_t(r) * size_t(D) + size_t(j)];
+    }
+  EmbeddingProjection p;
+  p.xy.assign(size_t(count) * 2, 0.0);
+  for (int axis = 0; axis < 2; axis++) {
+    double lambda = 0;
+    const std::vector<double> v = leading_eigenvector(C, D, &lambda);
+    p.explained[axis] = total > 0 ? lambda / total : 0;
+    for (int r = 0; r < count; r++) {
+      double s = 0;
+      for (int c = 0; c < D; c++) s += X[size_t(r) * size_t(D) + size_t(c)] * v[size_t(c)];
+      p.xy[size_t(r) * 2 + size_t(axis)] = s;
+    }
+    for (int i = 0; i < D; i++)  // deflate: C -= λ v vᵀ, so the next pass finds the second axis
+      for (int j = 0; j < D; j++) C[size_t(i) * size_t(D) + size_t(j)] -= lambda * v[size_t(i)] * v[size_t(j)];
+  }
+  return p;
+}

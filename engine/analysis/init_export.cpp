@@ -1,0 +1,126 @@
+#include "engine/analysis/init_export.hpp"
+
+#include <string>
+
+namespace {
+
+using json::Value;
+
+Value numbers(const double* x, long count) {
+  Value a = Value::make_array();
+  a.array.reserve(size_t(count));
+  for (long i = 0; i < count; i++) a.push(Value::make_number(x[i]));
+  return a;
+}
+
+// A dataset as {"size", "input_dim", "outputs", "x": flat row-major, "y" or "labels"}.
+Value dataset(const Dataset& d, bool classification) {
+  Value o = Value::make_object();
+  o.set("size", Value::make_number(d.size));
+  o.set("input_dim", Value::make_number(d.input_dim));
+  o.set("outputs", Value::make_number(d.outputs));
+  o.set("x", numbers(d.x.data(), long(d.x.size())));
+  if (!classification) {
+    o.set("y", numbers(d.y.data(), long(d.y.size())));
+  } else {
+    Value labels = Value::make_array();
+    for (int k : d.labels) labels.push(Value::make_number(k));
+    o.set("labels", labels);
+  }
+  return o;
+}
+
+Value ints(const std::vector<int>& xs) {
+  Value a = Value::make_array();
+  for (int x : xs) a.push(Value::make_number(x));
+  return a;
+}
+
+// A transformer's tensors in buffer order: name, shape, role, rules and the values at init.
+Value transformer_member(const Transformer& m) {
+  Value o = Value::make_object();
+  o.set("attention_scale", Value::make_number(m.attention_scale()));
+  Value tensors = Value::make_array();
+  for (const TransformerTensor& t : m.tensors()) {
+    Value v = Value::make_object();
+    v.set("name", Value::make_string(t.name));
+    v.set("rows", Value::make_number(t.rows));
+    v.set("cols", Value::make_number(t.cols));
+    v.set("multiplier", Value::make_number(t.init.multiplier));
+    v.set("lr_multiplier", Value::make_number(t.init.lr_multiplier));
+    v.set("decay", Value::make_bool(t.is_matrix()));
+    v.set("w", numbers(m.params().data() + t.offset, t.size()));
+    tensors.push(v);
+  }
+  o.set("tensors", tensors);
+  return o;
+}
+
+Value anchor_set(const AnchorSet& s) {
+  Value o = Value::make_object();
+  o.set("size", Value::make_number(s.size));
+  o.set("seq_len", Value::make_number(s.seq_len));
+  o.set("tokens", ints(s.tokens));
+  o.set("labels", ints(s.labels));
+  return o;
+}
+
+Value member(const Run& run) {
+  const Mlp& m = run.model();
+  Value o = Value::make_object();
+  if (const AnchorTrainer* t = run.transformer()) {
+    o.set("gamma", Value::make_number(run.coords().gamma));
+    o.set("weight_decay", Value::make_number(run.coords().weight_decay));
+    o.set("transformer", transformer_member(t->model()));
+  }
+  o.set("width", Value::make_number(m.dims()[1]));
+  o.set("lr", Value::make_number(run.coords().lr));
+  o.set("seed", Value::make_number(double(run.coords().seed)));
+  o.set("activation", Value::make_string(activation_name(m.activation())));
+  Value dims = Value::make_array();
+  for (int d : m.dims()) dims.push(Value::make_number(d));
+  o.set("dims", dims);
+  Value layers = Value::make_array();
+  for (int l = 0; l < m.layers(); l++) {
+    const TensorScaling& s = m.scaling()[size_t(l)];
+    Value layer = Value::make_object();
+    layer.set("name", Value::make_string("W" + std::to_string(l + 1)));
+    layer.set("rows", Value::make_number(m.dims()[size_t(l) + 1]));
+    layer.set("cols", Value::make_number(m.dims()[size_t(l)]));
+    layer.set("init_std", Value::make_number(s.init_std));
+    layer.set("multiplier", Value::make_number(s.multiplier));
+    layer.set("lr_multiplier", Value::make_number(s.lr_multiplier));
+    layer.set("w", numbers(m.weights(l), m.layer_size(l)));
+    layers.push(layer);
+  }
+  o.set("layers", layers);
+  return o;
+}
+
+}  // namespace
+
+json::Value init_document(const Runner& runner) {
+  // The same data the runner built (make_task is deterministic in the task seed), with the same input bias.
+  TaskData data = make_task(runner.spec().task);
+  if (runner.spec().model.input_bias) {
+    append_constant_input(data.train);
+    append_constant_input(data.test);
+  }
+  Value root = Value::make_object();
+  root.set("schema", Value::make_string("muplay-init"));
+  root.set("version", Value::make_number(kInitExportVersion));
+  root.set("spec", spec_to_json(runner.spec()));
+  root.set("train", dataset(data.train, data.classification));
+  root.set("test", dataset(data.test, data.classification));
+  if (runner.spec().task.kind == TaskKind::anchor) {
+    Value anchor = Value::make_object();
+    anchor.set("train", anchor_set(data.anchor.train));
+    anchor.set("test", anchor_set(data.anchor.test));
+    anchor.set("ood", anchor_set(data.anchor.ood));
+    root.set("anchor", anchor);
+  }
+  Value members = Value::make_array();
+  for (const auto& run : runner.runs()) members.push(member(*run));
+  root.set("members", members);
+  return root;
+}

@@ -1,0 +1,105 @@
+#include "engine/analysis/lr_transfer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The final value of `series` of a run, +inf when it diverged (a diverged run is worse than any finite loss).
+double final_value(const Run& run, const std::string& series) {
+  const Series* s = run.find_series(series);
+  if (run.status() != RunStatus::finished || !s || s->values.empty()) return kInf;
+  return std::isfinite(s->values.back()) ? s->values.back() : kInf;
+}
+
+double mean_over_seeds_at(const ExperimentSpec& spec, int width, double lr) {
+  ExperimentSpec s = spec;
+  s.sweep.width = {width};
+  s.sweep.lr = {lr};
+  if (std::find(s.metrics.begin(), s.metrics.end(), "batch_loss_mean") == s.metrics.end())
+    s.metrics.push_back("batch_loss_mean");
+  Runner runner(s);
+  while (runner.step()) {}
+  return lr_curves(runner)[0].losses[0];
+}
+
+}  // namespace
+
+bool parabola_vertex(const double x[3], const double y[3], double& vx, double& vy) {
+  // Newton's divided differences: y = y0 + d1 (x − x0) + d2 (x − x0)(x − x1).
+  const double d01 = (y[1] - y[0]) / (x[1] - x[0]), d12 = (y[2] - y[1]) / (x[2] - x[1]);
+  const double d2 = (d12 - d01) / (x[2] - x[0]);
+  if (!(d2 > 0)) return false;
+  vx = 0.5 * (x[0] + x[1]) - d01 / (2 * d2);
+  vy = y[0] + d01 * (vx - x[0]) + d2 * (vx - x[0]) * (vx - x[1]);
+  return true;
+}
+
+void fit_best_lr(LrCurve& c) {
+  const int count = int(c.losses.size());
+  c.grid_min = int(std::min_element(c.losses.begin(), c.losses.end()) - c.losses.begin());
+  c.best_lr = c.lrs[size_t(c.grid_min)];
+  c.best_loss = c.losses[size_t(c.grid_min)];
+  c.bracketed = false;
+  if (c.grid_min == 0 || c.grid_min == count - 1) return;
+  const size_t i = size_t(c.grid_min);
+  const double x[3] = {std::log2(c.lrs[i - 1]), std::log2(c.lrs[i]), std::log2(c.lrs[i + 1])};
+  const double y[3] = {c.losses[i - 1], c.losses[i], c.losses[i + 1]};
+  if (!std::isfinite(y[0]) || !std::isfinite(y[2])) return;  // a neighbour diverged: η* is at the edge
+  double vx = 0, vy = 0;
+  if (!parabola_vertex(x, y, vx, vy)) return;  // flat: keep the grid minimum
+  c.best_lr = std::exp2(vx);
+  c.best_loss = vy;
+  c.bracketed = true;
+}
+
+std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series) {
+  // (width, lr) -> sum over seeds and count
+  std::map<int, std::map<double, std::pair<double, int>>> sums;
+  for (const auto& run : runner.runs()) {
+    auto& cell = sums[run->model().dims()[1]][run->coords().lr];
+    cell.first += final_value(*run, series);
+    cell.second++;
+  }
+  std::vector<LrCurve> curves;
+  for (const auto& [width, by_lr] : sums) {
+    LrCurve c;
+    c.width = width;
+    for (const auto& [lr, cell] : by_lr) {
+      c.lrs.push_back(lr);
+      c.losses.push_back(cell.first / cell.second);
+    }
+    fit_best_lr(c);
+    curves.push_back(c);
+  }
+  return curves;
+}
+
+LrCurve bracket_best_lr(const ExperimentSpec& spec, int width, double start, int max_points) {
+  std::map<int, double> loss;  // half-octave index k -> loss at start·2^(k/2)
+  auto lr_at = [&](int k) { return start * std::exp2(0.5 * k); };
+  auto evaluate = [&](int k) {
+    if (!loss.count(k) && int(loss.size()) < max_points) loss[k] = mean_over_seeds_at(spec, width, lr_at(k));
+  };
+  for (int k : {-1, 0, 1}) evaluate(k);
+  for (;;) {
+    const int best = std::min_element(loss.begin(), loss.end(), [](const auto& a, const auto& b) {
+                       return a.second < b.second;
+                     })->first;
+    if ((loss.count(best - 1) && loss.count(best + 1)) || int(loss.size()) >= max_points) break;
+    evaluate(best - 1);
+    evaluate(best + 1);
+  }
+  LrCurve c;
+  c.width = width;
+  for (const auto& [k, value] : loss) {
+    c.lrs.push_back(lr_at(k));
+    c.losses.push_back(value);
+  }
+  fit_best_lr(c);
+  return c;
+}

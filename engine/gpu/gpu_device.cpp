@@ -1,0 +1,55 @@
+#include "engine/gpu/gpu_device.hpp"
+
+#include <algorithm>
+
+int ReferenceGpuDevice::create_plan(const GpuPlan& plan) {
+  auto p = std::make_unique<Plan>();
+  p->plan = plan;
+  for (long size : plan.buffers) p->data.emplace_back(size_t(size), 0.0f);
+  plans_.push_back(std::move(p));
+  return int(plans_.size()) - 1;
+}
+
+void ReferenceGpuDevice::release_plan(int plan) { plans_[size_t(plan)].reset(); }
+
+void ReferenceGpuDevice::write(int plan, int buffer, const float* data, long count) {
+  std::copy_n(data, count, plans_[size_t(plan)]->data[size_t(buffer)].begin());
+}
+
+void ReferenceGpuDevice::run(int plan, int phase) {
+  if (lost_) return;
+  Plan& p = *plans_[size_t(plan)];
+  run_reference(p.plan, phase, p.data);
+}
+
+int ReferenceGpuDevice::request_read(int plan, const std::vector<int>& buffers, const std::vector<long>& counts) {
+  std::vector<std::vector<float>> copy;
+  for (size_t i = 0; i < buffers.size(); i++) {
+    const std::vector<float>& b = plans_[size_t(plan)]->data[size_t(buffers[i])];
+    copy.emplace_back(b.begin(), b.begin() + (i < counts.size() ? counts[i] : long(b.size())));
+  }
+  reads_.push_back(std::move(copy));
+  return int(reads_.size()) - 1;
+}
+
+GpuDevice::ReadState ReferenceGpuDevice::poll_read(int ticket, std::vector<std::vector<float>>& out) {
+  if (lost_) return ReadState::failed;
+  out = std::move(reads_[size_t(ticket)]);
+  return ReadState::ready;
+}
+
+BackendChoice choose_backend(Backend requested, const GpuDevice* device, const std::string& why_none) {
+  if (requested == Backend::cpu) return {};
+  const bool usable = device && !device->lost();
+  const std::string why = device ? "the WebGPU device was lost (" + device->lost_reason() + ")" : why_none;
+  if (requested == Backend::webgpu) {
+    if (!usable) return {false, "WebGPU was asked for but " + why + ": training on the CPU instead."};
+    if (device->is_fallback())
+      return {true, "WebGPU forced onto a software adapter (" + device->name() + "): correct, but slower than the CPU."};
+    return {true, ""};
+  }
+  if (usable && !device->is_fallback()) return {true, ""};
+  if (usable) return {false, "auto: the WebGPU adapter (" + device->name() + ") is a software fallback, so training runs "
+                             "on the CPU (set backend to webgpu to force it)."};
+  return {};  // auto without WebGPU: the CPU, as expected; nothing to say
+}

@@ -1,0 +1,95 @@
+#include "engine/gpu/mlp_gpu_plan.hpp"
+
+#include "engine/spec/spec.hpp"
+
+namespace {
+uint32_t u(long x) { return uint32_t(x); }
+}  // namespace
+
+MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const std::vector<TensorSlice>& slices,
+                              int batch, int train_size, bool classification, int loss_slots) {
+  MlpGpuPlan p;
+  GpuPlan& g = p.plan;
+  g.phases.resize(2);
+  auto& fb = g.phases[MlpGpuPlan::forward_backward];
+  auto& up = g.phases[MlpGpuPlan::update];
+  const std::vector<int>& dims = mlp.dims();
+  const int layers = mlp.layers(), d_in = dims.front(), d_out = dims.back();
+  const int act = int(mlp.activation());
+  const bool full_batch = batch == train_size;
+
+  p.train_x = g.add_buffer(long(train_size) * d_in);
+  p.train_targets = g.add_buffer(long(train_size) * (classification ? 1 : d_out));
+  p.step = g.add_buffer(3);
+  p.loss_slots = loss_slots;
+  p.loss_history = g.add_buffer(loss_slots);
+  const int no_bias = g.add_buffer(1);  // a bound dummy: this MLP has no bias vectors (input_bias folds one in)
+
+  int x = p.train_x, targets = p.train_targets;
+  if (!full_batch) {
+    p.batch_index = g.add_buffer(batch);
+    x = g.add_buffer(long(batch) * d_in);
+    fb.push_back({GpuKernel::gather_rows, {p.train_x, p.batch_index, x}, {u(batch), u(d_in)}, {}});
+    const int cols = classification ? 1 : d_out;
+    targets = g.add_buffer(long(batch) * cols);
+    fb.push_back({GpuKernel::gather_rows, {p.train_targets, p.batch_index, targets}, {u(batch), u(cols)}, {}});
+  }
+
+  // Forward: h_l = m_l · x_{l-1} W_lᵀ, x_l = phi(h_l).
+  std::vector<int> inputs{x}, h;
+  for (int l = 0; l < layers; l++) {
+    const int fan_in = dims[size_t(l)], fan_out = dims[size_t(l) + 1];
+    p.weights.push_back(g.add_buffer(mlp.layer_size(l)));
+    p.grads.push_back(g.add_buffer(mlp.layer_size(l)));
+    h.push_back(g.add_buffer(long(batch) * fan_out));
+    fb.push_back({GpuKernel::gemm_nt, {inputs.back(), p.weights.back(), h.back()}, {u(batch), u(fan_out), u(fan_in)},
+                  {float(mlp.scaling()[size_t(l)].multiplier)}});
+    if (l + 1 < layers) {
+      inputs.push_back(g.add_buffer(long(batch) * fan_out));
+      fb.push_back({GpuKernel::bias_act_forward, {no_bias, h.back(), inputs.back()}, {u(batch), u(fan_out), u(act), 0}, {}});
+    }
+  }
+
+  // Loss and ∂L/∂f, then the batch loss into the step's slot.
+  int delta = g.add_buffer(long(batch) * d_out);
+  const int terms = g.add_buffer(classification ? batch : long(batch) * d_out);
+  fb.push_back({classification ? GpuKernel::cross_entropy : GpuKernel::mse, {h.back(), targets, delta, terms},
+                {u(batch), u(d_out)}, {}});
+  fb.push_back({GpuKernel::reduce_sum, {terms, p.step, p.loss_history},
+                {u(classification ? batch : long(batch) * d_out), 0}, {1.0f}});
+
+  // Backward: ∂L/∂W_l = m_l δ_lᵀ x_{l-1}; δ_{l-1} = (m_l δ_l W_l) ⊙ phi'(h_{l-1}).
+  for (int l = layers - 1; l >= 0; l--) {
+    const int fan_in = dims[size_t(l)], fan_out = dims[size_t(l) + 1];
+    const float m = float(mlp.scaling()[size_t(l)].multiplier);
+    fb.push_back({GpuKernel::gemm_tn, {delta, inputs[size_t(l)], p.grads[size_t(l)]}, {u(fan_out), u(fan_in), u(batch)}, {m}});
+    if (l == 0) break;
+    const int dx = g.add_buffer(long(batch) * fan_in);
+    fb.push_back({GpuKernel::gemm_nn, {delta, p.weights[size_t(l)], dx}, {u(batch), u(fan_in), u(fan_out)}, {m}});
+    const int prev = g.add_buffer(long(batch) * fan_in);
+    fb.push_back({GpuKernel::bias_act_backward, {dx, h[size_t(l) - 1], inputs[size_t(l)], prev},
+                  {u(batch), u(fan_in), u(act)}, {}});
+    delta = prev;
+  }
+
+  // Update, one dispatch per tensor (engine/model/optimizer.cpp's order and formulas).
+  for (int l = 0; l < layers; l++) {
+    const long n = mlp.layer_size(l);
+    const float lr = float(opt.lr * slices[size_t(l)].lr_multiplier);
+    if (opt.kind == OptimizerKind::sgd) {
+      const bool momentum = opt.momentum != 0;
+      p.first_moment.push_back(momentum ? g.add_buffer(n) : -1);
+      up.push_back({GpuKernel::sgd, {p.grads[size_t(l)], p.weights[size_t(l)], momentum ? p.first_moment.back() : no_bias},
+                    {u(n), momentum ? 1u : 0u}, {lr, float(opt.momentum), float(opt.weight_decay)}});
+      p.second_moment.push_back(-1);
+    } else {
+      p.first_moment.push_back(g.add_buffer(n));
+      p.second_moment.push_back(g.add_buffer(n));
+      up.push_back({GpuKernel::adam,
+                    {p.grads[size_t(l)], p.step, p.weights[size_t(l)], p.first_moment.back(), p.second_moment.back()},
+                    {u(n), opt.kind == OptimizerKind::adamw ? 1u : 0u},
+                    {lr, float(opt.beta1), float(opt.beta2), float(opt.eps), float(opt.weight_decay)}});
+    }
+  }
+  return p;
+}

@@ -1,0 +1,31 @@
+// The training step of an Mlp as a GPU kernel plan (engine/gpu/gpu_plan.hpp), in float32:
+//   phase 0 (forward_backward): gather the mini-batch, forward (gemm_nt + bias_act per layer), the loss and its
+//     gradient (mse or cross_entropy), the batch loss into its slot of the loss history (reduce_sum), backward
+//     (gemm_tn for ∂L/∂W, gemm_nn + bias_act_backward for δ);
+//   phase 1 (update): one SGD or Adam dispatch per weight matrix, with its learning-rate multiplier.
+// Two phases so that the host can copy θ_t, ∂L/∂θ_t and the optimizer state back between them on a record step:
+// the same point at which Run records on the CPU. The training set stays on the device; per step the host writes
+// only the batch indices (mini-batches) and the step buffer {loss slot, 1 − β1^t, 1 − β2^t}.
+#pragma once
+#include <vector>
+
+#include "engine/gpu/gpu_plan.hpp"
+#include "engine/model/mlp.hpp"
+#include "engine/model/optimizer.hpp"
+#include "engine/spec/spec.hpp"
+
+struct MlpGpuPlan {
+  GpuPlan plan;
+  enum Phase { forward_backward = 0, update = 1 };
+  int train_x = -1, train_targets = -1;  // the whole training set: inputs; targets (regression) or labels (f32)
+  int batch_index = -1;                  // mini-batch row indices (f32), -1 for full batch
+  int step = -1;                         // {loss slot, bias1, bias2}
+  int loss_history = -1;                 // one batch loss per slot
+  int loss_slots = 0;
+  std::vector<int> weights, grads, first_moment, second_moment;  // per layer; moments -1 when unused
+};
+
+// `batch` rows per step from a training set of `train_size` rows (batch == train_size: full batch, no gather).
+MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const std::vector<TensorSlice>& slices,
+                              int batch, int train_size, bool classification, int loss_slots);
+

@@ -1,0 +1,40 @@
+// Curvature of the square loss L = 1/(2B) Σ (f − y)² of an Mlp on a fixed set (spec/phenomena.md §2, §4, §5).
+//
+// The matrix is H̃ = P^½ H P^½, H the Hessian with respect to the trained parameters and P the per-tensor
+// learning-rate multipliers: GD's update θ ← θ − η P ∇L is stable near a minimum iff η λ_max(H̃) < 2, so λ_max(H̃)
+// is the sharpness that edge-of-stability compares with 2/η (P = 1 in every preset the phenomena use).
+//
+// Why central differences of the gradient: the engine has explicit first-order backward passes only; a
+// Hessian-vector product (g(θ + εv) − g(θ − εv)) / 2ε costs two of them, and with ε ≈ 1e-5 ‖θ‖ its float64
+// error (≈ 1e-9 relative for smooth activations) is far below what power iteration or an eigenvalue sign needs.
+#pragma once
+#include <vector>
+
+#include "engine/model/mlp.hpp"
+
+class HessianProbe {
+ public:
+  // x, y: count rows (count ≤ m.max_batch()), alive as long as the probe. Allocates its scratch once.
+  HessianProbe(Mlp& m, const double* x, const double* y, int count);
+
+  // hv = H̃ v. θ is restored exactly; the model's gradient buffer is overwritten.
+  void product(const double* v, double* hv);
+  // The largest (most positive) eigenvalue λ_max(H̃) by power iteration (Rayleigh quotient), warm-started from
+  // the previous call's vector.
+  double top_eigenvalue(int max_iters = 100, double tol = 1e-6);
+  // The dense H̃ (P × P, row-major), for small nets (the embedding check).
+  std::vector<double> matrix();
+  // ∇L at the current θ (into the model's gradient buffer); returns L.
+  double gradient();
+
+ private:
+  double power_iteration(double shift, int max_iters, double tol);  // of H̃ + shift·I
+
+  Mlp& m_;
+  const double* x_;
+  const double* y_;
+  int count_;
+  std::vector<double> sqrt_lr_;  // P^½ per parameter
+  std::vector<double> theta_, g_plus_, dout_, v_, hv_;
+};
+

@@ -1,0 +1,166 @@
+#include "engine/model/mlp.hpp"
+
+#include <algorithm>
+
+#include "engine/kernels/kernels.hpp"
+
+Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch)
+    : dims_(std::move(dims)), act_(act), scaling_(std::move(scaling)), max_batch_(max_batch) {
+  long total = 0;
+  int widest = 0;
+  for (int l = 0; l < layers(); l++) {
+    offset_.push_back(total);
+    total += layer_size(l);
+    h_.emplace_back(size_t(max_batch) * size_t(dims_[size_t(l) + 1]));
+    if (l + 1 < layers()) x_.emplace_back(size_t(max_batch) * size_t(dims_[size_t(l) + 1]));
+  }
+  long largest_layer = 0;
+  for (int l = 0; l < layers(); l++) largest_layer = std::max(largest_layer, layer_size(l));
+  transposed_.assign(size_t(largest_layer), 0.0);
+  for (int d : dims_) widest = std::max(widest, d);
+  params_.assign(size_t(total), 0.0);
+  grads_.assign(size_t(total), 0.0);
+  delta_.assign(size_t(max_batch) * size_t(widest), 0.0);
+  delta_prev_.assign(size_t(max_batch) * size_t(widest), 0.0);
+}
+
+void Mlp::init(Rng& rng) {
+  for (int l = 0; l < layers(); l++) {
+    double* w = weights(l);
+    const double std = scaling_[size_t(l)].init_std;
+    if (!antisymmetric_) {
+      for (long i = 0; i < layer_size(l); i++) w[i] = std * rng.normal();
+      continue;
+    }
+    // ASI: draw copy θ (the same numbers, in the same order, as a plain net of half the hidden widths), then place
+    // it at the even units and its twin θ′ at the odd ones; the twin's readout carries the minus sign.
+    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+    const bool split_in = hidden(l), split_out = hidden(l + 1);
+    const int in_a = split_in ? fan_in / 2 : fan_in, out_a = split_out ? fan_out / 2 : fan_out;
+    std::fill(w, w + layer_size(l), 0.0);
+    for (int r = 0; r < out_a; r++)
+      for (int c = 0; c < in_a; c++) {
+        const double v = std * rng.normal();
+        const int row = split_out ? 2 * r : r, col = split_in ? 2 * c : c;
+        w[long(row) * fan_in + col] = v;
+        if (split_out && split_in) w[long(row + 1) * fan_in + col + 1] = v;  // hidden → hidden: twin to twin
+        else if (split_out) w[long(row + 1) * fan_in + col] = v;             // input → hidden
+        else w[long(row) * fan_in + col + 1] = -v;                           // hidden → output
+      }
+  }
+}
+
+void Mlp::mask_gradients() {
+  if (!antisymmetric_) return;
+  for (int l = 1; l + 1 < layers(); l++) {  // hidden → hidden layers only
+    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+    double* g = grads(l);
+    for (int r = 0; r < fan_out; r++)
+      for (int c = (r + 1) % 2; c < fan_in; c += 2) g[long(r) * fan_in + c] = 0;
+  }
+}
+
+void Mlp::set_dropout(double p) {
+  dropout_ = p;
+  keep_.clear();
+  dropped_.clear();
+  if (p <= 0) return;
+  for (int l = 0; l + 1 < layers(); l++) {
+    keep_.emplace_back(size_t(max_batch_) * size_t(dims_[size_t(l) + 1]));
+    dropped_.emplace_back(size_t(max_batch_) * size_t(dims_[size_t(l) + 1]));
+  }
+}
+
+void Mlp::set_precision(Precision p) {
+  precision_ = p;
+  if (p != Precision::float32) return;
+  for (int l = 0; l < layers(); l++) {
+    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+    gemm_f32_.reserve(max_batch_, fan_out, fan_in);  // forward
+    gemm_f32_.reserve(fan_out, fan_in, max_batch_);  // weight gradient
+    gemm_f32_.reserve(max_batch_, fan_in, fan_out);  // backward to inputs
+  }
+}
+
+// h_l = multiplier · layer_input(l) · W_lᵀ, in the spec's precision; both forward passes start each layer here.
+double* Mlp::compute_preactivation(int l, int batch) {
+  const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+  double* h = h_[size_t(l)].data();
+  if (precision_ == Precision::float32)
+    matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier, gemm_f32_);
+  else
+    matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
+              transposed_.data());
+  return h;
+}
+
+const double* Mlp::forward_train(const double* x, int batch, Rng& rng) {
+  if (dropout_ <= 0) return forward(x, batch);
+  input_ = x;
+  dropout_active_ = true;
+  const double scale = 1 / (1 - dropout_);
+  for (int l = 0; l < layers(); l++) {
+    double* h = compute_preactivation(l, batch);
+    if (l + 1 == layers()) break;
+    const long n = long(batch) * dims_[size_t(l) + 1];
+    double* xl = x_[size_t(l)].data();
+    double* keep = keep_[size_t(l)].data();
+    double* out = dropped_[size_t(l)].data();
+    activation_forward(act_, xl, h, n, act_param_);
+    for (long i = 0; i < n; i++) {
+      keep[i] = rng.uniform() < dropout_ ? 0.0 : scale;
+      out[i] = xl[i] * keep[i];
+    }
+  }
+  return h_.back().data();
+}
+
+const double* Mlp::forward(const double* x, int batch) {
+  input_ = x;
+  dropout_active_ = false;
+  for (int l = 0; l < layers(); l++) {
+    double* h = compute_preactivation(l, batch);
+    if (l + 1 < layers())
+      activation_forward(act_, x_[size_t(l)].data(), h, long(batch) * dims_[size_t(l) + 1], act_param_);
+  }
+  return h_.back().data();
+}
+
+void Mlp::backward(const double* dout, int batch) {
+  const int last = layers() - 1;
+  std::copy(dout, dout + long(batch) * dims_.back(), delta_.begin());
+  for (int l = last; l >= 0; l--) {
+    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+    const double m = scaling_[size_t(l)].multiplier;
+    // ∂L/∂W_l = m · δ_lᵀ x_{l-1}
+    double* grad = grads_.data() + offset_[size_t(l)];
+    if (precision_ == Precision::float32)
+      matmul_tn_f32(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m, gemm_f32_);
+    else
+      matmul_tn(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m);
+    if (l == 0) break;
+    // ∂L/∂x_{l-1} = m · δ_l W_l, then through phi': δ_{l-1} = ∂L/∂x_{l-1} ⊙ phi'(h_{l-1})
+    if (precision_ == Precision::float32)
+      matmul_nn_f32(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m, gemm_f32_);
+    else
+      matmul_nn(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m);
+    const long n = long(batch) * fan_in;
+    if (dropout_active_) {  // through the mask: ∂L/∂x = ∂L/∂(x ⊙ keep) ⊙ keep
+      const double* keep = keep_[size_t(l) - 1].data();
+      for (long i = 0; i < n; i++) delta_prev_[size_t(i)] *= keep[i];
+    }
+    activation_backward(act_, delta_.data(), delta_prev_.data(), h_[size_t(l) - 1].data(),
+                        x_[size_t(l) - 1].data(), n, act_param_);
+  }
+  mask_gradients();
+}
+
+std::vector<TensorSlice> layer_slices(const Mlp& m) {
+  std::vector<TensorSlice> out;
+  long offset = 0;
+  for (int l = 0; l < m.layers(); l++) {
+    out.push_back({offset, m.layer_size(l), m.scaling()[size_t(l)].lr_multiplier});
+    offset += m.layer_size(l);
+  }
+  return out;
+}

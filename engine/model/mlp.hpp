@@ -1,0 +1,106 @@
+// A multilayer perceptron with explicit forward and backward passes (in the style of llm.c).
+//
+//   h_1 = m_1 · x W_1ᵀ,  x_l = phi(h_l),  h_{l+1} = m_{l+1} · x_l W_{l+1}ᵀ,  f = h_{L+1}
+//
+// W_l is stored row-major as (fan_out × fan_in), like PyTorch's nn.Linear, in one flat parameter buffer.
+// The multipliers m_l, init stds and learning-rate multipliers come from the Parametrization.
+// All buffers are sized in the constructor for `max_batch` rows: forward and backward allocate nothing.
+#pragma once
+#include <vector>
+
+#include "engine/base/rng.hpp"
+#include "engine/kernels/activation.hpp"
+#include "engine/kernels/gemm_f32.hpp"
+#include "engine/model/optimizer.hpp"
+#include "engine/param/parametrization.hpp"
+
+class Mlp {
+ public:
+  // dims = {d_in, n_1, ..., n_L, d_out}; scaling has one entry per weight matrix (dims.size() - 1).
+  Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch);
+
+  // w ~ N(0, init_std²) per layer, drawn in layer order, row-major.
+  void init(Rng& rng);
+
+  // float64 (default): the reference kernels. float32: the dense products run in float32 (gemm_f32.hpp), while
+  // parameters, activations and gradients stay double. Sizes the float32 workspace here, not in the step loop.
+  void set_precision(Precision p);
+  Precision precision() const { return precision_; }
+
+  // Forward `batch` rows of x (batch × d_in, must stay alive until backward). Returns f (batch × d_out).
+  const double* forward(const double* x, int batch);
+  // Backward from dL/df (batch × d_out) of the last forward: overwrites the gradient buffer.
+  void backward(const double* dout, int batch);
+
+  // Antisymmetric initialization (ASI, spec/phenomena.md §0; Zhang et al. 2020): the net is two copies of one
+  // network, f = (√2/2) h(x; θ) − (√2/2) h(x; θ′) with θ′ = θ at init, so f ≡ 0 at init and both copies train.
+  // The copies live side by side in this net's hidden layers, interleaved (unit 2j of copy θ, 2j+1 of copy θ′), so
+  // the hidden widths must be even and are twice the copy's; the caller puts the √2/2 into the output multiplier
+  // and the copy's scaling into every layer. Between hidden layers the weights linking the two copies stay 0:
+  // backward() zeroes their gradients (mask_gradients()). Call before init().
+  void set_antisymmetric(bool on) { antisymmetric_ = on; }
+  bool antisymmetric() const { return antisymmetric_; }
+  // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
+  // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
+  void mask_gradients();
+
+  // Dropout (spec/phenomena.md §3 C-4, book §8.4.1) on every hidden layer's output with drop probability p:
+  // forward_train() keeps each unit with probability 1 − p and scales the kept ones by 1/(1 − p) (so the mean is
+  // unchanged and evaluation with forward() needs no rescaling); the next backward() uses the same masks.
+  // Sizes the mask buffers here, not in the step loop.
+  void set_dropout(double p);
+  double dropout() const { return dropout_; }
+  const double* forward_train(const double* x, int batch, Rng& rng);
+
+  int layers() const { return int(dims_.size()) - 1; }
+  const std::vector<int>& dims() const { return dims_; }
+  const std::vector<TensorScaling>& scaling() const { return scaling_; }
+  Activation activation() const { return act_; }
+  // The activation's parameter a (sin(a x), Ricker width a); 1 unless set.
+  void set_activation_param(double a) { act_param_ = a; }
+  double activation_param() const { return act_param_; }
+  int max_batch() const { return max_batch_; }
+
+  // Parameters of layer l (fan_out × fan_in) and their gradients, inside the flat buffers.
+  double* weights(int l) { return params_.data() + offset_[size_t(l)]; }
+  const double* weights(int l) const { return params_.data() + offset_[size_t(l)]; }
+  const double* grads(int l) const { return grads_.data() + offset_[size_t(l)]; }
+  double* grads(int l) { return grads_.data() + offset_[size_t(l)]; }
+  long layer_size(int l) const { return long(dims_[size_t(l) + 1]) * dims_[size_t(l)]; }
+  std::vector<double>& params() { return params_; }
+  std::vector<double>& grads() { return grads_; }
+
+  // Preactivation h_{l+1} of the last forward (batch × dims[l+1]); l = layers()-1 is the output f.
+  const double* preactivation(int l) const { return h_[size_t(l)].data(); }
+
+ private:
+  double* compute_preactivation(int l, int batch);
+  const double* layer_input(int l) const {
+    if (l == 0) return input_;
+    return dropout_active_ ? dropped_[size_t(l) - 1].data() : x_[size_t(l) - 1].data();
+  }
+  bool hidden(int dim_index) const { return dim_index > 0 && dim_index + 1 < int(dims_.size()); }
+
+  std::vector<int> dims_;
+  Activation act_;
+  double act_param_ = 1;
+  std::vector<TensorScaling> scaling_;
+  int max_batch_;
+  std::vector<long> offset_;
+  std::vector<double> params_, grads_;
+  std::vector<std::vector<double>> h_;  // preactivations, one per layer
+  std::vector<std::vector<double>> x_;  // phi(h) of the hidden layers
+  std::vector<double> delta_, delta_prev_;  // backward scratch: ∂L/∂h of the current and the previous layer
+  std::vector<double> transposed_;  // forward scratch: one weight matrix transposed
+  Precision precision_ = Precision::float64;
+  GemmF32Workspace gemm_f32_;  // float32 mode: packing buffers
+  const double* input_ = nullptr;
+  bool antisymmetric_ = false;
+  double dropout_ = 0;
+  bool dropout_active_ = false;  // the last forward was forward_train with dropout
+  std::vector<std::vector<double>> keep_;     // per hidden layer: 0 or 1/(1 − p) per unit and row
+  std::vector<std::vector<double>> dropped_;  // per hidden layer: x ⊙ keep, the next layer's input
+};
+
+// The optimizer's per-tensor view of an Mlp: one slice per weight matrix with its learning-rate multiplier.
+std::vector<TensorSlice> layer_slices(const Mlp& m);

@@ -1,0 +1,123 @@
+// A decoder-only Transformer with explicit forward and backward passes (in the style of llm.c), for the
+// anchor-function tasks (spec/anchor-functions.md): only the last position is read out.
+//
+//   x⁰_t = m_e · wte[token_t] + m_p · wpe[t]
+//   pre-LN block:   r = x + Attn(LN₁(x)),   x' = r + FFN(LN₂(r))          (final LayerNorm before the head)
+//   post-LN block:  r = LN₁(x + Attn(x)),   x' = LN₂(r + FFN(r))          (the book's placement, no final LN)
+//   Attn: per head softmax(scale · Q Kᵀ, causal) V, then W_O;  FFN: W₂ φ(W₁ ·)
+//   logits = m_out · z W_headᵀ + b_head,   z = the last position's final features
+//
+// Every matrix is stored row-major as (fan_out × fan_in), like torch.nn.Linear, in one flat parameter buffer;
+// tensors() lists them in that order with their initialization and learning-rate rule (from the
+// TransformerInit, transformer_parametrization.hpp). Buffers are sized for `max_batch` sequences in the
+// constructor: forward and backward allocate nothing.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/base/rng.hpp"
+#include "engine/kernels/activation.hpp"
+#include "engine/model/attention.hpp"
+#include "engine/model/optimizer.hpp"
+#include "engine/param/transformer_parametrization.hpp"
+
+struct TransformerConfig {
+  int vocab = 128;    // input token ids in [0, vocab)
+  int outputs = 128;  // classes of the head
+  int seq_len = 9;
+  int layers = 3, d_model = 64, heads = 1, d_head = 0, d_ff = 256;  // d_head 0: d_model / heads
+  Activation activation = Activation::relu;
+  bool pre_ln = true;
+  bool attention_bias = false, mlp_bias = false, output_bias = true;
+  int head_dim() const { return d_head > 0 ? d_head : d_model / heads; }
+};
+
+struct TransformerTensor {
+  std::string name;  // "wte", "wpe", "h0.wq", ..., "ln_f.g", "head.w", "head.b"
+  long offset = 0;
+  int rows = 1, cols = 1;  // a vector has rows 1
+  TensorRole role = TensorRole::hidden;
+  TensorInit init;
+  long size() const { return long(rows) * cols; }
+  bool is_matrix() const { return role != TensorRole::norm_gain && role != TensorRole::bias; }
+};
+
+class Transformer {
+ public:
+  Transformer(TransformerConfig config, const TransformerInit& init, int max_batch);
+
+  void init(Rng& rng);  // every tensor in order, row-major
+
+  // tokens: batch × seq_len ids. Returns the last position's logits (batch × outputs).
+  const double* forward(const int* tokens, int batch);
+  // From dL/dlogits of the last forward: overwrites the gradient buffer.
+  void backward(const double* dlogits, int batch);
+
+  const TransformerConfig& config() const { return config_; }
+  int max_batch() const { return max_batch_; }
+  double attention_scale() const { return attention_scale_; }
+  std::vector<double>& params() { return params_; }
+  const std::vector<double>& params() const { return params_; }
+  std::vector<double>& grads() { return grads_; }
+  const std::vector<TransformerTensor>& tensors() const { return tensors_; }
+  const TransformerTensor* find_tensor(const std::string& name) const;
+
+  // Hooks for analysis, all of the last forward:
+  // post-softmax attention of block l: batch × heads × T × T (row = query position);
+  const double* attention(int layer) const { return probs_.data() + long(layer) * probs_stride(); }
+  // the residual stream entering block l (l = layers: the last block's output), batch·T × d_model;
+  const double* hidden(int layer) const { return resid_.data() + long(layer) * act_stride(config_.d_model); }
+  // the features the head reads (the last position, after the final LayerNorm in pre-LN), batch × d_model.
+  const double* features() const { return z_.data(); }
+  // An edit applied to block l's attention after the softmax (masking analyses); an empty function clears it.
+  void set_attention_edit(int layer, AttentionEdit edit) { edits_[size_t(layer)] = std::move(edit); }
+
+ private:
+  struct Block {  // offsets of one block's tensors in the flat buffers (-1: absent)
+    long ln1_g, ln1_b, wq, wk, wv, bq, bk, bv, wo, bo, ln2_g, ln2_b, w1, b1, w2, b2;
+  };
+  long add_tensor(const std::string& name, int rows, int cols, TensorRole role, int fan_in, const TransformerInit& p);
+  double mult(long offset) const;
+  void linear_forward(double* out, const double* in, long w, long b, int rows, int out_dim, int in_dim);
+  // dW = m·doutᵀ in (overwrites), db += Σ dout, din (= or +=) m·dout W.
+  void linear_backward(double* din, bool accumulate, const double* dout, const double* in, long w, long b, int rows,
+                       int out_dim, int in_dim);
+  void block_forward(int l, int batch);
+  void block_backward(int l, int batch);
+  long act_stride(int width) const { return long(max_batch_) * config_.seq_len * width; }
+  long probs_stride() const { return long(max_batch_) * config_.heads * config_.seq_len * config_.seq_len; }
+  double* act(std::vector<double>& buf, int l, int width) { return buf.data() + long(l) * act_stride(width); }
+  AttentionShape shape(int batch) const;
+
+  TransformerConfig config_;
+  int max_batch_;
+  double attention_scale_;
+  std::vector<TransformerTensor> tensors_;
+  std::vector<Block> blocks_;
+  long wte_, wpe_, lnf_g_ = -1, lnf_b_ = -1, head_w_, head_b_ = -1;
+  std::vector<double> params_, grads_;
+  std::vector<AttentionEdit> edits_;
+  const int* tokens_ = nullptr;
+
+  // Activations, one slice per block (llm.c style): the residual stream and every intermediate backward reads.
+  std::vector<double> resid_;                  // (layers + 1) × N × D
+  std::vector<double> ln1_, r1_, x1_, ln2_, r2_;  // N × D per block (x1_: post-LN only, ln2_: pre-LN only)
+  std::vector<double> ln1_stats_, ln2_stats_;  // mean, rstd: 2 × N per block
+  std::vector<double> q_, k_, v_, y_;          // N × heads·d_head per block
+  std::vector<double> probs_;                  // batch × heads × T × T per block
+  std::vector<double> h_, u_;                  // N × d_ff per block: preactivation and φ(h)
+  std::vector<double> last_, z_, lnf_stats_, logits_;  // the last position: batch × D, batch × D, 2·batch, batch × out
+  // Backward scratch.
+  std::vector<double> g_, dx1_, dr_, dtmp_, dtmp2_, dff_, dff2_, dq_, dk_, dv_, dy_, dprobs_, dz_;
+  std::vector<double> transposed_;  // matmul_nt scratch: the largest matrix
+};
+
+// The optimizer's view of a Transformer: one slice per tensor, weight decay on matrices and embeddings only.
+std::vector<TensorSlice> transformer_slices(const Transformer& m);
+
+long transformer_parameter_count(const TransformerConfig& c);
+// Floating-point operations of one sequence's forward pass: every matrix product over all positions, the attention
+// scores and mixing, the head at the last position (backward costs about twice this).
+double transformer_forward_flops(const TransformerConfig& c);
+// Doubles of forward/backward buffers for `batch` sequences (Transformer's constructor).
+double transformer_activation_doubles(const TransformerConfig& c, int batch);

@@ -1,0 +1,207 @@
+#include "engine/run/runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+
+namespace {
+
+TaskData make_data(const ExperimentSpec& spec) {
+  TaskData data = make_task(spec.task);
+  if (spec.model.input_bias) {
+    append_constant_input(data.train);
+    append_constant_input(data.test);
+  }
+  return data;
+}
+
+json::Value number_or_null(double x) { return std::isfinite(x) ? json::Value::make_number(x) : json::Value(); }
+
+json::Value run_summary(const Run& run) {
+  json::Value s = json::Value::make_object();
+  for (const Series& series : run.series()) {
+    if (series.values.empty() || series.name.find('/') != std::string::npos) continue;
+    s.set("final_" + series.name, number_or_null(series.values.back()));
+    const bool higher_better = series.name == "test_accuracy" || series.name.find("accuracy") != std::string::npos ||
+                               series.name == "commutativity" || series.name == "wq_cosine";
+    const double best = higher_better ? *std::max_element(series.values.begin(), series.values.end())
+                                      : *std::min_element(series.values.begin(), series.values.end());
+    s.set((higher_better ? "max_" : "min_") + series.name, number_or_null(best));
+  }
+  return s;
+}
+
+}  // namespace
+
+// One member's step; an exception ends that member as failed instead of the whole sweep (or the page). It is a
+// separate function with a plain C name because the page's build can catch exceptions only in functions it names
+// (web/CMakeLists.txt: EXCEPTION_CATCHING_ALLOWED; catching everywhere would slow every call in the engine).
+extern "C" [[gnu::noinline]] void muplay_guarded_step(Run* run, const char* injected_fault) {
+  try {
+    if (injected_fault) throw std::runtime_error(injected_fault);
+    run->step();
+  } catch (const std::exception& e) {
+    run->fail(e.what());
+  } catch (...) {
+    run->fail("unknown error");
+  }
+}
+
+Runner::Runner(const ExperimentSpec& spec) : Runner(spec, nullptr, "this program has no WebGPU (only the page does)") {}
+
+Runner::Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none)
+    : spec_(spec), data_(make_data(spec_)) {
+  const std::vector<int> as_written{0};
+  const std::vector<double> spec_lr{spec_.optimizer.lr};
+  const std::vector<int>& widths = spec_.sweep.width.empty() ? as_written : spec_.sweep.width;
+  const std::vector<double>& lrs = spec_.sweep.lr.empty() ? spec_lr : spec_.sweep.lr;
+  const std::vector<double> spec_gamma{spec_.model.transformer.gamma}, spec_decay{spec_.optimizer.weight_decay};
+  const std::vector<double>& gammas = spec_.sweep.gamma.empty() ? spec_gamma : spec_.sweep.gamma;
+  const std::vector<double>& decays = spec_.sweep.weight_decay.empty() ? spec_decay : spec_.sweep.weight_decay;
+  const std::vector<PhasePoint> one_phase{{spec_.parametrization.gamma, spec_.parametrization.gamma_prime}};
+  const std::vector<PhasePoint>& phases = spec_.sweep.phase_points.empty() ? one_phase : spec_.sweep.phase_points;
+  for (int width : widths)
+    for (double lr : lrs)
+      for (double decay : decays)
+        for (double gamma : gammas)
+          for (const PhasePoint& phase : phases)
+            for (uint64_t seed : spec_.sweep.seeds)
+              runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, gamma, decay, phase},
+                                                    device, why_none));
+  batch_.reserve(runs_.size());
+}
+
+bool Runner::done() const {
+  for (const auto& r : runs_)
+    if (!r->done()) return false;
+  return true;
+}
+
+long Runner::planned_steps() const { return long(runs_.size()) * spec_.schedule.steps; }
+
+long Runner::progress_steps() const {
+  long steps = 0;
+  for (const auto& r : runs_) steps += r->done() ? spec_.schedule.steps : r->steps_done();
+  return steps;
+}
+
+bool Runner::step() {
+  const int count = int(runs_.size());
+  for (int k = 0; k < count; k++) {
+    Run& run = *runs_[size_t((next_ + k) % count)];
+    if (run.done()) continue;
+    const bool fault = fault_.member == (next_ + k) % count && fault_.step == run.steps_done();
+    const int before = run.steps_done();
+    muplay_guarded_step(&run, fault ? fault_.message.c_str() : nullptr);
+    total_steps_ += run.steps_done() - before;  // 0 while a device read is pending; negative if a lost device rewinds
+    if (run.waiting()) continue;
+    next_ = (next_ + k + 1) % count;
+    return true;
+  }
+  return !done();
+}
+
+void Runner::step_member(void* context, int index) {
+  const ParallelSlice& slice = *static_cast<const ParallelSlice*>(context);
+  Runner& self = *slice.runner;
+  const int member = self.batch_[size_t(index)];
+  Run& run = *self.runs_[size_t(member)];
+  for (int k = 0; k < slice.steps && !run.done(); k++) {
+    const bool fault = self.fault_.member == member && self.fault_.step == run.steps_done();
+    muplay_guarded_step(&run, fault ? self.fault_.message.c_str() : nullptr);
+  }
+}
+
+bool Runner::step_parallel(WorkerPool& pool, int steps, int members) {
+  if (runs_on_gpu() > 0) return step();
+  const int count = int(runs_.size());
+  batch_.clear();
+  for (int k = 0; k < count && int(batch_.size()) < members; k++)
+    if (!runs_[size_t((next_ + k) % count)]->done()) batch_.push_back((next_ + k) % count);
+  if (batch_.empty()) return false;
+  next_ = (batch_.back() + 1) % count;
+  // Widths are usually listed in ascending order: hand out the biggest members first, so no thread is left with a
+  // big member at the end while the others wait.
+  std::sort(batch_.begin(), batch_.end(), std::greater<int>());
+  long before = 0, after = 0;
+  for (const auto& r : runs_) before += r->steps_done();
+  ParallelSlice slice{this, steps};
+  pool.run(int(batch_.size()), step_member, &slice);
+  for (const auto& r : runs_) after += r->steps_done();
+  total_steps_ += after - before;
+  return !done();
+}
+
+bool Runner::waiting() const {
+  for (const auto& r : runs_)
+    if (!r->done() && !r->waiting()) return false;
+  return !done();
+}
+
+int Runner::runs_on_gpu() const {
+  int n = 0;
+  for (const auto& r : runs_) n += r->on_gpu();
+  return n;
+}
+
+std::string Runner::gpu_name() const {
+  for (const auto& r : runs_)
+    if (!r->gpu_name().empty()) return r->gpu_name();
+  return "";
+}
+
+bool Runner::moved_to_cpu() const {
+  for (const auto& r : runs_)
+    if (r->moved_to_cpu()) return true;
+  return false;
+}
+
+void Runner::inject_fault(int member, int step, const std::string& message) { fault_ = Fault{member, step, message}; }
+
+std::string Runner::backend_note() const {
+  for (const auto& r : runs_)
+    if (!r->backend_note().empty()) return r->backend_note();
+  return "";
+}
+
+json::Value Runner::results() const {
+  using json::Value;
+  Value root = Value::make_object();
+  root.set("schema", Value::make_string("muplay-result"));
+  root.set("version", Value::make_number(kResultVersion));
+  root.set("spec", spec_to_json(spec_));
+  Value runs = Value::make_array();
+  for (const auto& r : runs_) {
+    Value run = Value::make_object();
+    run.set("width", Value::make_number(r->model().dims()[1]));
+    run.set("lr", Value::make_number(r->coords().lr));
+    run.set("seed", Value::make_number(double(r->coords().seed)));
+    if (r->transformer()) {
+      run.set("gamma", Value::make_number(r->coords().gamma));
+      run.set("weight_decay", Value::make_number(r->coords().weight_decay));
+    }
+    if (spec_.parametrization.preset == Preset::two_layer_gamma) {
+      run.set("gamma", Value::make_number(r->coords().phase.gamma));
+      run.set("gamma_prime", Value::make_number(r->coords().phase.gamma_prime));
+    }
+    run.set("status", Value::make_string(run_status_name(r->status())));
+    run.set("diverged_at", r->diverged_at() >= 0 ? Value::make_number(r->diverged_at()) : Value());
+    run.set("steps_done", Value::make_number(r->steps_done()));
+    if (r->status() == RunStatus::failed) run.set("error", Value::make_string(r->error()));
+    Value steps = Value::make_array();
+    for (int t : r->recorded_steps()) steps.push(Value::make_number(t));
+    run.set("recorded_steps", steps);
+    Value series = Value::make_object();
+    for (const Series& s : r->series()) {
+      Value values = Value::make_array();
+      for (double x : s.values) values.push(number_or_null(x));
+      series.set(s.name, values);
+    }
+    run.set("series", series);
+    run.set("summary", run_summary(*r));
+    runs.push(run);
+  }
+  root.set("runs", runs);
+  return root;
+}

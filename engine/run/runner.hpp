@@ -1,0 +1,61 @@
+// Runs every member of a sweep (width × lr × seed) side by side, one step at a time, round robin,
+// so a caller can advance it in small time slices (the page does, each frame) and all curves grow together.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/base/json.hpp"
+#include "engine/base/worker_pool.hpp"
+#include "engine/run/run.hpp"
+#include "engine/spec/spec.hpp"
+
+class Runner {
+ public:
+  explicit Runner(const ExperimentSpec& spec);  // spec must be valid (parse_spec)
+  // Members train on `device` where the spec's backend picks it (Run's overload); null: none, `why_none` says why.
+  Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none);
+
+  // Advances the next unfinished member by one step. Returns false when every member is done.
+  // An exception in a member's step ends that member as failed (Run::error() says why); the others go on.
+  bool step();
+  bool done() const;
+  // Advances the next `members` unfinished members (round robin, as step() takes them) by up to `steps` steps each,
+  // spread over `pool`'s threads. Each member computes exactly what step() makes it compute (members share nothing
+  // they write), so the results are the same, bit for bit. Members on a device talk to it from this thread only:
+  // while any is, this takes one step() instead. Returns false when every member is done.
+  bool step_parallel(WorkerPool& pool, int steps, int members);
+  long total_steps() const { return total_steps_; }  // steps taken, all members together
+  long planned_steps() const;                        // steps when every member finishes
+  long progress_steps() const;  // toward planned_steps(): a run that ended early (diverged) counts as complete
+
+  const ExperimentSpec& spec() const { return spec_; }
+  const TaskData& data() const { return data_; }  // train and test sets (with the folded-in bias column)
+  const std::vector<std::unique_ptr<Run>>& runs() const { return runs_; }
+  int active_run() const { return next_; }
+  // Every unfinished member waits for its device to hand back a record step: stepping again now gains nothing.
+  bool waiting() const;
+  int runs_on_gpu() const;  // members training on a device now
+  std::string gpu_name() const;  // the adapter the members started on ("" if none did)
+  std::string backend_note() const;
+  bool moved_to_cpu() const;  // a member lost its device and went on on the CPU  // the first member's note about its backend ("" when none)
+
+  // Result document: schema "muplay-result" version 1 (see README).
+  json::Value results() const;
+
+  // For tests of the fault handling: member `member` throws std::runtime_error(message) when it starts step `step`.
+  void inject_fault(int member, int step, const std::string& message);
+
+ private:
+  ExperimentSpec spec_;
+  TaskData data_;
+  std::vector<std::unique_ptr<Run>> runs_;
+  int next_ = 0;
+  long total_steps_ = 0;
+  struct Fault { int member = -1, step = -1; std::string message; } fault_;
+  std::vector<int> batch_;  // the members of a step_parallel batch (capacity: every member, reserved once)
+  struct ParallelSlice { Runner* runner; int steps; };
+  static void step_member(void* slice, int index);  // a WorkerPool job: one member's part of step_parallel
+};
+
+constexpr int kResultVersion = 1;

@@ -1,0 +1,120 @@
+#include "engine/spec/experiment_spec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+const std::vector<std::string>& known_metrics() {
+  static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms",
+                                              "weight_delta_spectral", "batch_loss_mean", "train_accuracy",
+                                              "id_accuracy", "ood_accuracy", "commutativity", "wq_cosine", "fp_delta",
+                                              "sign_accuracy", "weight_rd", "sharpness", "condensation",
+                                              "fp_filter", "plus_one_share"};
+  return names;
+}
+
+UpdateRule update_rule(OptimizerKind k) {
+  return k == OptimizerKind::sgd || k == OptimizerKind::gd_auto ? UpdateRule::sgd : UpdateRule::adam;
+}
+
+std::vector<int> model_dims(const ExperimentSpec& s, int width) {
+  std::vector<int> dims{s.task.input_dim + (s.model.input_bias ? 1 : 0)};
+  for (int w : s.model.widths) dims.push_back(width > 0 ? width : w);
+  dims.push_back(task_outputs(s.task));
+  return dims;
+}
+
+std::vector<Abc> spec_exponents(const ExperimentSpec& s) {
+  if (s.parametrization.preset == Preset::custom) return s.parametrization.custom;
+  return preset_exponents(s.parametrization.preset, int(s.model.widths.size()) + 1, update_rule(s.optimizer.kind));
+}
+
+// A transformer member: weights, grads, two Adam moments, activations for its batch (or evaluation chunk),
+// series; the token data once.
+double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
+  const std::vector<int> no_sweep{0};
+  const std::vector<int>& widths = s.sweep.width.empty() ? no_sweep : s.sweep.width;
+  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
+                                          std::max<size_t>(s.sweep.gamma.size(), 1) *
+                                          std::max<size_t>(s.sweep.weight_decay.size(), 1));
+  // The model's buffers hold a mini-batch or an evaluation chunk of 128 sequences (AnchorTrainer), whichever is larger.
+  const int batch = std::max(s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size, 128);
+  double bytes = 0;
+  for (int w : widths) {
+    const TransformerConfig c = transformer_config(s.model.transformer, s.task.anchor, w);
+    const double records = double(s.schedule.steps / s.schedule.record_every + 2) * 8;
+    const double member = 8 * (4.0 * double(transformer_parameter_count(c)) +
+                               transformer_activation_doubles(c, batch) + records) +
+                          4.0 * (3 * double(s.task.anchor.ood_test_size) + s.task.train_size);  // prediction scratch
+    bytes += member * members_per_width;
+  }
+  const double sequences = double(s.task.train_size) + s.task.test_size + 2.0 * s.task.anchor.ood_test_size;
+  return bytes + 4.0 * sequences * (s.task.anchor.seq_len + 1) * 3;  // ints, and the generator's sets of seen rows
+}
+
+TransformerInit transformer_init(const TransformerSpec& t, const ParametrizationSpec& param, double gamma) {
+  TransformerInit p;
+  p.preset = param.preset;
+  p.init_scale = param.init_scale;
+  p.scheme = t.init;
+  p.gamma = gamma;
+  p.uniform = t.uniform;
+  p.zero_readout = t.zero_readout;
+  p.attention_scale = t.attention_scale;
+  return p;
+}
+
+std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vector<int>& dims, PhasePoint phase) {
+  const ParametrizationSpec& p = s.parametrization;
+  std::vector<TensorScaling> out;
+  if (p.preset == Preset::normal) out = normal_scaling(int(dims.size()) - 1);
+  else if (p.preset == Preset::two_layer_gamma) out = gamma_scaling(phase.gamma, phase.gamma_prime, dims[1]);
+  else out = scale_layers(spec_exponents(s), dims, update_rule(s.optimizer.kind), p.theta);
+  apply_init_scale(out, p.init_scale, p.init_scale_layers);
+  return out;
+}
+
+namespace {
+
+// The float32 products' packing buffers of one member (Mlp::set_precision reserves these shapes).
+double float32_workspace_bytes(const std::vector<int>& dims, int batch) {
+  std::vector<std::array<int, 3>> shapes;
+  for (size_t l = 1; l < dims.size(); l++)
+    for (std::array<int, 3> shape : {std::array<int, 3>{batch, dims[l], dims[l - 1]}, {dims[l], dims[l - 1], batch},
+                                     {batch, dims[l - 1], dims[l]}})
+      shapes.push_back(shape);
+  return gemm_f32_workspace_bytes(shapes);
+}
+
+}  // namespace
+
+double estimate_memory_bytes(const ExperimentSpec& s) {
+  if (s.model.kind == ModelKind::transformer) return estimate_transformer_memory_bytes(s);
+  const std::vector<int> no_sweep{0};
+  const std::vector<int>& widths = s.sweep.width.empty() ? no_sweep : s.sweep.width;
+  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
+                                           std::max<size_t>(s.sweep.phase_points.size(), 1));
+  const int batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
+  double bytes = 0;
+  for (int w : widths) {
+    const std::vector<int> dims = model_dims(s, w);
+    double params = 0, units = 0;
+    for (size_t l = 1; l < dims.size(); l++) {
+      params += double(dims[l]) * dims[l - 1];
+      units += dims[l];
+    }
+    const double records = double(s.schedule.steps / s.schedule.record_every + 2) * (2.0 * dims.size() + 4);
+    // weights, grads, two optimizer moments (and the init weights for weight_delta_spectral); forward/backward
+    // buffers; init activations of the probe set; series
+    const bool init_copy = std::count(s.metrics.begin(), s.metrics.end(), "weight_delta_spectral") > 0;
+    if (s.model.asi) {  // two copies side by side; hidden → hidden matrices hold the zero blocks between them
+      params *= 4;
+      units *= 2;
+    }
+    double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
+    if (s.precision == Precision::float32) member += float32_workspace_bytes(dims, batch);
+    bytes += member * members_per_width;
+  }
+  bytes += 8.0 * (s.task.train_size + s.task.test_size) * (s.task.input_dim + 2);
+  return bytes;
+}

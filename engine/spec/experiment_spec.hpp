@@ -1,0 +1,103 @@
+// ExperimentSpec: the single source of truth for an experiment: model, parametrization, task, optimizer, schedule,
+// sweep axes and metrics, with the defaults a spec file leaves out; and what follows from it for one sweep member
+// (its weight-matrix dims, its per-tensor scaling, its memory). Reading and writing JSON: engine/spec/spec.hpp.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/base/json.hpp"
+#include "engine/kernels/activation.hpp"
+#include "engine/kernels/gemm_f32.hpp"
+#include "engine/model/optimizer.hpp"
+#include "engine/param/parametrization.hpp"
+#include "engine/spec/backend.hpp"
+#include "engine/spec/transformer_spec.hpp"
+#include "engine/task/task.hpp"
+
+constexpr int kSpecVersion = 1;
+
+struct ModelSpec {
+  std::vector<int> widths{64, 64};  // hidden widths n_1..n_L
+  Activation activation = Activation::relu;
+  bool input_bias = false;  // fold a first-layer bias in as a constant input coordinate
+  ModelKind kind = ModelKind::mlp;  // transformer: widths/activation/input_bias unused, `transformer` instead
+  TransformerSpec transformer;
+  double activation_param = 1;  // a of sin(a x) and of the Ricker function
+  // Antisymmetric initialization: two copies of the net, output (√2/2)(h(θ) − h(θ′)), θ′ = θ at init (Mlp).
+  bool asi = false;
+  double dropout = 0;  // drop probability of every hidden unit in training steps (Mlp::set_dropout)
+};
+
+struct ParametrizationSpec {
+  Preset preset = Preset::mup;
+  double theta = 0;         // the symmetry shift (a+θ, b−θ, c−2θ): same trajectory, other bookkeeping
+  std::vector<Abc> custom;  // per weight matrix, when preset == custom
+  double init_scale = 1;    // multiplies the init std of every layer, or of the first only
+  InitScaleLayers init_scale_layers = InitScaleLayers::all;
+  double gamma = 0, gamma_prime = 0;  // two_layer_gamma, when sweep.phase_points is empty
+};
+
+struct ScheduleSpec {
+  int steps = 200;
+  int batch_size = 0;  // 0: full batch
+  int record_every = 1;
+  double divergence_loss = 1e6;  // a loss above this (or NaN/inf) ends the run as diverged
+  // Transformer runs only: linear warm-up over this fraction of the steps, then (cosine) a half cosine down to
+  // final_lr_fraction · lr; global gradient-norm clipping at clip_norm (0: off).
+  double warmup_fraction = 0;
+  bool cosine = false;
+  double final_lr_fraction = 0;
+  double clip_norm = 0;
+  // > 0: a run finishes early once its train loss is ≤ this × the zero predictor's loss (1/2n Σ y²), so runs of
+  // several widths stop at the same relative loss (phase diagram)
+  double stop_loss_ratio = 0;
+};
+
+struct PhasePoint {
+  double gamma = 0, gamma_prime = 0;
+};
+
+struct SweepSpec {
+  std::vector<int> width;  // each value replaces every hidden width; empty: model.widths as written
+  std::vector<double> lr;  // empty: optimizer.lr
+  std::vector<uint64_t> seeds{0};
+  std::vector<double> gamma;         // Transformer init rate; empty: model.transformer.gamma
+  std::vector<double> weight_decay;  // empty: optimizer.weight_decay
+  std::vector<PhasePoint> phase_points;  // (γ, γ′) of two_layer_gamma; empty: parametrization.gamma, gamma_prime
+};
+
+struct ExperimentSpec {
+  int version = kSpecVersion;
+  std::string name = "untitled";
+  std::string description;
+  ModelSpec model;
+  ParametrizationSpec parametrization;
+  TaskConfig task;
+  OptimizerConfig optimizer;
+  ScheduleSpec schedule;
+  SweepSpec sweep;
+  std::vector<std::string> metrics{"train_loss", "test_loss"};
+  Backend backend = Backend::auto_;  // where to train (engine/spec/backend.hpp); written only when not auto
+  // Arithmetic of the dense products (gemm_f32.hpp). Written to JSON only when not the default, so the specs and
+  // share links of float64 runs stay as they were.
+  Precision precision = Precision::float64;
+};
+
+// Metric names a spec may ask for (train_loss is always recorded).
+const std::vector<std::string>& known_metrics();
+
+// Estimated bytes of memory the whole sweep needs (parameters, optimizer state, activations, data).
+double estimate_memory_bytes(const ExperimentSpec& s);
+constexpr double kMemoryBudgetBytes = 1.0e9;  // wasm32 gives at most 2-4 GB; leave room for the page
+
+// The weight-matrix dims {d_in, n_1, ..., n_L, d_out} of a member with hidden width `width` (0: as written).
+std::vector<int> model_dims(const ExperimentSpec& s, int width);
+UpdateRule update_rule(OptimizerKind k);
+// The abc exponents in force: the preset's, or the custom list.
+std::vector<Abc> spec_exponents(const ExperimentSpec& s);
+// The scaling per weight matrix of a member with these dims and (γ, γ′): the abc table's (with θ), or the
+// phenomena inits (normal, two_layer_gamma), then parametrization.init_scale applied.
+std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vector<int>& dims, PhasePoint phase);
+// The init of a transformer member with initialization rate `gamma` (sweep.gamma, else model.transformer.gamma).
+TransformerInit transformer_init(const TransformerSpec& t, const ParametrizationSpec& p, double gamma);

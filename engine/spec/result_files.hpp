@@ -1,0 +1,15 @@
+// The files an experiment is saved as, written the same way by the CLI and by the page's downloads, so a file
+// from either reads the same: the spec (JSON), the result document (JSON, README: result schema) and its
+// metrics as CSV.
+#pragma once
+#include <string>
+
+#include "engine/base/json.hpp"
+#include "engine/spec/spec.hpp"
+
+std::string spec_file_text(const ExperimentSpec& spec);
+std::string result_file_text(const json::Value& results);
+
+// One row per run and recorded step: width,lr,seed,status,step, then one column per series (the union over runs,
+// in order of first appearance; a run without that series leaves the cell empty, as does a non-finite value).
+std::string results_csv(const json::Value& results);

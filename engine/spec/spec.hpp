@@ -1,0 +1,25 @@
+// Reading and writing an ExperimentSpec (engine/spec/experiment_spec.hpp) as JSON.
+//
+// parse_spec() reads JSON and validates every field, collecting *all* problems, each with its path, the value
+// and the allowed range (e.g. `model.widths[2]: 0 is not in [1, 16384]`). Unknown fields are errors.
+// Absent fields take the defaults of ExperimentSpec, so a spec file only needs what differs.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/base/json.hpp"
+#include "engine/spec/experiment_spec.hpp"
+
+struct SpecResult {
+  ExperimentSpec spec;
+  std::vector<std::string> errors;  // empty when valid
+  bool ok() const { return errors.empty(); }
+};
+
+SpecResult parse_spec(const json::Value& v);
+SpecResult parse_spec_text(const std::string& text);
+json::Value spec_to_json(const ExperimentSpec& s);
+
+// Checks that need the whole spec (sizes against the memory and time budgets, options that fit the task, ...).
+// parse_spec already calls it; exposed for code that edits a spec in place.
+std::vector<std::string> check_spec(const ExperimentSpec& s);

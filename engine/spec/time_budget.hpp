@@ -1,0 +1,46 @@
+// The time budget: how long a whole sweep would train, checked before it starts (next to the memory budget of
+// spec.hpp), so a spec that would run for hours gets a message with the estimate and the limit instead of a tab
+// that never finishes.
+//
+// The estimate counts floating-point operations (a multiply and an add are two) of the whole sweep and divides by a
+// stated throughput. It is an order of magnitude, not a promise: the throughputs are measured on this project's
+// 2-core machines (README, "Limits") and a student's laptop may be 2-4x faster or slower.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/spec/experiment_spec.hpp"
+
+struct TimeBudget {
+  double flops_per_second;  // the throughput assumed for the estimate
+  double max_seconds;       // a sweep estimated to take longer is refused
+  const char* where;        // named in the message: "in the browser", "on the command line"
+  // How much faster an MLP with "precision": "float32" trains (its products run on engine/gemm_f32): the low end
+  // of the presets' measured speed-ups (README "Benchmark": 1.5-3.3x native CPU time, 2-7x in Chromium).
+  double float32_speedup = 1;
+};
+
+// The command line's budget (the default): a day at the native float64 engine's throughput (measured 5.7 GFLOP/s of
+// CPU time on one core here, README "Limits"). A longer sweep is better split into several runs of muplay.
+constexpr TimeBudget kCommandLineTimeBudget{5.0e9, 24 * 3600.0, "on the command line", 1.5};
+// The page's (web/main.cpp sets it): an hour, at the wasm engine's throughput (measured 3.0 GFLOP/s) times the part of
+// each frame that training gets (10 ms of 16.7 on a desktop, about a third where drawing is slow): 1 GFLOP/s.
+constexpr TimeBudget kBrowserTimeBudget{1.0e9, 3600.0, "in the browser", 2.0};
+
+void set_time_budget(const TimeBudget& budget);
+const TimeBudget& time_budget();
+
+// Floating-point operations of the whole sweep: per training step 6·P·B (forward 2PB, backward 4PB for the
+// input and weight gradients) plus the optimizer's ~10·P, and per recorded step the loss on the train set (when
+// the step's batch is not the whole set), on the test set, on the probe batch (activation metrics) and the power
+// iterations of weight_delta_spectral (at their cap). P: the member's weights, B: the batch.
+double estimate_flops(const ExperimentSpec& s);
+// The throughput a spec trains at under `budget`: flops_per_second, times float32_speedup for a float32 MLP.
+double assumed_flops_per_second(const ExperimentSpec& s, const TimeBudget& budget);
+double estimate_seconds(const ExperimentSpec& s, const TimeBudget& budget);
+
+// Appends "sweep: needs about ... more than the limit of ..." when the estimate exceeds the budget in force.
+void check_time_budget(const ExperimentSpec& s, std::vector<std::string>& errors);
+
+// "3.2 h", "14 min", "40 s", "2.5 days": a duration in the unit a person would use.
+std::string describe_duration(double seconds);

@@ -1,0 +1,26 @@
+// The Transformer's part of an ExperimentSpec (model.kind "transformer", model.transformer in JSON) and how it
+// becomes a TransformerConfig and a TransformerInit for one sweep member.
+#pragma once
+#include "engine/kernels/activation.hpp"
+#include "engine/model/transformer.hpp"
+#include "engine/param/parametrization.hpp"
+#include "engine/task/anchor_tasks.hpp"
+
+enum class ModelKind { mlp, transformer };
+const char* model_kind_name(ModelKind k);
+
+struct TransformerSpec {
+  int layers = 2, d_model = 64, heads = 1, d_head = 0, d_ff = 256;  // d_head 0: d_model / heads
+  Activation activation = Activation::relu;
+  bool pre_ln = true;  // false: post-LN (the book's placement)
+  bool attention_bias = false, mlp_bias = false, output_bias = true;
+  InitScheme init = InitScheme::gamma;
+  double gamma = 0.5;    // initialization rate (init "gamma")
+  bool uniform = false;  // γ-init: U(±fan_in^-γ) instead of N(0, fan_in^-2γ)
+  bool zero_readout = false;
+  AttentionScale attention_scale = AttentionScale::by_preset;
+};
+
+// width > 0 replaces d_model (a width sweep).
+TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskConfig& task, int width);
+
