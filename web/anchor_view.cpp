@@ -25,7 +25,7 @@ ImU32 diverging(double c) {
                 : ImGui::ColorConvertFloat4ToU32(ImVec4(0.05f, float(-0.45 * c), float(-c), 1));
 }
 
-double last_value(const Run& run, const char* name) {
+double last_value(const Member& run, const char* name) {
   const Series* s = run.find_series(name);
   return s && !s->values.empty() ? s->values.back() : NAN;
 }
@@ -42,7 +42,7 @@ void phase_plot(const Runner& runner) {
   std::map<double, int> gammas, decays;
   struct Cell { double ood = 0, id = 0, comm = 0; int n = 0; };
   std::map<std::pair<double, double>, Cell> cells;
-  for (const auto& r : runner.runs()) {
+  for (const auto& r : runner.members()) {
     gammas[r->coords().gamma];
     decays[r->coords().weight_decay];
     Cell& c = cells[{r->coords().gamma, r->coords().weight_decay}];
@@ -143,7 +143,7 @@ void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, Anch
 }  // namespace
 
 void anchor_view(AnchorView& v, Runner& runner) {
-  const auto& runs = runner.runs();
+  const auto& runs = runner.members();
   if (runs.empty() || !runs.front()->transformer()) {
     ImGui::TextDisabled("This tab shows Transformer runs (model.kind \"transformer\").");
     return;

@@ -192,7 +192,7 @@ namespace {
 // waking the threads costs little, short enough to stop close to the budget. It grows to every member first (all
 // curves advance together), then in steps; it shrinks in steps first, then to one member per thread.
 void adapt_slice(App& app, double took_ms, double budget_ms) {
-  const int all = int(app.runner->runs().size());
+  const int all = int(app.runner->members().size());
   if (took_ms < budget_ms / 8) {
     if (app.slice_members < all) app.slice_members = std::min(2 * app.slice_members, all);
     else app.slice_steps = std::min(2 * app.slice_steps, 1024);
@@ -212,7 +212,7 @@ void advance(App& app, double budget_ms, double (*now_ms)()) {
   const long steps_before = app.runner->total_steps();
   while (now_ms() - start < budget_ms) {
     const double call_start = now_ms();
-    const bool parallel = app.pool && app.pool->threads() > 1 && app.runner->runs_on_gpu() == 0;
+    const bool parallel = app.pool && app.pool->threads() > 1 && app.runner->members_on_gpu() == 0;
     if (!(parallel ? app.runner->step_parallel(*app.pool, app.slice_steps, app.slice_members) : app.runner->step())) {
       app.state = RunState::finished;
       break;

@@ -47,20 +47,20 @@ std::vector<EmbeddingPanel> embedding_panels(const Runner& runner, std::string* 
   std::vector<EmbeddingPanel> panels;
   const ExperimentSpec& spec = runner.spec();
   const int words = spec.task.input_dim;
-  const Run* seed0 = nullptr;
-  for (const auto& run : runner.runs()) {
-    if (run->coords().seed != spec.sweep.seeds.front() || run->coords().lr != runner.runs().front()->coords().lr) continue;
-    const std::string name = "n=" + std::to_string(run->model().dims()[1]) + ", step " + std::to_string(run->steps_done());
-    const PcaPlane p = pca_plane(embedding_gram(run->model()), words);
+  const Member* seed0 = nullptr;
+  for (const auto& run : runner.members()) {
+    if (run->coords().seed != spec.sweep.seeds.front() || run->coords().lr != runner.members().front()->coords().lr) continue;
+    const std::string name = "n=" + std::to_string(run->width()) + ", step " + std::to_string(run->steps_done());
+    const PcaPlane p = pca_plane(embedding_gram(*run->mlp()), words);
     panels.push_back({panel_title(name.c_str(), p, words), p});
     seed0 = run.get();
   }
   std::string why;
-  if (seed0 && linear_mean_field(seed0->model(), &why) && spec.optimizer.kind == OptimizerKind::sgd &&
+  if (seed0 && linear_mean_field(*seed0->mlp(), &why) && spec.optimizer.kind == OptimizerKind::sgd &&
       spec.optimizer.momentum == 0 && spec.optimizer.weight_decay == 0 && spec.schedule.batch_size == 0) {
     const int steps = seed0->steps_done();
     const PcaPlane p = pca_plane(
-        embedding_gram_at_infinity(seed0->model(), runner.data().train, seed0->coords().lr, steps), words);
+        embedding_gram_at_infinity(*seed0->mlp(), runner.data().train, seed0->coords().lr, steps), words);
     panels.push_back({panel_title(("n=inf, step " + std::to_string(steps)).c_str(), p, words), p});
   } else if (note) {
     *note = "No n=inf panel: it needs plain full-batch SGD on a linear one-hidden-layer net in mean-field form (muP/MFP)" +

@@ -207,9 +207,9 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_phase_slopes() {
 // The label of the run the "phenomena" view shows (a click on the (gamma, gamma') map picks it); "" without runs.
 EMSCRIPTEN_KEEPALIVE const char* muplay_phenomena_run() {
   const Runner* r = the_app().runner.get();
-  if (!r || r->runs().empty()) return out("");
-  const int i = std::clamp(the_app().phenomena_view.run, 0, int(r->runs().size()) - 1);
-  return out(r->runs()[size_t(i)]->label());
+  if (!r || r->members().empty()) return out("");
+  const int i = std::clamp(the_app().phenomena_view.run, 0, int(r->members().size()) - 1);
+  return out(r->members()[size_t(i)]->label());
 }
 
 // web/page.js reports the WebGPU device it opened (web/webgpu_backend.js, as window.muplayGpu), or why there is none.
@@ -226,7 +226,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_backend() {
   const App& app = the_app();
   json::Value r = json::Value::make_object();
   r.set("requested", json::Value::make_string(app.runner ? backend_name(app.runner->spec().backend) : "auto"));
-  r.set("gpu_runs", json::Value::make_number(app.runner ? app.runner->runs_on_gpu() : 0));
+  r.set("gpu_runs", json::Value::make_number(app.runner ? app.runner->members_on_gpu() : 0));
   r.set("gpu_started", json::Value::make_bool(app.runner && !app.runner->gpu_name().empty()));
   r.set("adapter", json::Value::make_string(app.gpu ? app.gpu->name() : ""));
   r.set("fallback", json::Value::make_bool(app.gpu && app.gpu->is_fallback()));

@@ -15,7 +15,7 @@ namespace {
 
 constexpr float kPanelHeight = 260;
 
-bool records(const Run& run, const char* prefix) {
+bool records(const Member& run, const char* prefix) {
   for (const Series& s : run.series())
     if (s.name.rfind(prefix, 0) == 0) return true;
   return false;
@@ -132,7 +132,7 @@ void heat_map(const char* id, const char* title, const std::vector<double>& cell
 ImU32 heat_of(double v, double scale) { return heat_color(v / scale); }
 
 // Frequency principle: Δ_F curves and heat map, the fit, the spectra.
-void frequency_panels(const Runner& runner, const Run& run) {
+void frequency_panels(const Runner& runner, const Member& run) {
   std::vector<PlotCurve> curves;
   std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
   for (const Series& s : run.series())
@@ -159,7 +159,7 @@ void frequency_panels(const Runner& runner, const Run& run) {
   heat_map("##fp_heat", title, cells, rows, cols, heat_of, 1.0, ImVec2(half, kPanelHeight));
 
   const Dataset& train = runner.data().train;
-  const std::vector<double> out = predict(run.model(), train);
+  const std::vector<double> out = predict(*run.mlp(), train);
   std::vector<double> xs;
   for (int i = 0; i < train.size; i++) xs.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
   PlotAxes fit;
@@ -192,15 +192,15 @@ void frequency_panels(const Runner& runner, const Run& run) {
 // The run that stands for a phase point in the per-point pictures: its widest member (the first seed).
 int widest_run_at(const Runner& runner, PhasePoint p) {
   int best = -1;
-  for (size_t i = 0; i < runner.runs().size(); i++) {
-    const MemberCoords& c = runner.runs()[i]->coords();
+  for (size_t i = 0; i < runner.members().size(); i++) {
+    const MemberCoords& c = runner.members()[i]->coords();
     if (c.phase.gamma != p.gamma || c.phase.gamma_prime != p.gamma_prime) continue;
-    if (best < 0 || c.width > runner.runs()[size_t(best)]->coords().width) best = int(i);
+    if (best < 0 || c.width > runner.members()[size_t(best)]->coords().width) best = int(i);
   }
   return best;
 }
 
-bool same_point(const Run& run, PhasePoint p) {
+bool same_point(const Member& run, PhasePoint p) {
   return run.coords().phase.gamma == p.gamma && run.coords().phase.gamma_prime == p.gamma_prime;
 }
 
@@ -225,7 +225,7 @@ void pick_on_click(const Runner& runner, PhenomenaView& v, const std::vector<Pha
 // A ring marks the chosen run's point; click a point to choose it.
 void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
   const std::vector<PhaseSlope> slopes = phase_slopes(runner, /*require_converged=*/false);
-  const Run& chosen = *runner.runs()[size_t(v.run)];
+  const Member& chosen = *runner.members()[size_t(v.run)];
   ImVec2 a, b;
   frame("##phase_map", "S_w: red linear, blue condensed (click a point)", size, a, b);
   std::vector<ImVec2> centres;
@@ -286,7 +286,7 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
   const Dataset& test = runner.data().test;
   const Dataset& train = runner.data().train;
   const float cw = (b.x - a.x) / float(gammas.size()), ch = (b.y - a.y) / float(primes.size());
-  const Run& chosen = *runner.runs()[size_t(v.run)];
+  const Member& chosen = *runner.members()[size_t(v.run)];
   const double y0 = -1.5, y1 = 1.5;  // the four points' targets lie in [−0.2, 0.6]; room for a jagged fit
   std::vector<ImVec2> centres;
   char buf[48];
@@ -298,13 +298,13 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
     centres.push_back(ImVec2((c0.x + c1.x) / 2, (c0.y + c1.y) / 2));
     const int r = widest_run_at(runner, ps.phase);
     if (r < 0) continue;
-    const Run& run = *runner.runs()[size_t(r)];
+    const Member& run = *runner.members()[size_t(r)];
     dl->AddRect(c0, c1, same_point(chosen, ps.phase) ? IM_COL32(255, 200, 60, 255) : IM_COL32(70, 70, 70, 255));
     auto point = [&](double x, double y) {
       const double t = (std::clamp(y, y0, y1) - y0) / (y1 - y0);
       return ImVec2(c0.x + float((x + 1) / 2) * (c1.x - c0.x), c1.y - float(t) * (c1.y - c0.y));
     };
-    const std::vector<double> out = predict(run.model(), test);
+    const std::vector<double> out = predict(*run.mlp(), test);
     for (int i = 1; i < test.size; i++)
       dl->AddLine(point(test.x[size_t(i - 1) * size_t(test.input_dim)], out[size_t(i - 1)]),
                   point(test.x[size_t(i) * size_t(test.input_dim)], out[size_t(i)]), IM_COL32(255, 140, 40, 255),
@@ -319,8 +319,8 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
 }
 
 // Neurons as points: angle vs amplitude, at init (grey) and now (orange).
-void neuron_panels(const Run& run, float width) {
-  const Mlp& m = run.model();
+void neuron_panels(const Member& run, float width) {
+  const Mlp& m = *run.mlp();
   std::vector<Scatter> sets;
   auto add = [&](const Mlp& net, ImU32 color, const char* label) {
     Scatter s{{}, {}, color, label};
@@ -337,7 +337,7 @@ void neuron_panels(const Run& run, float width) {
 }
 
 // The filtering method: e_low and e_high vs step (any input dimension).
-void filter_panel(const Run& run, float width) {
+void filter_panel(const Member& run, float width) {
   std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
   std::vector<PlotCurve> curves;
   const ImU32 colors[2] = {IM_COL32(240, 200, 60, 255), IM_COL32(70, 110, 240, 255)};
@@ -353,12 +353,12 @@ void filter_panel(const Run& run, float width) {
 
 // FP-4: the image as a function of the pixel position. Train pixels are the odd columns, test the even ones; the
 // network is drawn on both, so the test columns show how it fills in between.
-void image_panels(const Runner& runner, const Run& run, float width) {
+void image_panels(const Runner& runner, const Member& run, float width) {
   const Dataset& train = runner.data().train;
   const Dataset& test = runner.data().test;
   const int side = image_2d_side(runner.spec().task), half = side / 2;
   if (side == 0) return;
-  const std::vector<double> on_train = predict(run.model(), train), on_test = predict(run.model(), test);
+  const std::vector<double> on_train = predict(*run.mlp(), train), on_test = predict(*run.mlp(), test);
   std::vector<double> target(size_t(side * side)), network(target.size());
   for (int r = 0; r < side; r++)
     for (int c = 0; c < side; c++) {
@@ -382,9 +382,9 @@ void image_panels(const Runner& runner, const Run& run, float width) {
            ImVec2(third, kPanelHeight));
 }
 
-void cosine_panel(const Run& run, float width) {
-  const int n = run.model().dims()[1];
-  const std::vector<double> d = cosine_matrix(run.model());
+void cosine_panel(const Member& run, float width) {
+  const int n = run.width();
+  const std::vector<double> d = cosine_matrix(*run.mlp());
   char title[96];
   std::snprintf(title, sizeof title, "cosine matrix, %d neurons (blue +1, red -1)", n);
   heat_map("##cosine", title, d, n, n, diverging_color, 1.0, ImVec2(width, kPanelHeight));
@@ -393,8 +393,8 @@ void cosine_panel(const Run& run, float width) {
 void sharpness_panel(const Runner& runner) {
   std::vector<PlotCurve> curves;
   int i = 0;
-  const int count = int(runner.runs().size());
-  for (const auto& r : runner.runs()) {
+  const int count = int(runner.members().size());
+  for (const auto& r : runner.members()) {
     const Series* s = r->find_series("sharpness");
     if (!s) continue;
     const ImU32 color = curve_color(i++, count);
@@ -411,11 +411,11 @@ void sharpness_panel(const Runner& runner) {
   line_plot("##sharpness", axes, curves, ImVec2(0, kPanelHeight));
 }
 
-void fit_panel(const Runner& runner, const Run& run, float width) {
+void fit_panel(const Runner& runner, const Member& run, float width) {
   const Dataset& test = runner.data().test;
   const Dataset& train = runner.data().train;
   if (train.input_dim < 1 || train.input_dim > 2) return;
-  const std::vector<double> out = predict(run.model(), test);
+  const std::vector<double> out = predict(*run.mlp(), test);
   std::vector<double> xs, train_x;
   for (int i = 0; i < test.size; i++) xs.push_back(test.x[size_t(i) * size_t(test.input_dim)]);
   for (int i = 0; i < train.size; i++) train_x.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
@@ -427,12 +427,12 @@ void fit_panel(const Runner& runner, const Run& run, float width) {
 }  // namespace
 
 void phenomena_view(PhenomenaView& v, const Runner& runner) {
-  if (runner.runs().empty()) return;
-  const int count = int(runner.runs().size());
+  if (runner.members().empty()) return;
+  const int count = int(runner.members().size());
   v.run = std::clamp(v.run, 0, count - 1);
-  const Run& run = *runner.runs()[size_t(v.run)];
+  const Member& run = *runner.members()[size_t(v.run)];
   const ExperimentSpec& spec = runner.spec();
-  const bool one_input_layer = spec.model.widths.size() == 1 && run.model().dims().back() == 1;
+  const bool one_input_layer = run.mlp() && spec.model.widths.size() == 1 && run.mlp()->dims().back() == 1;
   const bool fp = records(run, "delta_F/"), sharp = records(run, "sharpness"), filter = records(run, "filter/");
   const bool image = spec.task.kind == TaskKind::image_2d;
   const bool phase = spec.parametrization.preset == Preset::two_layer_gamma && records(run, "weight_rd");
@@ -445,7 +445,7 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
   ImGui::SetNextItemWidth(360);
   if (ImGui::BeginCombo("run", run.label().c_str())) {
     for (int i = 0; i < count; i++)
-      if (ImGui::Selectable(runner.runs()[size_t(i)]->label().c_str(), i == v.run)) v.run = i;
+      if (ImGui::Selectable(runner.members()[size_t(i)]->label().c_str(), i == v.run)) v.run = i;
     ImGui::EndCombo();
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;

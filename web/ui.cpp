@@ -104,17 +104,17 @@ void shortcuts(App& app) {
 // The series names of the first run ("train_loss", "act_rms/h1", ...): the metrics one can plot.
 std::vector<std::string> metric_names(const App& app) {
   std::vector<std::string> out;
-  if (app.runner && !app.runner->runs().empty())
-    for (const Series& s : app.runner->runs()[0]->series()) out.push_back(s.name);
+  if (app.runner && !app.runner->members().empty())
+    for (const Series& s : app.runner->members()[0]->series()) out.push_back(s.name);
   return out;
 }
 
 std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
   std::vector<PlotCurve> out;
   if (!app.runner) return out;
-  const auto& runs = app.runner->runs();
+  const auto& runs = app.runner->members();
   for (size_t i = 0; i < runs.size(); i++) {
-    const Run& run = *runs[i];
+    const Member& run = *runs[i];
     const Series* s = run.find_series(metric);
     if (!s) continue;
     PlotCurve c;
@@ -166,7 +166,7 @@ void plot_panel(App& app) {
   axes.log_x = app.log_x;
   axes.log_y = app.log_y;
   const float table_height =
-      app.view.runs ? std::min(200.0f, 40.0f + 22.0f * float(app.runner ? app.runner->runs().size() : 0)) : 0;
+      app.view.runs ? std::min(200.0f, 40.0f + 22.0f * float(app.runner ? app.runner->members().size() : 0)) : 0;
   const float min_height = app.view.embed ? 120.0f : 200.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size = line_plot("##plot", axes, curves,
@@ -183,9 +183,9 @@ void runs_table(const App& app) {
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const char* h : {"run", "status", "steps", "train loss", "test"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
-  const auto& runs = app.runner->runs();
+  const auto& runs = app.runner->members();
   for (size_t i = 0; i < runs.size(); i++) {
-    const Run& run = *runs[i];
+    const Member& run = *runs[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(curve_color(int(i), int(runs.size()))), "%s", run.label().c_str());
@@ -213,7 +213,7 @@ void lr_view(const App& app) {
     ImGui::TextDisabled("This view needs a sweep over learning rates (sweep.lr with 2 or more values).");
     return;
   }
-  const bool mean = app.runner->runs().front()->find_series("batch_loss_mean") != nullptr;
+  const bool mean = app.runner->members().front()->find_series("batch_loss_mean") != nullptr;
   const std::vector<LrCurve> lr_curves_found = lr_curves(*app.runner, mean ? "batch_loss_mean" : "train_loss");
   std::vector<PlotCurve> curves;
   for (size_t i = 0; i < lr_curves_found.size(); i++) {
@@ -297,11 +297,11 @@ void views(App& app) {
 void status_bar(const App& app) {
   ImGui::Separator();
   const Runner* r = app.runner.get();
-  const bool active = r && !r->runs().empty() && app.state == RunState::running;
+  const bool active = r && !r->members().empty() && app.state == RunState::running;
   ImGui::Text("%s | %.0f steps/s | backend: %s | threads: %d | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
               app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
               backend_label(app).c_str(), app.pool ? app.pool->threads() : 1,
-              active ? ("active: " + r->runs()[size_t(r->active_run())]->label()).c_str() : "no active run",
+              active ? ("active: " + r->members()[size_t(r->active_run())]->label()).c_str() : "no active run",
               ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   if (!app.message.empty()) {
     ImGui::SameLine();

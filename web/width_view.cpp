@@ -12,7 +12,7 @@
 namespace {
 
 // Series families with one series per layer ("act_rms/h1", "act_rms/h2", ..., "act_rms/f"), and plain series.
-std::vector<std::string> families(const Run& run) {
+std::vector<std::string> families(const Member& run) {
   std::vector<std::string> out;
   for (const Series& s : run.series()) {
     const std::string family = s.name.substr(0, s.name.find('/'));
@@ -25,13 +25,13 @@ std::vector<std::string> families(const Run& run) {
 // one record, over the runs with the first learning rate of the sweep.
 PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int record) {
   std::map<int, std::pair<double, int>> log_sum;  // width → (Σ log y, count)
-  const double lr = runner.runs().front()->coords().lr;
-  for (const auto& run : runner.runs()) {
+  const double lr = runner.members().front()->coords().lr;
+  for (const auto& run : runner.members()) {
     const Series* s = run->find_series(name);
     if (!s || run->coords().lr != lr || record >= int(s->values.size())) continue;
     const double y = s->values[size_t(record)];
     if (!(y > 0) || !std::isfinite(y)) continue;
-    auto& acc = log_sum[run->model().dims()[1]];
+    auto& acc = log_sum[run->width()];
     acc.first += std::log(y);
     acc.second += 1;
   }
@@ -50,16 +50,16 @@ PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int reco
 
 std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& family, int record) {
   std::vector<PlotCurve> curves;
-  if (runner.runs().empty()) return curves;
-  for (const Series& s : runner.runs().front()->series())
+  if (runner.members().empty()) return curves;
+  for (const Series& s : runner.members().front()->series())
     if (s.name.substr(0, s.name.find('/')) == family) curves.push_back(curve_vs_width(runner, s.name, record));
   for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
   return curves;
 }
 
 void width_view(WidthView& v, const Runner& runner) {
-  if (runner.runs().empty()) return;
-  const Run& first = *runner.runs().front();
+  if (runner.members().empty()) return;
+  const Member& first = *runner.members().front();
   const std::vector<std::string> names = families(first);
   if (v.family < 0) {  // the coordinate check's quantity when there is one
     const auto it = std::find(names.begin(), names.end(), "act_delta_rms");

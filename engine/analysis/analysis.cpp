@@ -41,10 +41,10 @@ std::vector<double> slopes_per_seed(const Runner& runner, const std::string& nam
   std::vector<double> slopes;
   for (uint64_t seed : runner.spec().sweep.seeds) {
     std::vector<double> widths, values;
-    for (const auto& run : runner.runs()) {
+    for (const auto& run : runner.members()) {
       if (run->coords().seed != seed) continue;
       const Series* s = run->find_series(name);
-      widths.push_back(run->model().dims()[1]);
+      widths.push_back(run->width());
       values.push_back(s && record < int(s->values.size()) ? s->values[size_t(record)] : nan);
     }
     slopes.push_back(loglog_slope(widths, values));

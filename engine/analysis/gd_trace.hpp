@@ -3,7 +3,7 @@
 // need f itself, not only its loss.
 //
 // It is the engine's own training step (Mlp forward/backward, mse_loss, Optimizer with the per-layer learning-rate
-// multipliers), so a trace agrees with a Run of the same spec bit for bit (tested).
+// multipliers), so a trace agrees with a member of the same spec bit for bit (tested).
 #pragma once
 #include <vector>
 

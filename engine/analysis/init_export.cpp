@@ -65,17 +65,18 @@ Value anchor_set(const AnchorSet& s) {
   return o;
 }
 
-Value member(const Run& run) {
-  const Mlp& m = run.model();
+Value member(const Member& run) {
   Value o = Value::make_object();
   if (const AnchorTrainer* t = run.transformer()) {
     o.set("gamma", Value::make_number(run.coords().gamma));
     o.set("weight_decay", Value::make_number(run.coords().weight_decay));
     o.set("transformer", transformer_member(t->model()));
   }
-  o.set("width", Value::make_number(m.dims()[1]));
+  o.set("width", Value::make_number(run.width()));
   o.set("lr", Value::make_number(run.coords().lr));
   o.set("seed", Value::make_number(double(run.coords().seed)));
+  if (!run.mlp()) return o;
+  const Mlp& m = *run.mlp();
   o.set("activation", Value::make_string(activation_name(m.activation())));
   Value dims = Value::make_array();
   for (int d : m.dims()) dims.push(Value::make_number(d));
@@ -120,7 +121,7 @@ json::Value init_document(const Runner& runner) {
     root.set("anchor", anchor);
   }
   Value members = Value::make_array();
-  for (const auto& run : runner.runs()) members.push(member(*run));
+  for (const auto& run : runner.members()) members.push(member(*run));
   root.set("members", members);
   return root;
 }

@@ -6,7 +6,7 @@
 #include "engine/analysis/infinite_width.hpp"
 #include "engine/analysis/mean_field_limit.hpp"
 #include "engine/analysis/ntk.hpp"
-#include "engine/run/run.hpp"
+#include "engine/run/mlp_member.hpp"
 
 namespace {
 
@@ -21,7 +21,7 @@ double square_loss(const double* f, const double* y, long count, int outputs) {
   return sum / (2.0 * double(count));
 }
 
-// The steps a Run of `spec` records: every record_every-th step, then the last.
+// The steps a member of `spec` records: every record_every-th step, then the last.
 std::vector<int> recorded_steps(const ExperimentSpec& spec) {
   std::vector<int> out;
   for (int t = 0; t < spec.schedule.steps; t++)
@@ -114,8 +114,8 @@ std::vector<LimitCurve> limit_curves(const ExperimentSpec& spec, const TaskData&
     MemberCoords coords;
     coords.width = width;
     coords.lr = lr;
-    const Run member(spec, data, coords);
-    Mlp m = member.model();
+    const MlpMember member(spec, data, coords);
+    Mlp m = *member.mlp();
     std::string mean_field_why;
     std::vector<double> f;
     std::string kind;

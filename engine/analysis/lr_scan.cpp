@@ -27,7 +27,7 @@ LrTrial trial(const ExperimentSpec& spec, int width, uint64_t seed, double lr) {
   s.metrics = {"train_loss", "act_rms"};
   Runner runner(s);
   while (runner.step()) {}
-  const Run& run = *runner.runs()[0];
+  const Member& run = *runner.members()[0];
   const std::vector<double>& loss = run.find_series("train_loss")->values;
   LrTrial t;
   t.lr = lr;

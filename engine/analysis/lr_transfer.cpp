@@ -10,7 +10,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The final value of `series` of a run, +inf when it diverged (a diverged run is worse than any finite loss).
-double final_value(const Run& run, const std::string& series) {
+double final_value(const Member& run, const std::string& series) {
   const Series* s = run.find_series(series);
   if (run.status() != RunStatus::finished || !s || s->values.empty()) return kInf;
   return std::isfinite(s->values.back()) ? s->values.back() : kInf;
@@ -60,8 +60,8 @@ void fit_best_lr(LrCurve& c) {
 std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series) {
   // (width, lr) -> sum over seeds and count
   std::map<int, std::map<double, std::pair<double, int>>> sums;
-  for (const auto& run : runner.runs()) {
-    auto& cell = sums[run->model().dims()[1]][run->coords().lr];
+  for (const auto& run : runner.members()) {
+    auto& cell = sums[run->width()][run->coords().lr];
     cell.first += final_value(*run, series);
     cell.second++;
   }

@@ -33,8 +33,8 @@ std::vector<PhaseSlope> phase_slopes(const Runner& runner, bool require_converge
   for (const PhasePoint& phase : phases) {
     PhaseSlope ps;
     ps.phase = phase;
-    for (const auto& run : runner.runs()) {
-      const double w = run->model().dims()[1];
+    for (const auto& run : runner.members()) {
+      const double w = run->width();
       if (std::find(ps.widths.begin(), ps.widths.end(), w) == ps.widths.end()) ps.widths.push_back(w);
     }
     std::sort(ps.widths.begin(), ps.widths.end());
@@ -43,9 +43,9 @@ std::vector<PhaseSlope> phase_slopes(const Runner& runner, bool require_converge
       double sum = 0;
       int count = 0;
       bool missing = false;
-      for (const auto& run : runner.runs()) {
+      for (const auto& run : runner.members()) {
         if (run->coords().phase.gamma != phase.gamma || run->coords().phase.gamma_prime != phase.gamma_prime ||
-            run->model().dims()[1] != int(w))
+            run->width() != int(w))
           continue;
         const Series* s = run->find_series("weight_rd");
         const bool unconverged = spec.schedule.stop_loss_ratio > 0 && !run->reached_stop_loss();

@@ -1,6 +1,6 @@
 // A fixed set of threads that run a batch of independent jobs (sweep members) and wait until all are done.
 //
-// Sweep members share nothing they write (each Run owns its buffers; the data and the spec are read-only), so they
+// Sweep members share nothing they write (each member owns its buffers; the data and the spec are read-only), so they
 // can step on different threads and every member computes exactly the numbers it computes alone. The pool starts
 // its threads once and reuses them for every batch: a batch allocates nothing and starts no thread.
 //

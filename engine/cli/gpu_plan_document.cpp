@@ -6,8 +6,8 @@
 
 json::Value mlp_gpu_plan_document(const ExperimentSpec& spec) {
   const Runner runner(spec);
-  const Run& run = *runner.runs().front();
-  const Mlp& mlp = run.model();
+  const Member& run = *runner.members().front();
+  const Mlp& mlp = *run.mlp();
   const int train_size = runner.data().train.size;
   const int batch = spec.schedule.batch_size == 0 ? train_size : spec.schedule.batch_size;
   OptimizerConfig opt = spec.optimizer;
@@ -28,7 +28,7 @@ json::Value mlp_gpu_plan_document(const ExperimentSpec& spec) {
 
 json::Value transformer_gpu_plan_document(const ExperimentSpec& spec) {
   const Runner runner(spec);
-  const Run& run = *runner.runs().front();
+  const Member& run = *runner.members().front();
   const Transformer& model = run.transformer()->model();
   const int train_size = runner.data().anchor.train.size;
   const int batch = spec.schedule.batch_size == 0 ? train_size : spec.schedule.batch_size;

@@ -99,10 +99,10 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
   if (!runner.backend_note().empty()) std::fprintf(stderr, "%s: %s\n", path.c_str(), runner.backend_note().c_str());
   const long planned = runner.planned_steps();
   long next_report = planned / 20;
-  WorkerPool pool(std::min(threads, int(runner.runs().size())));
+  WorkerPool pool(std::min(threads, int(runner.members().size())));
   // Members advance in slices of 1/20 of the schedule: few waits for the slowest member, and progress to report.
   const int slice = std::max(1, r.spec.schedule.steps / 20);
-  while (runner.step_parallel(pool, slice, int(runner.runs().size()))) {
+  while (runner.step_parallel(pool, slice, int(runner.members().size()))) {
     if (!quiet && runner.progress_steps() >= next_report) {
       std::fprintf(stderr, "\r%s: %3ld%% (%ld / %ld steps)", r.spec.name.c_str(), 100 * runner.progress_steps() / planned,
                    runner.progress_steps(), planned);
@@ -110,7 +110,7 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
     }
   }
   int diverged = 0, failed = 0;
-  for (const auto& run : runner.runs()) {
+  for (const auto& run : runner.members()) {
     if (run->status() == RunStatus::diverged) {
       diverged++;
       if (!quiet) std::fprintf(stderr, "\n%s: diverged at step %d", run->label().c_str(), run->diverged_at());
@@ -120,7 +120,7 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
       std::fprintf(stderr, "\n%s: failed at step %d: %s", run->label().c_str(), run->steps_done(), run->error().c_str());
     }
   }
-  if (!quiet || failed) std::fprintf(stderr, "\n%zu runs, %d diverged, %d failed\n", runner.runs().size(), diverged, failed);
+  if (!quiet || failed) std::fprintf(stderr, "\n%zu runs, %d diverged, %d failed\n", runner.members().size(), diverged, failed);
   const json::Value results = runner.results();
   const std::string text = result_file_text(results);
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);

@@ -1,5 +1,5 @@
-// Run's state while it trains on a GpuDevice (engine/run/run_gpu.cpp). A header of its own so that run.cpp, which
-// owns it through a unique_ptr, sees the complete type.
+// A member's state while it trains on a GpuDevice (engine/run/member_gpu.cpp). A header of its own so that the
+// member's files, which own it through a unique_ptr, see the complete type.
 #pragma once
 #include <algorithm>
 #include <vector>
@@ -14,7 +14,7 @@
 struct GpuTraining {
   GpuDevice* device = nullptr;
   MlpGpuPlan layout;
-  TransformerGpuPlan transformer_layout;  // model.kind "transformer" (engine/run/run_gpu_transformer.cpp)
+  TransformerGpuPlan transformer_layout;  // model.kind "transformer" (engine/run/transformer_member_gpu.cpp)
   int plan = -1;
   std::vector<float> step_data = std::vector<float>(3), index, upload;
   int ticket = -1;              // a read on its way back, or -1
@@ -32,7 +32,7 @@ struct GpuTraining {
   } pending, committed;
 };
 
-// Host <-> device conversions of Run's double buffers (float32 on the device).
+// Host <-> device conversions of a member's double buffers (float32 on the device).
 inline void upload_floats(GpuDevice& d, int plan, int buffer, const double* x, long n, std::vector<float>& scratch) {
   scratch.assign(x, x + n);
   d.write(plan, buffer, scratch.data(), n);

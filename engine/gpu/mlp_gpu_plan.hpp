@@ -4,7 +4,7 @@
 //     (gemm_tn for ∂L/∂W, gemm_nn + bias_act_backward for δ);
 //   phase 1 (update): one SGD or Adam dispatch per weight matrix, with its learning-rate multiplier.
 // Two phases so that the host can copy θ_t, ∂L/∂θ_t and the optimizer state back between them on a record step:
-// the same point at which Run records on the CPU. The training set stays on the device; per step the host writes
+// the same point at which MlpMember records on the CPU. The training set stays on the device; per step the host writes
 // only the batch indices (mini-batches) and the step buffer {loss slot, 1 − β1^t, 1 − β2^t}.
 #pragma once
 #include <vector>

@@ -2,7 +2,7 @@
 // how far a weight matrix moved, ‖W − W⁰‖_* / ‖W⁰‖_*, is Θ(1) under μP and shrinks like n^-1/2 under NTP.
 //
 // Why power iteration: only the top singular value is needed; each iteration is two matrix-vector products
-// and needs two vectors of scratch, so a Run can measure it while training without allocating.
+// and needs two vectors of scratch, so a member can measure it while training without allocating.
 // The start vector is a fixed pseudo-random draw (not the run's seed): the same matrix always gives the
 // same number, natively and in wasm.
 #pragma once

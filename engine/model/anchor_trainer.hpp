@@ -1,6 +1,6 @@
 // Training and measuring one Transformer on an anchor-function task: the model, AdamW (or SGD/Adam) with the
 // learning-rate schedule and gradient clipping, shuffled mini-batches, and the chapter-13 measurements.
-// Run (engine/run/run.hpp) drives it for model.kind "transformer" and records its numbers as series.
+// TransformerMember (engine/run/transformer_member.hpp) drives it for model.kind "transformer" and records its numbers as series.
 // Buffers are sized in the constructor: train_step and the measurements allocate nothing.
 #pragma once
 #include <cstdint>
@@ -41,7 +41,7 @@ class AnchorTrainer {
   // Mean |cos| between distinct rows of block `layer`'s W_Q (condensation, Fig 13.10).
   double query_row_cosine(int layer) const;
 
-  // The two halves of train_step, for a step run elsewhere (engine/run/run_gpu_transformer.cpp): the next mini-batch's
+  // The two halves of train_step, for a step run elsewhere (engine/run/transformer_member_gpu.cpp): the next mini-batch's
   // row indices (batch_size of them, shuffling at each new epoch), and clip + update from the gradient buffer.
   const int* next_batch_rows();
   void update(long t);

@@ -68,6 +68,7 @@ class Mlp {
   double* grads(int l) { return grads_.data() + offset_[size_t(l)]; }
   long layer_size(int l) const { return long(dims_[size_t(l) + 1]) * dims_[size_t(l)]; }
   std::vector<double>& params() { return params_; }
+  const std::vector<double>& params() const { return params_; }
   std::vector<double>& grads() { return grads_; }
 
   // Preactivation h_{l+1} of the last forward (batch × dims[l+1]); l = layers()-1 is the output f.

@@ -4,7 +4,7 @@
 #include <vector>
 
 // gd_auto: full-batch gradient descent whose step is η = lr / λ_max (lr is the fraction, e.g. 0.5), λ_max the
-// top Hessian eigenvalue, re-estimated by the Run (engine/metrics/hessian.hpp); the update itself is plain SGD.
+// top Hessian eigenvalue, re-estimated by the MLP member (engine/metrics/hessian.hpp); the update itself is plain SGD.
 enum class OptimizerKind { sgd, adam, adamw, gd_auto };
 
 const char* optimizer_name(OptimizerKind k);
@@ -44,8 +44,8 @@ class Optimizer {
   // The same step with the learning rate scaled by `lr_factor` (a schedule's value at this step).
   void step(double* params, const double* grads, double lr_factor);
   long steps_taken() const { return t_; }
-  void set_lr(double lr) { config_.lr = lr; }  // gd_auto: the Run sets η = fraction / λ_max
-  // The state, for a run that trained on a device and continues here (engine/run/run_gpu.cpp).
+  void set_lr(double lr) { config_.lr = lr; }  // gd_auto: the member sets η = fraction / λ_max
+  // The state, for a run that trained on a device and continues here (engine/run/mlp_member_gpu.cpp).
   std::vector<double>& first_moment() { return m_; }
   std::vector<double>& second_moment() { return v_; }
   void set_steps_taken(long t) { t_ = t; }

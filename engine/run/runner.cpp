@@ -5,6 +5,10 @@
 #include <functional>
 #include <stdexcept>
 
+#include "engine/run/mlp_member.hpp"
+#include "engine/run/transformer_member.hpp"
+#include "engine/spec/metric_table.hpp"
+
 namespace {
 
 TaskData make_data(const ExperimentSpec& spec) {
@@ -16,15 +20,29 @@ TaskData make_data(const ExperimentSpec& spec) {
   return data;
 }
 
+// The member of `spec` at `coords`: an MlpMember or a TransformerMember, training on `device` where the spec's
+// backend picks it (engine/gpu/gpu_device.hpp: choose_backend).
+std::unique_ptr<Member> make_member(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords,
+                                    GpuDevice* device, const std::string& why_none) {
+  if (spec.model.kind == ModelKind::transformer) {
+    auto m = std::make_unique<TransformerMember>(spec, data, coords);
+    m->start_on(device, why_none);
+    return m;
+  }
+  auto m = std::make_unique<MlpMember>(spec, data, coords);
+  m->start_on(device, why_none);
+  return m;
+}
+
 json::Value number_or_null(double x) { return std::isfinite(x) ? json::Value::make_number(x) : json::Value(); }
 
-json::Value run_summary(const Run& run) {
+json::Value run_summary(const Member& run) {
   json::Value s = json::Value::make_object();
   for (const Series& series : run.series()) {
     if (series.values.empty() || series.name.find('/') != std::string::npos) continue;
     s.set("final_" + series.name, number_or_null(series.values.back()));
-    const bool higher_better = series.name == "test_accuracy" || series.name.find("accuracy") != std::string::npos ||
-                               series.name == "commutativity" || series.name == "wq_cosine";
+    const MetricDef* metric = find_metric(series.name);
+    const bool higher_better = metric && metric->higher_is_better;
     const double best = higher_better ? *std::max_element(series.values.begin(), series.values.end())
                                       : *std::min_element(series.values.begin(), series.values.end());
     s.set((higher_better ? "max_" : "min_") + series.name, number_or_null(best));
@@ -37,7 +55,7 @@ json::Value run_summary(const Run& run) {
 // One member's step; an exception ends that member as failed instead of the whole sweep (or the page). It is a
 // separate function with a plain C name because the page's build can catch exceptions only in functions it names
 // (web/CMakeLists.txt: EXCEPTION_CATCHING_ALLOWED; catching everywhere would slow every call in the engine).
-extern "C" [[gnu::noinline]] void muplay_guarded_step(Run* run, const char* injected_fault) {
+extern "C" [[gnu::noinline]] void muplay_guarded_step(Member* run, const char* injected_fault) {
   try {
     if (injected_fault) throw std::runtime_error(injected_fault);
     run->step();
@@ -52,44 +70,28 @@ Runner::Runner(const ExperimentSpec& spec) : Runner(spec, nullptr, "this program
 
 Runner::Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none)
     : spec_(spec), data_(make_data(spec_)) {
-  const std::vector<int> as_written{0};
-  const std::vector<double> spec_lr{spec_.optimizer.lr};
-  const std::vector<int>& widths = spec_.sweep.width.empty() ? as_written : spec_.sweep.width;
-  const std::vector<double>& lrs = spec_.sweep.lr.empty() ? spec_lr : spec_.sweep.lr;
-  const std::vector<double> spec_gamma{spec_.model.transformer.gamma}, spec_decay{spec_.optimizer.weight_decay};
-  const std::vector<double>& gammas = spec_.sweep.gamma.empty() ? spec_gamma : spec_.sweep.gamma;
-  const std::vector<double>& decays = spec_.sweep.weight_decay.empty() ? spec_decay : spec_.sweep.weight_decay;
-  const std::vector<PhasePoint> one_phase{{spec_.parametrization.gamma, spec_.parametrization.gamma_prime}};
-  const std::vector<PhasePoint>& phases = spec_.sweep.phase_points.empty() ? one_phase : spec_.sweep.phase_points;
-  for (int width : widths)
-    for (double lr : lrs)
-      for (double decay : decays)
-        for (double gamma : gammas)
-          for (const PhasePoint& phase : phases)
-            for (uint64_t seed : spec_.sweep.seeds)
-              runs_.push_back(std::make_unique<Run>(spec_, data_, MemberCoords{width, lr, seed, gamma, decay, phase},
-                                                    device, why_none));
-  batch_.reserve(runs_.size());
+  for (const MemberCoords& c : sweep_members(spec_)) members_.push_back(make_member(spec_, data_, c, device, why_none));
+  batch_.reserve(members_.size());
 }
 
 bool Runner::done() const {
-  for (const auto& r : runs_)
+  for (const auto& r : members_)
     if (!r->done()) return false;
   return true;
 }
 
-long Runner::planned_steps() const { return long(runs_.size()) * spec_.schedule.steps; }
+long Runner::planned_steps() const { return long(members_.size()) * spec_.schedule.steps; }
 
 long Runner::progress_steps() const {
   long steps = 0;
-  for (const auto& r : runs_) steps += r->done() ? spec_.schedule.steps : r->steps_done();
+  for (const auto& r : members_) steps += r->done() ? spec_.schedule.steps : r->steps_done();
   return steps;
 }
 
 bool Runner::step() {
-  const int count = int(runs_.size());
+  const int count = int(members_.size());
   for (int k = 0; k < count; k++) {
-    Run& run = *runs_[size_t((next_ + k) % count)];
+    Member& run = *members_[size_t((next_ + k) % count)];
     if (run.done()) continue;
     const bool fault = fault_.member == (next_ + k) % count && fault_.step == run.steps_done();
     const int before = run.steps_done();
@@ -106,7 +108,7 @@ void Runner::step_member(void* context, int index) {
   const ParallelSlice& slice = *static_cast<const ParallelSlice*>(context);
   Runner& self = *slice.runner;
   const int member = self.batch_[size_t(index)];
-  Run& run = *self.runs_[size_t(member)];
+  Member& run = *self.members_[size_t(member)];
   for (int k = 0; k < slice.steps && !run.done(); k++) {
     const bool fault = self.fault_.member == member && self.fault_.step == run.steps_done();
     muplay_guarded_step(&run, fault ? self.fault_.message.c_str() : nullptr);
@@ -114,45 +116,45 @@ void Runner::step_member(void* context, int index) {
 }
 
 bool Runner::step_parallel(WorkerPool& pool, int steps, int members) {
-  if (runs_on_gpu() > 0) return step();
-  const int count = int(runs_.size());
+  if (members_on_gpu() > 0) return step();
+  const int count = int(members_.size());
   batch_.clear();
   for (int k = 0; k < count && int(batch_.size()) < members; k++)
-    if (!runs_[size_t((next_ + k) % count)]->done()) batch_.push_back((next_ + k) % count);
+    if (!members_[size_t((next_ + k) % count)]->done()) batch_.push_back((next_ + k) % count);
   if (batch_.empty()) return false;
   next_ = (batch_.back() + 1) % count;
   // Widths are usually listed in ascending order: hand out the biggest members first, so no thread is left with a
   // big member at the end while the others wait.
   std::sort(batch_.begin(), batch_.end(), std::greater<int>());
   long before = 0, after = 0;
-  for (const auto& r : runs_) before += r->steps_done();
+  for (const auto& r : members_) before += r->steps_done();
   ParallelSlice slice{this, steps};
   pool.run(int(batch_.size()), step_member, &slice);
-  for (const auto& r : runs_) after += r->steps_done();
+  for (const auto& r : members_) after += r->steps_done();
   total_steps_ += after - before;
   return !done();
 }
 
 bool Runner::waiting() const {
-  for (const auto& r : runs_)
+  for (const auto& r : members_)
     if (!r->done() && !r->waiting()) return false;
   return !done();
 }
 
-int Runner::runs_on_gpu() const {
+int Runner::members_on_gpu() const {
   int n = 0;
-  for (const auto& r : runs_) n += r->on_gpu();
+  for (const auto& r : members_) n += r->on_gpu();
   return n;
 }
 
 std::string Runner::gpu_name() const {
-  for (const auto& r : runs_)
+  for (const auto& r : members_)
     if (!r->gpu_name().empty()) return r->gpu_name();
   return "";
 }
 
 bool Runner::moved_to_cpu() const {
-  for (const auto& r : runs_)
+  for (const auto& r : members_)
     if (r->moved_to_cpu()) return true;
   return false;
 }
@@ -160,7 +162,7 @@ bool Runner::moved_to_cpu() const {
 void Runner::inject_fault(int member, int step, const std::string& message) { fault_ = Fault{member, step, message}; }
 
 std::string Runner::backend_note() const {
-  for (const auto& r : runs_)
+  for (const auto& r : members_)
     if (!r->backend_note().empty()) return r->backend_note();
   return "";
 }
@@ -172,9 +174,9 @@ json::Value Runner::results() const {
   root.set("version", Value::make_number(kResultVersion));
   root.set("spec", spec_to_json(spec_));
   Value runs = Value::make_array();
-  for (const auto& r : runs_) {
+  for (const auto& r : members_) {
     Value run = Value::make_object();
-    run.set("width", Value::make_number(r->model().dims()[1]));
+    run.set("width", Value::make_number(r->width()));
     run.set("lr", Value::make_number(r->coords().lr));
     run.set("seed", Value::make_number(double(r->coords().seed)));
     if (r->transformer()) {

@@ -7,17 +7,17 @@
 
 #include "engine/base/json.hpp"
 #include "engine/base/worker_pool.hpp"
-#include "engine/run/run.hpp"
+#include "engine/run/member.hpp"
 #include "engine/spec/spec.hpp"
 
 class Runner {
  public:
   explicit Runner(const ExperimentSpec& spec);  // spec must be valid (parse_spec)
-  // Members train on `device` where the spec's backend picks it (Run's overload); null: none, `why_none` says why.
+  // Members train on `device` where the spec's backend picks it (make_member); null: none, `why_none` says why.
   Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none);
 
   // Advances the next unfinished member by one step. Returns false when every member is done.
-  // An exception in a member's step ends that member as failed (Run::error() says why); the others go on.
+  // An exception in a member's step ends that member as failed (Member::error() says why); the others go on.
   bool step();
   bool done() const;
   // Advances the next `members` unfinished members (round robin, as step() takes them) by up to `steps` steps each,
@@ -31,14 +31,14 @@ class Runner {
 
   const ExperimentSpec& spec() const { return spec_; }
   const TaskData& data() const { return data_; }  // train and test sets (with the folded-in bias column)
-  const std::vector<std::unique_ptr<Run>>& runs() const { return runs_; }
+  const std::vector<std::unique_ptr<Member>>& members() const { return members_; }
   int active_run() const { return next_; }
   // Every unfinished member waits for its device to hand back a record step: stepping again now gains nothing.
   bool waiting() const;
-  int runs_on_gpu() const;  // members training on a device now
+  int members_on_gpu() const;  // members training on a device now
   std::string gpu_name() const;  // the adapter the members started on ("" if none did)
-  std::string backend_note() const;
-  bool moved_to_cpu() const;  // a member lost its device and went on on the CPU  // the first member's note about its backend ("" when none)
+  std::string backend_note() const;  // the first member's note about its backend ("" when none)
+  bool moved_to_cpu() const;  // a member lost its device and went on on the CPU
 
   // Result document: schema "muplay-result" version 1 (see README).
   json::Value results() const;
@@ -49,7 +49,7 @@ class Runner {
  private:
   ExperimentSpec spec_;
   TaskData data_;
-  std::vector<std::unique_ptr<Run>> runs_;
+  std::vector<std::unique_ptr<Member>> members_;
   int next_ = 0;
   long total_steps_ = 0;
   struct Fault { int member = -1, step = -1; std::string message; } fault_;

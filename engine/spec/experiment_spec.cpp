@@ -4,13 +4,33 @@
 #include <array>
 #include <cmath>
 
-const std::vector<std::string>& known_metrics() {
-  static const std::vector<std::string> names{"train_loss", "test_loss", "test_accuracy", "act_rms", "act_delta_rms",
-                                              "weight_delta_spectral", "batch_loss_mean", "train_accuracy",
-                                              "id_accuracy", "ood_accuracy", "commutativity", "wq_cosine", "fp_delta",
-                                              "sign_accuracy", "weight_rd", "sharpness", "condensation",
-                                              "fp_filter", "plus_one_share"};
-  return names;
+size_t sweep_size(const ExperimentSpec& s) {
+  const SweepSpec& w = s.sweep;
+  return std::max<size_t>(w.width.size(), 1) * std::max<size_t>(w.lr.size(), 1) * w.seeds.size() *
+         std::max<size_t>(w.gamma.size(), 1) * std::max<size_t>(w.weight_decay.size(), 1) *
+         std::max<size_t>(w.phase_points.size(), 1);
+}
+
+std::vector<MemberCoords> sweep_members(const ExperimentSpec& s) {
+  // An empty axis is the spec's own value.
+  const SweepSpec& w = s.sweep;
+  const std::vector<int> widths = w.width.empty() ? std::vector<int>{0} : w.width;
+  const std::vector<double> lrs = w.lr.empty() ? std::vector<double>{s.optimizer.lr} : w.lr;
+  const std::vector<double> decays = w.weight_decay.empty() ? std::vector<double>{s.optimizer.weight_decay}
+                                                            : w.weight_decay;
+  const std::vector<double> gammas = w.gamma.empty() ? std::vector<double>{s.model.transformer.gamma} : w.gamma;
+  const std::vector<PhasePoint> phases =
+      w.phase_points.empty() ? std::vector<PhasePoint>{{s.parametrization.gamma, s.parametrization.gamma_prime}}
+                             : w.phase_points;
+  std::vector<MemberCoords> out;
+  out.reserve(sweep_size(s));
+  for (int width : widths)
+    for (double lr : lrs)
+      for (double decay : decays)
+        for (double gamma : gammas)
+          for (const PhasePoint& phase : phases)
+            for (uint64_t seed : w.seeds) out.push_back(MemberCoords{width, lr, seed, gamma, decay, phase});
+  return out;
 }
 
 UpdateRule update_rule(OptimizerKind k) {
@@ -32,21 +52,16 @@ std::vector<Abc> spec_exponents(const ExperimentSpec& s) {
 // A transformer member: weights, grads, two Adam moments, activations for its batch (or evaluation chunk),
 // series; the token data once.
 double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
-  const std::vector<int> no_sweep{0};
-  const std::vector<int>& widths = s.sweep.width.empty() ? no_sweep : s.sweep.width;
-  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
-                                          std::max<size_t>(s.sweep.gamma.size(), 1) *
-                                          std::max<size_t>(s.sweep.weight_decay.size(), 1));
   // The model's buffers hold a mini-batch or an evaluation chunk of 128 sequences (AnchorTrainer), whichever is larger.
   const int batch = std::max(s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size, 128);
   double bytes = 0;
-  for (int w : widths) {
-    const TransformerConfig c = transformer_config(s.model.transformer, s.task.anchor, w);
+  for (const MemberCoords& m : sweep_members(s)) {
+    const TransformerConfig c = transformer_config(s.model.transformer, s.task.anchor, m.width);
     const double records = double(s.schedule.steps / s.schedule.record_every + 2) * 8;
     const double member = 8 * (4.0 * double(transformer_parameter_count(c)) +
                                transformer_activation_doubles(c, batch) + records) +
                           4.0 * (3 * double(s.task.anchor.ood_test_size) + s.task.train_size);  // prediction scratch
-    bytes += member * members_per_width;
+    bytes += member;
   }
   const double sequences = double(s.task.train_size) + s.task.test_size + 2.0 * s.task.anchor.ood_test_size;
   return bytes + 4.0 * sequences * (s.task.anchor.seq_len + 1) * 3;  // ints, and the generator's sets of seen rows
@@ -90,14 +105,10 @@ double float32_workspace_bytes(const std::vector<int>& dims, int batch) {
 
 double estimate_memory_bytes(const ExperimentSpec& s) {
   if (s.model.kind == ModelKind::transformer) return estimate_transformer_memory_bytes(s);
-  const std::vector<int> no_sweep{0};
-  const std::vector<int>& widths = s.sweep.width.empty() ? no_sweep : s.sweep.width;
-  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
-                                           std::max<size_t>(s.sweep.phase_points.size(), 1));
   const int batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
   double bytes = 0;
-  for (int w : widths) {
-    const std::vector<int> dims = model_dims(s, w);
+  for (const MemberCoords& m : sweep_members(s)) {
+    const std::vector<int> dims = model_dims(s, m.width);
     double params = 0, units = 0;
     for (size_t l = 1; l < dims.size(); l++) {
       params += double(dims[l]) * dims[l - 1];
@@ -113,7 +124,7 @@ double estimate_memory_bytes(const ExperimentSpec& s) {
     }
     double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
     if (s.precision == Precision::float32) member += float32_workspace_bytes(dims, batch);
-    bytes += member * members_per_width;
+    bytes += member;
   }
   bytes += 8.0 * (s.task.train_size + s.task.test_size) * (s.task.input_dim + 2);
   return bytes;

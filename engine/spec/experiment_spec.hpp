@@ -58,6 +58,16 @@ struct PhasePoint {
   double gamma = 0, gamma_prime = 0;
 };
 
+// One point of the sweep: the coordinates one member trains at.
+struct MemberCoords {
+  int width = 0;  // 0: model.widths (or model.transformer.d_model) as written
+  double lr = 0;
+  uint64_t seed = 0;
+  double gamma = 0;         // transformer: initialization rate (γ-init)
+  double weight_decay = 0;  // transformer: the optimizer's weight decay λ
+  PhasePoint phase;         // (γ, γ′) of a two_layer_gamma member
+};
+
 struct SweepSpec {
   std::vector<int> width;  // each value replaces every hidden width; empty: model.widths as written
   std::vector<double> lr;  // empty: optimizer.lr
@@ -84,8 +94,11 @@ struct ExperimentSpec {
   Precision precision = Precision::float64;
 };
 
-// Metric names a spec may ask for (train_loss is always recorded).
-const std::vector<std::string>& known_metrics();
+// The number of sweep members: the product of the sweep axes' lengths (an empty axis counts once).
+size_t sweep_size(const ExperimentSpec& s);
+// Every member of the sweep, in the order the Runner trains them: by width, lr, weight decay, γ, phase point and
+// seed, the seed varying fastest.
+std::vector<MemberCoords> sweep_members(const ExperimentSpec& s);
 
 // Estimated bytes of memory the whole sweep needs (parameters, optimizer state, activations, data).
 double estimate_memory_bytes(const ExperimentSpec& s);

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "engine/kernels/gemm_f32.hpp"
-#include "engine/metrics/frequency_filter.hpp"
+#include "engine/spec/metric_table.hpp"
 #include "engine/spec/time_budget.hpp"
 #include "engine/task/fashion_mnist.hpp"
 #include "engine/task/phenomena_tasks.hpp"
@@ -325,11 +325,6 @@ void check_fashion_mnist(const TaskConfig& t, std::vector<std::string>& errors) 
                      std::to_string(files.test) + " test images of this build's Fashion-MNIST subset");
 }
 
-bool transformer_metric(const std::string& m) {
-  return m == "train_accuracy" || m == "id_accuracy" || m == "ood_accuracy" || m == "commutativity" ||
-         m == "wq_cosine" || m == "plus_one_share";
-}
-
 // Fields that only a Transformer on an anchor task reads, and the Transformer's own constraints.
 void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const bool transformer = s.model.kind == ModelKind::transformer;
@@ -462,21 +457,6 @@ void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& 
   if (s.model.dropout > 0) errors.push_back("task.gradient_loss: not with model.dropout");
 }
 
-void check_phenomena_metric(const ExperimentSpec& s, size_t i, std::vector<std::string>& errors) {
-  const std::string& m = s.metrics[i];
-  const std::string at = "metrics[" + std::to_string(i) + "]: ";
-  if (m == "fp_delta" && (s.task.kind != TaskKind::function_1d || s.task.target == Target::four_points))
-    errors.push_back(at + "fp_delta needs a function_1d task on a grid (not four_points)");
-  if ((m == "sign_accuracy" || m == "sharpness") && task_is_classification(s.task.kind))
-    errors.push_back(at + m + " needs a regression task");
-  if (m == "fp_filter" && task_is_classification(s.task.kind)) errors.push_back(at + "fp_filter needs a regression task");
-  if (m == "fp_filter" && s.task.train_size > kMaxFilterPoints)
-    errors.push_back(at + "fp_filter holds a train_size^2 kernel: train_size " + std::to_string(s.task.train_size) +
-                     " is more than " + std::to_string(kMaxFilterPoints));
-  if (m == "condensation" && s.model.widths.size() != 1)
-    errors.push_back(at + "condensation needs exactly 1 hidden layer (neurons = input weights and output weight)");
-}
-
 }  // namespace
 
 std::vector<std::string> check_spec(const ExperimentSpec& s) {
@@ -506,42 +486,16 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
   if (s.schedule.batch_size > s.task.train_size)
     errors.push_back("schedule.batch_size: " + std::to_string(s.schedule.batch_size) +
                      " is larger than task.train_size " + std::to_string(s.task.train_size));
-  for (size_t i = 0; i < s.metrics.size(); i++) {
-    bool known = false;
-    for (const auto& m : known_metrics()) known = known || m == s.metrics[i];
-    const bool transformer = s.model.kind == ModelKind::transformer;
-    const std::string at = "metrics[" + std::to_string(i) + "]: ";
-    if (known && transformer && !transformer_metric(s.metrics[i]) && s.metrics[i] != "train_loss" &&
-        s.metrics[i] != "test_loss") {
-      errors.push_back(at + "\"" + s.metrics[i] + "\" is an MLP measurement; a transformer records train_loss, "
-                       "test_loss, train_accuracy, id_accuracy, ood_accuracy, commutativity, wq_cosine, plus_one_share");
-    } else if (known && !transformer && transformer_metric(s.metrics[i])) {
-      errors.push_back(at + "\"" + s.metrics[i] + "\" needs model.kind \"transformer\"");
-    } else if (known && transformer && (s.metrics[i] == "ood_accuracy" || s.metrics[i] == "commutativity") &&
-               !anchor_task_has_ood(s.task.anchor.kind)) {
-      errors.push_back(at + s.metrics[i] + " needs held-out anchor pairs: task.anchor.kind \"composite\" or "
-                       "\"two_anchor\"");
-    } else if (!known) {
-      std::string allowed;
-      for (const auto& m : known_metrics()) allowed += (allowed.empty() ? "" : ", ") + m;
-      errors.push_back("metrics[" + std::to_string(i) + "]: \"" + s.metrics[i] + "\" is not one of " + allowed);
-    } else if (s.metrics[i] == "test_accuracy" && !task_is_classification(s.task.kind)) {
-      errors.push_back("metrics[" + std::to_string(i) + "]: test_accuracy needs a classification task");
-    } else {
-      check_phenomena_metric(s, i, errors);
-    }
-  }
+  check_metrics(s, errors);
   check_transformer(s, errors);
   check_phenomena(s, errors);
-  const size_t members = std::max<size_t>(s.sweep.width.size(), 1) * std::max<size_t>(s.sweep.lr.size(), 1) *
-                         s.sweep.seeds.size() * std::max<size_t>(s.sweep.gamma.size(), 1) *
-                         std::max<size_t>(s.sweep.weight_decay.size(), 1) *
-                         std::max<size_t>(s.sweep.phase_points.size(), 1);
+  const size_t members = sweep_size(s);
   if (members > kMaxSweepMembers)
     errors.push_back("sweep: " + std::to_string(members) + " runs (width × lr × seeds" +
                      (s.model.kind == ModelKind::transformer ? " × gamma × weight_decay" : "") +
                      (s.sweep.phase_points.empty() ? "" : " × phase_points") + "), more than " +
                      std::to_string(kMaxSweepMembers));
+  if (members > kMaxSweepMembers) return errors;  // the budgets below go through every member
   const double bytes = estimate_memory_bytes(s);
   if (bytes > kMemoryBudgetBytes) {
     char buf[200];

@@ -3,17 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "engine/kernels/spectral.hpp"
+#include "engine/spec/metric_table.hpp"
 
 namespace {
 
 TimeBudget g_budget = kCommandLineTimeBudget;
-
-bool wants(const ExperimentSpec& s, const char* metric) {
-  return std::count(s.metrics.begin(), s.metrics.end(), metric) > 0;
-}
-
-constexpr double kProbeSize = 128;  // run.cpp's probe batch for the activation metrics (at most)
 
 }  // namespace
 
@@ -22,54 +16,47 @@ const TimeBudget& time_budget() { return g_budget; }
 
 namespace {
 
-// A transformer member: forward + backward (3x the forward) of every batch, the optimizer, and per record the
-// forward passes of its measurements (train subset, ID test, OOD test, twice the OOD set for commutativity).
-double transformer_flops(const ExperimentSpec& s) {
-  const std::vector<int> as_written{0};
-  const std::vector<int>& widths = s.sweep.width.empty() ? as_written : s.sweep.width;
-  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size() *
-                                          std::max<size_t>(s.sweep.gamma.size(), 1) *
-                                          std::max<size_t>(s.sweep.weight_decay.size(), 1));
-  const double batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
-  const double records = double(s.schedule.steps / s.schedule.record_every + 2);
-  double sequences_per_record = std::min(1000, s.task.train_size);  // run.cpp kTransformerTrainEval
-  if (wants(s, "test_loss") || wants(s, "id_accuracy") || wants(s, "plus_one_share")) sequences_per_record += s.task.test_size;
-  if (wants(s, "ood_accuracy")) sequences_per_record += s.task.anchor.ood_test_size;
-  if (wants(s, "commutativity")) sequences_per_record += 2.0 * s.task.anchor.ood_test_size;
-  double flops = 0;
-  for (int w : widths) {
-    const TransformerConfig c = transformer_config(s.model.transformer, s.task.anchor, w);
-    const double forward = transformer_forward_flops(c);
-    const double per_step = 3 * forward * batch + 10 * double(transformer_parameter_count(c));
-    flops += members_per_width * (s.schedule.steps * per_step + records * forward * sequences_per_record);
+constexpr int kAutoStepEvery = 100, kAutoStepIters = 50;  // gd_auto's λ_max estimates (engine/run/mlp_member.cpp)
+
+MemberSize member_size(const ExperimentSpec& s, const MemberCoords& c) {
+  if (s.model.kind == ModelKind::transformer) {
+    const TransformerConfig t = transformer_config(s.model.transformer, s.task.anchor, c.width);
+    return {double(transformer_parameter_count(t)), transformer_forward_flops(t)};
   }
+  const std::vector<int> dims = model_dims(s, c.width);
+  double params = 0;
+  for (size_t l = 1; l < dims.size(); l++) params += double(dims[l]) * dims[l - 1];
+  return {params, 2 * params};
+}
+
+// One training step: forward and backward of the batch (3 forward passes' worth), the optimizer's ~10 FLOPs per
+// parameter; gd_auto also evaluates the train loss of each step it tries and re-estimates λ_max every 100 steps
+// (at most 50 Hessian-vector products of two gradients each).
+double step_flops(const ExperimentSpec& s, const MemberSize& m) {
+  const int train = s.task.train_size;
+  const double batch = s.schedule.batch_size == 0 ? train : std::min(s.schedule.batch_size, train);
+  double flops = 3 * m.forward_flops * batch + 10 * m.params;
+  if (s.optimizer.kind == OptimizerKind::gd_auto)
+    flops += m.forward_flops * train * (1 + 2.0 * 3 * kAutoStepIters / kAutoStepEvery);
+  return flops;
+}
+
+// One record: every metric the member records (the metric table's costs).
+double record_flops(const ExperimentSpec& s, const MemberSize& m) {
+  double flops = 0;
+  for (const MetricDef& metric : metric_table())
+    if (records_metric(s, metric)) flops += metric.record_flops(s, m);
   return flops;
 }
 
 }  // namespace
 
 double estimate_flops(const ExperimentSpec& s) {
-  if (s.model.kind == ModelKind::transformer) return transformer_flops(s);
-  const std::vector<int> as_written{0};
-  const std::vector<int>& widths = s.sweep.width.empty() ? as_written : s.sweep.width;
-  const double members_per_width = double(std::max<size_t>(s.sweep.lr.size(), 1) * s.sweep.seeds.size());
-  const bool full_batch = s.schedule.batch_size == 0 || s.schedule.batch_size >= s.task.train_size;
-  const double batch = full_batch ? s.task.train_size : s.schedule.batch_size;
-  const double steps = s.schedule.steps;
   const double records = double(s.schedule.steps / s.schedule.record_every + 2);
-  // Examples a record evaluates beyond the step's own batch.
-  double examples_per_record = full_batch ? 0 : s.task.train_size;
-  if (wants(s, "test_loss") || wants(s, "test_accuracy")) examples_per_record += s.task.test_size;
-  if (wants(s, "act_rms") || wants(s, "act_delta_rms")) examples_per_record += std::min<double>(kProbeSize, s.task.train_size);
-  const double power_iterations = wants(s, "weight_delta_spectral") ? PowerIteration{}.max_iters : 0;
   double flops = 0;
-  for (int w : widths) {
-    const std::vector<int> dims = model_dims(s, w);
-    double params = 0;
-    for (size_t l = 1; l < dims.size(); l++) params += double(dims[l]) * dims[l - 1];
-    const double per_step = 6 * params * batch + 10 * params;
-    const double per_record = 2 * params * examples_per_record + 4 * params * power_iterations;
-    flops += members_per_width * (steps * per_step + records * per_record);
+  for (const MemberCoords& c : sweep_members(s)) {
+    const MemberSize m = member_size(s, c);
+    flops += s.schedule.steps * step_flops(s, m) + records * record_flops(s, m);
   }
   return flops;
 }

@@ -30,10 +30,11 @@ constexpr TimeBudget kBrowserTimeBudget{1.0e9, 3600.0, "in the browser", 2.0};
 void set_time_budget(const TimeBudget& budget);
 const TimeBudget& time_budget();
 
-// Floating-point operations of the whole sweep: per training step 6·P·B (forward 2PB, backward 4PB for the
-// input and weight gradients) plus the optimizer's ~10·P, and per recorded step the loss on the train set (when
-// the step's batch is not the whole set), on the test set, on the probe batch (activation metrics) and the power
-// iterations of weight_delta_spectral (at their cap). P: the member's weights, B: the batch.
+// Floating-point operations of the whole sweep, member by member: per training step 3 forward passes of the batch
+// (an MLP's forward is 2·P per example, its backward 4·P for the input and weight gradients) plus the optimizer's
+// ~10·P (gd_auto: plus its loss evaluations and λ_max estimates), and per recorded step what each recorded metric
+// costs (the metric table's record_flops: the train or test passes, the probe batch, power iterations, ...).
+// P: the member's weights.
 double estimate_flops(const ExperimentSpec& s);
 // The throughput a spec trains at under `budget`: flops_per_second, times float32_speedup for a float32 MLP.
 double assumed_flops_per_second(const ExperimentSpec& s, const TimeBudget& budget);

@@ -13,7 +13,7 @@ inline ExperimentSpec spec_from(const std::string& text) {
 }
 
 // The last recorded value of a series (NaN if absent or empty).
-inline double last(const Run& run, const std::string& name) {
+inline double last(const Member& run, const std::string& name) {
   const Series* s = run.find_series(name);
   return s && !s->values.empty() ? s->values.back() : NAN;
 }
@@ -27,7 +27,7 @@ struct Peaks {
 // Trains until Δ_F(5) first drops below 0.1 (or the spec's steps run out), noting t_1, t_3, t_5.
 inline Peaks first_convergence(const ExperimentSpec& s) {
   Runner runner(s);
-  const Run& run = *runner.runs()[0];
+  const Member& run = *runner.members()[0];
   Peaks p;
   while (runner.step()) {
     const int t = run.recorded_steps().back();

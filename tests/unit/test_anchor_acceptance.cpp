@@ -23,7 +23,7 @@ ExperimentSpec preset(const std::string& file) {
   return r.spec;
 }
 
-double final_value(const Run& run, const char* series) {
+double final_value(const Member& run, const char* series) {
   const Series* s = run.find_series(series);
   EXPECT_NE(s, nullptr) << series;
   return s ? s->values.back() : NAN;
@@ -34,7 +34,7 @@ void expect_preset_reaches(const char* file, std::initializer_list<const char*> 
   Runner runner(preset(file));
   while (runner.step()) {
   }
-  for (const auto& run : runner.runs()) {
+  for (const auto& run : runner.members()) {
     ASSERT_EQ(run->status(), RunStatus::finished) << run->label();
     for (const char* a : accuracies) EXPECT_GE(final_value(*run, a), at_least) << run->label() << ": " << a;
   }
@@ -86,8 +86,8 @@ TEST(AnchorAcceptance, Chapter13InitRateDecidesReasoning) {
   Runner runner(spec);
   while (runner.step()) {
   }
-  std::map<double, const ::Run*> by_gamma;
-  for (const auto& run : runner.runs()) by_gamma[run->coords().gamma] = run.get();
+  std::map<double, const ::Member*> by_gamma;
+  for (const auto& run : runner.members()) by_gamma[run->coords().gamma] = run.get();
   ASSERT_TRUE(by_gamma.count(0.2) && by_gamma.count(0.5) && by_gamma.count(0.8));
   auto at = [&](double gamma, const char* series) { return final_value(*by_gamma[gamma], series); };
   for (double g : {0.2, 0.5, 0.8})

@@ -122,10 +122,10 @@ TEST(AnchorExperiment, RunnerRecordsEveryTransformerSeries) {
   SpecResult r = parse_spec_text(kSpec);
   ASSERT_TRUE(r.ok());
   Runner runner(r.spec);
-  ASSERT_EQ(runner.runs().size(), 4u);  // gamma × weight_decay
+  ASSERT_EQ(runner.members().size(), 4u);  // gamma × weight_decay
   while (runner.step()) {
   }
-  for (const auto& run : runner.runs()) {
+  for (const auto& run : runner.members()) {
     EXPECT_EQ(run->status(), RunStatus::finished) << run->label();
     EXPECT_EQ(run->recorded_steps(), (std::vector<int>{0, 3, 6}));
     for (const char* name : {"train_loss", "test_loss", "train_accuracy", "id_accuracy", "ood_accuracy",
@@ -135,16 +135,16 @@ TEST(AnchorExperiment, RunnerRecordsEveryTransformerSeries) {
       ASSERT_EQ(s->values.size(), 3u) << name;
       for (double v : s->values) EXPECT_TRUE(std::isfinite(v)) << name;
     }
-    EXPECT_EQ(run->model().dims()[1], 16);
+    EXPECT_EQ(run->width(), 16);
     EXPECT_NE(run->label().find("gamma="), std::string::npos);
   }
-  EXPECT_EQ(runner.runs()[0]->coords().gamma, 0.3);
-  EXPECT_EQ(runner.runs()[1]->coords().gamma, 0.8);
-  EXPECT_EQ(runner.runs()[2]->coords().weight_decay, 0.1);
+  EXPECT_EQ(runner.members()[0]->coords().gamma, 0.3);
+  EXPECT_EQ(runner.members()[1]->coords().gamma, 0.8);
+  EXPECT_EQ(runner.members()[2]->coords().weight_decay, 0.1);
   // Zero readout: every member starts at the uniform prediction, loss log(120).
-  EXPECT_NEAR(runner.runs()[0]->find_series("train_loss")->values[0], std::log(120.0), 1e-12);
+  EXPECT_NEAR(runner.members()[0]->find_series("train_loss")->values[0], std::log(120.0), 1e-12);
   // ... and p(y+1) / (p(y) + p(y+1)) = 1/2 (the statistical tasks' x+1 share starts at even odds).
-  EXPECT_NEAR(runner.runs()[0]->find_series("plus_one_share")->values[0], 0.5, 1e-12);
+  EXPECT_NEAR(runner.members()[0]->find_series("plus_one_share")->values[0], 0.5, 1e-12);
   const std::string csv = results_csv(runner.results());
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "width,lr,seed,gamma,weight_decay,status,step,train_loss,test_loss,train_accuracy,id_accuracy,"
@@ -158,7 +158,7 @@ TEST(AnchorExperiment, SameSeedSameRun) {
   }
   while (b.step()) {
   }
-  EXPECT_EQ(a.runs()[3]->find_series("train_loss")->values, b.runs()[3]->find_series("train_loss")->values);
+  EXPECT_EQ(a.members()[3]->find_series("train_loss")->values, b.members()[3]->find_series("train_loss")->values);
 }
 
 // parametrization.init_scale multiplies every random tensor (PyTorch-like and γ init alike) and leaves the

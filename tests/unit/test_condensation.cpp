@@ -24,7 +24,7 @@ Condensation at_step_50(const std::string& activation, double s, bool centered, 
   Runner runner(spec);
   while (runner.step()) {}
   Condensation out;
-  for (const auto& run : runner.runs()) {
+  for (const auto& run : runner.members()) {
     out.share.push_back(last(*run, "condensation/share"));
     out.lines.push_back(last(*run, "condensation/lines"));
   }

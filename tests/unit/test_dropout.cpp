@@ -21,7 +21,7 @@ double share_at_end(double dropout, int seed) {
     "sweep":{"seeds":[)" + std::to_string(seed) + R"(]},"metrics":["train_loss","condensation"]})");
   Runner runner(spec);
   while (runner.step()) {}
-  return last(*runner.runs()[0], "condensation/share");
+  return last(*runner.members()[0], "condensation/share");
 }
 
 }  // namespace

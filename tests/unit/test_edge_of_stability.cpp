@@ -17,7 +17,7 @@ TEST(EdgeOfStability, SharpnessRisesToTwoOverEtaAndStaysThere) {
     "metrics":["train_loss","sharpness"]})");
   Runner runner(s);
   while (runner.step()) {}
-  const ::Run& run = *runner.runs()[0];
+  const ::Member& run = *runner.members()[0];
   ASSERT_EQ(run.status(), RunStatus::finished);
   const std::vector<double>& sharpness = run.find_series("sharpness")->values;
   const std::vector<int>& steps = run.recorded_steps();

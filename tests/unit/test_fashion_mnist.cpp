@@ -69,7 +69,7 @@ TEST(FashionMnist, TrainsAndReportsAccuracy) {
   ASSERT_TRUE(r.ok()) << r.errors[0];
   Runner runner(r.spec);
   while (runner.step()) {}
-  const ::Run& run = *runner.runs()[0];
+  const ::Member& run = *runner.members()[0];
   ASSERT_EQ(run.status(), RunStatus::finished);
   const auto& loss = run.find_series("train_loss")->values;
   EXPECT_NEAR(loss.front(), std::log(10.0), 0.5);  // μP's output is ≈ 0 at init: uniform over 10 classes
@@ -102,7 +102,7 @@ TEST(BatchLossMean, IsTheRunningMeanOfTheStepLosses) {
   s.metrics = {"train_loss", "batch_loss_mean"};
   Runner runner(s);
   while (runner.step()) {}
-  const ::Run& run = *runner.runs()[0];
+  const ::Member& run = *runner.members()[0];
   const auto& loss = run.find_series("train_loss")->values;
   const auto& mean = run.find_series("batch_loss_mean")->values;
   ASSERT_EQ(mean.size(), 11u);

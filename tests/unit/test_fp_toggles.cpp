@@ -28,7 +28,7 @@ std::string fp_json(const std::string& model_extra, const std::string& task_extr
 TEST(AntisymmetricInit, OutputZeroAtInitAndFrequencyOrderKept) {
   const ExperimentSpec s = spec_from(fp_json(R"(,"asi":true)", "", 4000));
   Runner runner(s);
-  Mlp model = runner.runs()[0]->model();
+  Mlp model = *runner.members()[0]->mlp();
   const Dataset& train = runner.data().train;
   const double* f = model.forward(train.x.data(), train.size);
   double largest = 0;
@@ -69,7 +69,7 @@ TEST(FilteringMethod, LowPartOfTheImageConvergesFirst) {
       "optimizer":{"kind":"adam","lr":0.001},"schedule":{"steps":3000,"record_every":20},
       "sweep":{"seeds":[)" + std::to_string(seed) + R"(]},"metrics":["train_loss","fp_filter"]})");
     Runner runner(s);
-    const ::Run& run = *runner.runs()[0];
+    const ::Member& run = *runner.members()[0];
     int t_low = -1;
     double high_then = NAN;
     while (runner.step())

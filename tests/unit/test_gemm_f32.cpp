@@ -139,8 +139,8 @@ TEST(Precision, Float32RunTracksFloat64Run) {
   Runner r64(s64), r32(s32);
   while (r64.step()) {}
   while (r32.step()) {}
-  const std::vector<double>& l64 = r64.runs()[0]->find_series("train_loss")->values;
-  const std::vector<double>& l32 = r32.runs()[0]->find_series("train_loss")->values;
+  const std::vector<double>& l64 = r64.members()[0]->find_series("train_loss")->values;
+  const std::vector<double>& l32 = r32.members()[0]->find_series("train_loss")->values;
   ASSERT_EQ(l64.size(), l32.size());
   EXPECT_LT(l64.back(), 0.5 * l64.front());  // it trains
   for (size_t t = 0; t < l64.size(); t++) EXPECT_NEAR(l32[t], l64[t], 1e-3 * l64[t]) << "record " << t;

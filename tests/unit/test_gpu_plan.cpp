@@ -46,9 +46,9 @@ void run_all(Runner& r) {
 // Largest |gpu − cpu| / max(|cpu|, 1e-3) over every recorded value of every series.
 double max_rel_diff(const Runner& cpu, const Runner& gpu) {
   double worst = 0;
-  for (size_t i = 0; i < cpu.runs().size(); i++) {
-    const ::Run& a = *cpu.runs()[i];
-    const ::Run& b = *gpu.runs()[i];
+  for (size_t i = 0; i < cpu.members().size(); i++) {
+    const ::Member& a = *cpu.members()[i];
+    const ::Member& b = *gpu.members()[i];
     EXPECT_EQ(a.recorded_steps(), b.recorded_steps());
     for (size_t k = 0; k < a.series().size(); k++) {
       const auto& x = a.series()[k].values;
@@ -70,16 +70,16 @@ TEST(GpuPlan, RegressionWithSgdMatchesTheCpuPath) {
   ExperimentSpec s = regression_spec();
   ReferenceGpuDevice device;
   Runner gpu(s, &device, "");
-  EXPECT_EQ(gpu.runs_on_gpu(), 2);
+  EXPECT_EQ(gpu.members_on_gpu(), 2);
   Runner cpu(s);
-  EXPECT_EQ(cpu.runs_on_gpu(), 0);
+  EXPECT_EQ(cpu.members_on_gpu(), 0);
   run_all(gpu);
   run_all(cpu);
   EXPECT_EQ(gpu.total_steps(), 2 * 40);
   const double diff = max_rel_diff(cpu, gpu);
   std::printf("regression, SGD, full batch: max relative difference %.2e\n", diff);
   EXPECT_LT(diff, kTolerance);
-  EXPECT_LT(gpu.runs()[0]->series()[0].values.back(), 0.5 * gpu.runs()[0]->series()[0].values.front());
+  EXPECT_LT(gpu.members()[0]->series()[0].values.back(), 0.5 * gpu.members()[0]->series()[0].values.front());
 }
 
 TEST(GpuPlan, ClassificationWithAdamAndMiniBatchesMatchesTheCpuPath) {
@@ -94,7 +94,7 @@ TEST(GpuPlan, ClassificationWithAdamAndMiniBatchesMatchesTheCpuPath) {
     const double diff = max_rel_diff(cpu, gpu);
     std::printf("sectors, %s, batch 20, record every 7: max relative difference %.2e\n", optimizer_name(kind), diff);
     EXPECT_LT(diff, kTolerance);
-    EXPECT_EQ(gpu.runs()[0]->status(), RunStatus::finished);
+    EXPECT_EQ(gpu.members()[0]->status(), RunStatus::finished);
   }
 }
 
@@ -136,10 +136,10 @@ TEST(GpuPlan, LostDeviceContinuesOnTheCpuFromTheLastStepThatCameBack) {
   s.schedule.record_every = 5;
   ReferenceGpuDevice device;
   Runner gpu(s, &device, "");
-  while (gpu.runs()[0]->steps_done() < 13) gpu.step();
+  while (gpu.members()[0]->steps_done() < 13) gpu.step();
   device.lose();
   run_all(gpu);
-  const ::Run& run = *gpu.runs()[0];
+  const ::Member& run = *gpu.members()[0];
   EXPECT_FALSE(run.on_gpu());
   EXPECT_EQ(run.status(), RunStatus::finished);
   EXPECT_EQ(run.steps_done(), 40);
@@ -159,7 +159,7 @@ TEST(GpuPlan, DeviceLostBeforeAnythingCameBackStartsOverOnTheCpu) {
   Runner gpu(s, &device, "");
   device.lose();
   run_all(gpu);
-  EXPECT_NE(gpu.runs()[0]->backend_note().find("from step 0"), std::string::npos) << gpu.runs()[0]->backend_note();
+  EXPECT_NE(gpu.members()[0]->backend_note().find("from step 0"), std::string::npos) << gpu.members()[0]->backend_note();
   Runner cpu(s);
   run_all(cpu);
   EXPECT_EQ(json::write(cpu.results()), json::write(gpu.results()));  // all on the CPU: bit-identical

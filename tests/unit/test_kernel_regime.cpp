@@ -49,7 +49,7 @@ TEST(KernelRegime, OutputTraceIsTheEnginesTraining) {
   const TaskData data = make_task(s.task);
   Mlp m = member_model(s, 32, 5, 16);
   const std::vector<double> trace = gd_output_trace(m, s.optimizer, data.train.x.data(), data.train.y.data(), 16, 10);
-  const std::vector<double>& loss = runner.runs()[0]->find_series("train_loss")->values;
+  const std::vector<double>& loss = runner.members()[0]->find_series("train_loss")->values;
   ASSERT_EQ(loss.size(), 11u);
   for (int t = 0; t <= 10; t++)
     EXPECT_EQ(mse_loss(&trace[size_t(t) * 16], data.train.y.data(), 16, 1, nullptr), loss[size_t(t)]) << "step " << t;

@@ -35,7 +35,7 @@ double distance_to_limit(ExperimentSpec s, int width, int seeds, const LimitCurv
   while (runner.step()) {
   }
   double sum = 0;
-  for (const auto& run : runner.runs()) {
+  for (const auto& run : runner.members()) {
     const std::vector<double>& loss = run->find_series("train_loss")->values;
     EXPECT_EQ(loss.size(), limit.train_loss.size());
     double worst = 0;

@@ -41,18 +41,18 @@ MeanFieldData as_data(const TaskData& t) { return {t.train.size, t.train.input_d
 
 // f_t on the train points for t = 0…T of every run: the engine's own forward pass on a copy of the model.
 std::vector<std::vector<double>> engine_trajectories(Runner& runner, const TaskData& data) {
-  std::vector<std::vector<double>> out(runner.runs().size());
+  std::vector<std::vector<double>> out(runner.members().size());
   const int K = data.train.size;
   auto snapshot = [&]() {
-    for (size_t r = 0; r < runner.runs().size(); r++) {
-      Mlp m = runner.runs()[r]->model();
+    for (size_t r = 0; r < runner.members().size(); r++) {
+      Mlp m = *runner.members()[r]->mlp();
       const double* f = m.forward(data.train.x.data(), K);
-      if (int(out[r].size()) < (runner.runs()[r]->steps_done() + 1) * K) out[r].insert(out[r].end(), f, f + K);
+      if (int(out[r].size()) < (runner.members()[r]->steps_done() + 1) * K) out[r].insert(out[r].end(), f, f + K);
     }
   };
   snapshot();
   for (int t = 0; t < kSteps; t++) {
-    for (size_t r = 0; r < runner.runs().size(); r++) runner.step();  // round robin: one step of every run
+    for (size_t r = 0; r < runner.members().size(); r++) runner.step();  // round robin: one step of every run
     snapshot();
   }
   return out;
@@ -94,7 +94,7 @@ TEST(MeanFieldLimit, NeuronDynamicsAreTheEnginesTraining) {
   const ExperimentSpec s = mean_field_spec({128}, 1);
   const TaskData data = make_task(s.task);
   Runner runner(s);
-  const Mlp& m = runner.runs()[0]->model();
+  const Mlp& m = *runner.members()[0]->mlp();
   Neurons net = network_neurons(2, 128, m.weights(0), m.weights(1));
   const std::vector<double> ours = mean_field_trajectory(net, as_data(data), Activation::tanh, kLr, kSteps);
   const std::vector<double> engine = engine_trajectories(runner, data)[0];

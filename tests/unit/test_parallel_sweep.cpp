@@ -86,8 +86,8 @@ TEST(ParallelSweep, DivergedAndFailedMembersEndAloneAsInOneThread) {
   while (parallel.step_parallel(pool, 3, 3)) {}
   EXPECT_EQ(json::write(parallel.results()), json::write(serial.results()));
   int diverged = 0;
-  for (const auto& r : parallel.runs()) diverged += r->status() == RunStatus::diverged;
+  for (const auto& r : parallel.members()) diverged += r->status() == RunStatus::diverged;
   EXPECT_GT(diverged, 0);
-  EXPECT_EQ(parallel.runs()[1]->status(), RunStatus::failed);
-  EXPECT_EQ(parallel.runs()[1]->error(), "injected");
+  EXPECT_EQ(parallel.members()[1]->status(), RunStatus::failed);
+  EXPECT_EQ(parallel.members()[1]->error(), "injected");
 }

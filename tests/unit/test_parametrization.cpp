@@ -90,8 +90,8 @@ TEST(ThetaShift, MupAtThetaZeroAndHalfGiveTheSameTrajectory) {
   Runner a(spec), b(shifted);
   while (a.step()) {}
   while (b.step()) {}
-  const ::Run& ra = *a.runs()[0];
-  const ::Run& rb = *b.runs()[0];
+  const ::Member& ra = *a.members()[0];
+  const ::Member& rb = *b.members()[0];
   ASSERT_EQ(ra.status(), RunStatus::finished);
   ASSERT_EQ(ra.series().size(), rb.series().size());
   double worst = 0;

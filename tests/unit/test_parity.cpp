@@ -20,7 +20,7 @@ FirstFit first_perfect_fit(const std::string& target, uint64_t seed) {
     "optimizer":{"kind":"adam","lr":0.001},"schedule":{"steps":1000,"record_every":1},
     "sweep":{"seeds":[)" + std::to_string(seed) + R"(]},"metrics":["train_loss","sign_accuracy"]})");
   Runner runner(s);
-  const Run& run = *runner.runs()[0];
+  const Member& run = *runner.members()[0];
   while (runner.step())
     if (last(run, "sign_accuracy/train") == 1.0) return {run.recorded_steps().back(), last(run, "sign_accuracy/test")};
   return {};

@@ -49,7 +49,7 @@ TEST_P(PresetTrains, LossFalls) {
   Runner runner(r.spec);
   while (runner.step()) {}
   int finished = 0;
-  for (const auto& run : runner.runs()) {
+  for (const auto& run : runner.members()) {
     if (run->status() != RunStatus::finished) continue;
     finished++;
     const auto& loss = run->find_series("train_loss")->values;

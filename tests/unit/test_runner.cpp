@@ -38,11 +38,11 @@ TEST(Runner, SweepMembersAndRecordsAreComplete) {
   ExperimentSpec s = small_spec();
   s.schedule.record_every = 7;
   Runner runner(s);
-  EXPECT_EQ(runner.runs().size(), 4u);
+  EXPECT_EQ(runner.members().size(), 4u);
   EXPECT_EQ(runner.planned_steps(), 160);
   while (runner.step()) {}
   EXPECT_EQ(runner.total_steps(), 160);
-  for (const auto& run : runner.runs()) {
+  for (const auto& run : runner.members()) {
     EXPECT_EQ(run->status(), RunStatus::finished);
     EXPECT_EQ(run->recorded_steps(), (std::vector<int>{0, 7, 14, 21, 28, 35, 40}));
     for (const Series& series : run->series()) EXPECT_EQ(series.values.size(), 7u) << series.name;
@@ -50,8 +50,8 @@ TEST(Runner, SweepMembersAndRecordsAreComplete) {
     EXPECT_EQ(run->find_series("act_delta_rms/h1")->values[0], 0.0);  // no change at init
     EXPECT_GT(run->find_series("act_delta_rms/f")->values.back(), 0.0);
   }
-  EXPECT_EQ(runner.runs()[0]->model().dims()[1], 16);
-  EXPECT_EQ(runner.runs()[3]->model().dims()[2], 64);
+  EXPECT_EQ(runner.members()[0]->width(), 16);
+  EXPECT_EQ(runner.members()[3]->mlp()->dims()[2], 64);
 }
 
 TEST(Runner, DivergenceIsRecordedNotACrash) {
@@ -62,11 +62,11 @@ TEST(Runner, DivergenceIsRecordedNotACrash) {
   s.sweep.width = {64};
   Runner runner(s);
   while (runner.step()) {}
-  ASSERT_EQ(runner.runs().size(), 2u);
-  EXPECT_EQ(runner.runs()[0]->status(), RunStatus::finished);
+  ASSERT_EQ(runner.members().size(), 2u);
+  EXPECT_EQ(runner.members()[0]->status(), RunStatus::finished);
   EXPECT_EQ(runner.progress_steps(), runner.planned_steps());  // the diverged run counts as complete
   EXPECT_LT(runner.total_steps(), runner.planned_steps());
-  const ::Run& blown = *runner.runs()[1];
+  const ::Member& blown = *runner.members()[1];
   EXPECT_EQ(blown.status(), RunStatus::diverged);
   EXPECT_GE(blown.diverged_at(), 1);
   EXPECT_LT(blown.diverged_at(), s.schedule.steps);
@@ -90,6 +90,6 @@ TEST(Runner, ClassifiesTheSectorsTask) {
   s.metrics = {"train_loss", "test_accuracy"};
   Runner runner(s);
   while (runner.step()) {}
-  const ::Run& run = *runner.runs()[0];
+  const ::Member& run = *runner.members()[0];
   EXPECT_GT(run.find_series("test_accuracy")->values.back(), 0.9);  // chance is 1/3
 }

@@ -33,7 +33,7 @@ TEST(RunnerFaults, AFailedMemberDoesNotStopTheOthers) {
   ASSERT_TRUE(faulty.done());
   EXPECT_EQ(faulty.progress_steps(), faulty.planned_steps());  // a failed member counts as complete
 
-  const ::Run& failed = *faulty.runs()[1];
+  const ::Member& failed = *faulty.members()[1];
   EXPECT_EQ(failed.status(), RunStatus::failed);
   EXPECT_EQ(failed.error(), "injected: device lost");
   EXPECT_EQ(failed.steps_done(), 5);
@@ -43,7 +43,7 @@ TEST(RunnerFaults, AFailedMemberDoesNotStopTheOthers) {
   EXPECT_EQ(runs.array[1].find("steps_done")->number, 5);
   // The other members: finished, bit-identical to the fault-free sweep, and without an "error" field.
   for (size_t i : {size_t(0), size_t(2)}) {
-    EXPECT_EQ(faulty.runs()[i]->status(), RunStatus::finished);
+    EXPECT_EQ(faulty.members()[i]->status(), RunStatus::finished);
     EXPECT_EQ(runs.array[i].find("error"), nullptr);
     EXPECT_EQ(json::write(runs.array[i]), json::write(expected.find("runs")->array[i]));
   }
@@ -56,8 +56,8 @@ TEST(RunnerFaults, AFaultAtTheFirstStepLeavesAnEmptyFailedRun) {
   Runner runner(three_widths());
   runner.inject_fault(0, 0, "at once");
   const json::Value results = run_all(runner);
-  EXPECT_EQ(runner.runs()[0]->status(), RunStatus::failed);
-  EXPECT_EQ(runner.runs()[0]->steps_done(), 0);
+  EXPECT_EQ(runner.members()[0]->status(), RunStatus::failed);
+  EXPECT_EQ(runner.members()[0]->steps_done(), 0);
   EXPECT_EQ(results.find("runs")->array[0].find("recorded_steps")->array.size(), 0u);
-  EXPECT_EQ(runner.runs()[2]->status(), RunStatus::finished);
+  EXPECT_EQ(runner.members()[2]->status(), RunStatus::finished);
 }

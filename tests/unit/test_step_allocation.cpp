@@ -32,7 +32,7 @@ long allocations_while_stepping(const std::string& model_extra, const std::strin
     "optimizer":{"kind":"adam","lr":0.001},"schedule":{"steps":1000,"record_every":1},
     "sweep":{"seeds":[0]},"metrics":[)" + metrics + "]}");
   Runner runner(spec);
-  Run& run = *runner.runs()[0];
+  Member& run = *runner.members()[0];
   run.step();  // the first step may size lazily built state
   const long before = g_allocations;
   for (int i = 0; i < steps; i++) run.step();

@@ -58,10 +58,10 @@ struct Diff {
 
 Diff compare(const Runner& cpu, const Runner& gpu) {
   Diff d;
-  EXPECT_EQ(cpu.runs().size(), gpu.runs().size());
-  for (size_t i = 0; i < cpu.runs().size(); i++) {
-    const ::Run& a = *cpu.runs()[i];
-    const ::Run& b = *gpu.runs()[i];
+  EXPECT_EQ(cpu.members().size(), gpu.members().size());
+  for (size_t i = 0; i < cpu.members().size(); i++) {
+    const ::Member& a = *cpu.members()[i];
+    const ::Member& b = *gpu.members()[i];
     EXPECT_EQ(a.status(), RunStatus::finished);
     EXPECT_EQ(b.status(), RunStatus::finished);
     EXPECT_EQ(a.recorded_steps(), b.recorded_steps());
@@ -108,11 +108,11 @@ void expect_match(const char* text) {
   const ExperimentSpec s = spec(text);
   ReferenceGpuDevice device;
   Runner gpu(s, &device, "");
-  EXPECT_EQ(gpu.runs_on_gpu(), int(gpu.runs().size()));
+  EXPECT_EQ(gpu.members_on_gpu(), int(gpu.members().size()));
   ExperimentSpec on_cpu = s;
   on_cpu.backend = Backend::cpu;
   Runner cpu(on_cpu);
-  EXPECT_EQ(cpu.runs_on_gpu(), 0);
+  EXPECT_EQ(cpu.members_on_gpu(), 0);
   run_all(gpu);
   run_all(cpu);
   const Diff d = compare(cpu, gpu);
@@ -135,10 +135,10 @@ TEST(TransformerGpuPlan, ALostDeviceContinuesOnTheCpuFromTheLastRecord) {
   ReferenceGpuDevice device;
   Runner gpu(s, &device, "");
   // Steps 0-6 issued: the record read of step 5 came back, so the CPU finishes update 5 and goes on from 6.
-  for (int i = 0; i < 40 && gpu.runs()[0]->steps_done() < 7; i++) gpu.step();
+  for (int i = 0; i < 40 && gpu.members()[0]->steps_done() < 7; i++) gpu.step();
   device.lose();
   run_all(gpu);
-  const ::Run& r = *gpu.runs()[0];
+  const ::Member& r = *gpu.members()[0];
   EXPECT_TRUE(r.moved_to_cpu());
   EXPECT_NE(r.backend_note().find("continued on the CPU from step 6"), std::string::npos) << r.backend_note();
   s.backend = Backend::cpu;
@@ -155,7 +155,7 @@ TEST(TransformerGpuPlan, SgdTrainsOnTheCpuWithANote) {
   text.replace(text.find("\"adam\""), 6, "\"sgd\"");
   ReferenceGpuDevice device;
   Runner r(spec(text.c_str()), &device, "");
-  EXPECT_EQ(r.runs_on_gpu(), 0);
-  EXPECT_NE(r.runs()[0]->backend_note().find("implements Adam and AdamW, not sgd"), std::string::npos)
-      << r.runs()[0]->backend_note();
+  EXPECT_EQ(r.members_on_gpu(), 0);
+  EXPECT_NE(r.members()[0]->backend_note().find("implements Adam and AdamW, not sgd"), std::string::npos)
+      << r.members()[0]->backend_note();
 }

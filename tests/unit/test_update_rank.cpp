@@ -35,8 +35,8 @@ ExperimentSpec one_step(Preset preset, int batch) {
 // The trained w and the effective W = n^-a w differ by a constant, which cancels in the ratio.
 std::vector<std::vector<double>> update_ranks(const Runner& runner, int layers) {
   std::vector<std::vector<double>> out(static_cast<size_t>(layers));
-  for (const auto& run : runner.runs()) {
-    const Mlp& m = run->model();
+  for (const auto& run : runner.members()) {
+    const Mlp& m = *run->mlp();
     long total = 0;
     for (int l = 0; l < m.layers(); l++) total += m.layer_size(l);
     const std::vector<double> before(m.weights(0), m.weights(0) + total);  // one flat buffer, layer after layer

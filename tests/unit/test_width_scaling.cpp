@@ -128,7 +128,7 @@ MeanSem output_at_init_slope(const Runner& r, const char* preset) {
 
 void run_coord_check(Runner& runner) {
   run_to_end(runner);
-  for (const auto& run : runner.runs()) EXPECT_EQ(run->status(), RunStatus::finished) << run->label();
+  for (const auto& run : runner.members()) EXPECT_EQ(run->status(), RunStatus::finished) << run->label();
 }
 
 ExperimentSpec coord_check_spec(Preset preset, int steps) {
@@ -185,8 +185,8 @@ constexpr int kWeightSteps = 3;
 TEST(WeightChange, SpectralNormAtInitMatchesTheGaussianEdge) {
   ExperimentSpec s = toy(Preset::mup, {256, 512, 1024}, 4, 1);
   Runner runner(s);  // not stepped: the weights are at init
-  for (const auto& run : runner.runs()) {
-    const Mlp& m = run->model();
+  for (const auto& run : runner.members()) {
+    const Mlp& m = *run->mlp();
     // W₂ is n×n; W₁ (n×d, d = 8) is printed for comparison only: σ(√m + √n) is the edge for large m and n.
     double ratio[2];
     for (int l : {0, 1}) {
@@ -208,7 +208,7 @@ TEST(WeightChange, HiddenWeightsMoveUnderMupAndFreezeUnderNtp) {
     s.metrics = {"train_loss", "weight_delta_spectral"};
     Runner runner(s);
     run_to_end(runner);
-    for (const auto& run : runner.runs()) {
+    for (const auto& run : runner.members()) {
       ASSERT_EQ(run->status(), RunStatus::finished) << run->label();
       EXPECT_EQ(run->find_series("weight_delta_spectral/W2")->values[0], 0.0);  // no change at init
     }

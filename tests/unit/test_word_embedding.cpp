@@ -40,8 +40,8 @@ std::vector<Measured> trained_separations(ExperimentSpec s, int width, int seeds
   while (runner.step()) {
   }
   std::vector<Measured> out;
-  for (const auto& run : runner.runs()) {
-    const PcaPlane p = pca_plane(embedding_gram(run->model()), kWords);
+  for (const auto& run : runner.members()) {
+    const PcaPlane p = pca_plane(embedding_gram(*run->mlp()), kWords);
     const ChanceLevel c = chance_separation(p, skipgram_clusters(kWords), 400, run->coords().seed);
     out.push_back({cluster_separation(p, skipgram_clusters(kWords)), c.p95, c.mean});
   }
@@ -108,7 +108,7 @@ TEST(WordEmbedding, MupSeparatesMoreWithWidthAndNtkStaysAtChance) {
   const TaskData data = make_task(mup.task);
   Runner runner(mup);  // an initialized member: linear_limit needs only its init scales
   const PcaPlane limit =
-      pca_plane(embedding_gram_at_infinity(runner.runs()[0]->model(), data.train, mup.optimizer.lr, mup.schedule.steps), kWords);
+      pca_plane(embedding_gram_at_infinity(*runner.members()[0]->mlp(), data.train, mup.optimizer.lr, mup.schedule.steps), kWords);
   const double at_infinity = cluster_separation(limit, skipgram_clusters(kWords));
   std::printf("muP n=inf   separation %.3f\n", at_infinity);
   EXPECT_GE(at_infinity, 0.9 * previous);

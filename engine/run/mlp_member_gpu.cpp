@@ -1,35 +1,23 @@
-// The GPU half of Run: the same training step as Run::step, run as a kernel plan (engine/gpu/mlp_gpu_plan.hpp) on a
-// GpuDevice, in float32.
+// An MlpMember on a device: the same training step as MlpMember::step, run as a kernel plan
+// (engine/gpu/mlp_gpu_plan.hpp) on a GpuDevice, in float32.
 //
 // Per step the host draws the mini-batch exactly as the CPU path does (same RNG, same order) and writes only the
 // batch indices and the step buffer; the training set and all parameters stay on the device. On a record step t
 // the device copies back θ_t, ∂L/∂θ_t, the optimizer state and the batch losses since the last read, between the
-// forward/backward and the update phases: the point where Run::step records on the CPU. The metrics are then
+// forward/backward and the update phases: the point where MlpMember::step records on the CPU. The metrics are then
 // measured on the CPU from θ_t, so every metric the CPU path records exists here too, and the checkpoint that
-// came back is where the run continues on the CPU if the device is lost (finish step t's update from ∂L/∂θ_t and
-// go on from t + 1, with the batch order rewound to match).
-#include <algorithm>
+// came back is where the member continues on the CPU if the device is lost (finish step t's update from ∂L/∂θ_t
+// and go on from t + 1, with the batch order rewound to match).
 #include <cmath>
 
 #include "engine/gpu/gpu_training.hpp"
-#include "engine/run/run.hpp"
+#include "engine/run/mlp_member.hpp"
 
-Run::Run(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords, GpuDevice* device,
-         const std::string& why_none)
-    : Run(spec, data, coords) {
-  gpu_start(device, why_none);
-}
-
-Run::~Run() = default;
-
-bool Run::waiting() const { return gpu_ && gpu_->ticket >= 0; }
-
-void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
+void MlpMember::start_on(GpuDevice* device, const std::string& why_none) {
   const BackendChoice choice = choose_backend(spec_.backend, device, why_none);
   backend_note_ = choice.note;
   if (!choice.gpu) return;
-  if (transformer_) return transformer_gpu_start(device);
-  const std::string cpu_only = phenomena_cpu_only(spec_);
+  const std::string cpu_only = mlp_cpu_only(spec_);
   if (!cpu_only.empty()) {
     backend_note_ = "Training on the CPU: " + cpu_only + " runs there only.";
     return;
@@ -60,22 +48,7 @@ void Run::gpu_start(GpuDevice* device, const std::string& why_none) {
   gpu_ = std::move(g);
 }
 
-// The same cycle for an MLP and a transformer member; only the plan's layout differs (run_gpu_transformer.cpp).
-void Run::gpu_step() {
-  GpuTraining& g = *gpu_;
-  auto fall_back = [&](const std::string& why) { transformer_ ? transformer_gpu_fall_back(why) : gpu_fall_back(why); };
-  if (g.device->lost()) return fall_back("The WebGPU device was lost (" + g.device->lost_reason() + ")");
-  if (g.ticket >= 0) {
-    const GpuDevice::ReadState s = g.device->poll_read(g.ticket, g.read);
-    if (s == GpuDevice::ReadState::pending) return;
-    if (s == GpuDevice::ReadState::failed) return fall_back("Reading back from the WebGPU device failed");
-    g.ticket = -1;
-    return transformer_ ? transformer_gpu_absorb_read() : gpu_absorb_read();
-  }
-  if (step_ < spec_.schedule.steps) transformer_ ? transformer_gpu_issue_step() : gpu_issue_step();
-}
-
-void Run::gpu_issue_step() {
+void MlpMember::gpu_issue_step() {
   GpuTraining& g = *gpu_;
   const MlpGpuPlan& p = g.layout;
   const int t = step_;
@@ -99,7 +72,7 @@ void Run::gpu_issue_step() {
 }
 
 // A record read carries weights, gradients, moments and the loss history; the final read weights and losses.
-void Run::gpu_request_read(bool final_read) {
+void MlpMember::gpu_request_read(bool final_read) {
   GpuTraining& g = *gpu_;
   const MlpGpuPlan& p = g.layout;
   std::vector<int> ids{p.loss_history};
@@ -115,24 +88,11 @@ void Run::gpu_request_read(bool final_read) {
   g.ticket = g.device->request_read(g.plan, ids, {});
 }
 
-void Run::gpu_absorb_read() {
+void MlpMember::gpu_absorb_read() {
   GpuTraining& g = *gpu_;
   const MlpGpuPlan& p = g.layout;
-  // The batch losses since the last read: the running mean, and divergence (reported at the step it happened).
-  const int last_loss = g.final_read ? g.read_step - 1 : g.read_step;
-  const std::vector<float>& losses = g.read[0];
   double loss = NAN;
-  for (int s = g.next_loss_step; s <= last_loss; s++) {
-    loss = losses[size_t(s % p.loss_slots)];
-    if (!std::isfinite(loss) || loss > spec_.schedule.divergence_loss) {
-      g.device->release_plan(g.plan);
-      gpu_.reset();
-      return diverge(s);
-    }
-    batch_loss_sum_ += loss;
-    batch_losses_++;
-  }
-  g.next_loss_step = last_loss + 1;
+  if (!absorb_batch_losses(p.loss_slots, &loss)) return;
   size_t next = 1;
   std::vector<double>& m = optimizer_.first_moment();
   std::vector<double>& v = optimizer_.second_moment();
@@ -146,24 +106,19 @@ void Run::gpu_absorb_read() {
   }
   if (!g.final_read) {
     g.committed = g.pending;
-    record(g.read_step, batch_size_ == data_.train.size ? loss : NAN);
+    record_step(g.read_step, batch_size_ == data_.train.size ? loss : NAN);
     if (step_ == spec_.schedule.steps) gpu_request_read(true);
     return;
   }
-  // As Run::step ends a run: the final train loss of the trained parameters, measured on the CPU.
-  g.device->release_plan(g.plan);
-  gpu_.reset();
-  const double final_loss = dataset_loss(data_.train, nullptr);
-  if (!std::isfinite(final_loss) || final_loss > spec_.schedule.divergence_loss) return diverge(step_);
-  record(step_, final_loss);
-  status_ = RunStatus::finished;
+  // As MlpMember::step ends a run: the final train loss of the trained parameters, measured on the CPU.
+  release_gpu();
+  finish();
 }
 
 // Continues on the CPU from the last state that came back: after record step r's forward/backward, so the CPU
 // applies update r and goes on from r + 1 (or starts over from step 0 if nothing came back yet).
-void Run::gpu_fall_back(const std::string& why) {
-  GpuTraining& g = *gpu_;
-  const GpuTraining::Checkpoint& c = g.committed;
+void MlpMember::gpu_fall_back(const std::string& why) {
+  const GpuTraining::Checkpoint& c = gpu_->committed;
   const int lost_at = step_;
   batch_rng_ = c.rng;
   order_ = c.order;
@@ -173,8 +128,5 @@ void Run::gpu_fall_back(const std::string& why) {
     optimizer_.step(mlp_.params().data(), mlp_.grads().data());
   }
   step_ = c.step + 1;
-  gpu_.reset();  // the device is gone: nothing to release
-  moved_to_cpu_ = true;
-  backend_note_ = why + " at step " + std::to_string(lost_at) + ": continued on the CPU from step " +
-                  std::to_string(step_) + ", the last step whose state had come back.";
+  note_moved_to_cpu(why, lost_at);
 }

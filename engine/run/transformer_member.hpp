@@ -1,0 +1,33 @@
+// A sweep member whose model is an anchor-function Transformer: an AnchorTrainer (the model, AdamW with the
+// learning-rate schedule and clipping, shuffled mini-batches) stepped and recorded like any member, and the same
+// step as a kernel plan on a GpuDevice in float32 (engine/run/transformer_member_gpu.cpp).
+#pragma once
+#include <string>
+
+#include "engine/model/anchor_trainer.hpp"
+#include "engine/run/member.hpp"
+
+class TransformerMember : public Member {
+ public:
+  TransformerMember(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords);
+  // Starts training on `device` where the spec's backend picks it.
+  void start_on(GpuDevice* device, const std::string& why_none);
+
+  void step() override;
+  int width() const override;  // d_model
+  std::string label() const override;
+  const std::vector<double>& parameters() const override { return trainer_.model().params(); }
+  const AnchorTrainer* transformer() const override { return &trainer_; }
+  AnchorTrainer* transformer() override { return &trainer_; }
+
+ private:
+  void record_step(int t);
+  void finish();  // the final record after the last step (diverged if its train loss is)
+  void gpu_issue_step() override;
+  void gpu_request_read(bool final_read);
+  void gpu_absorb_read() override;
+  void gpu_fall_back(const std::string& why) override;
+
+  AnchorTrainer trainer_;
+  Record record_{trainer_, data_};
+};

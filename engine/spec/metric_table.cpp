@@ -1,0 +1,199 @@
+#include "engine/spec/metric_table.hpp"
+
+#include <algorithm>
+
+#include "engine/kernels/spectral.hpp"
+#include "engine/metrics/frequency_filter.hpp"
+#include "engine/metrics/probes.hpp"
+
+namespace {
+
+bool regression(const ExperimentSpec& s) { return !task_is_classification(s.task.kind); }
+std::string fine(const ExperimentSpec&) { return ""; }
+double no_cost(const ExperimentSpec&, const MemberSize&) { return 0; }
+
+// Forward passes over `examples` examples.
+double forward_flops(const MemberSize& m, double examples) { return m.forward_flops * examples; }
+double train_set_flops(const ExperimentSpec& s, const MemberSize& m) { return forward_flops(m, s.task.train_size); }
+double test_set_flops(const ExperimentSpec& s, const MemberSize& m) { return forward_flops(m, s.task.test_size); }
+double ood_set_flops(const ExperimentSpec& s, const MemberSize& m) {
+  return forward_flops(m, s.task.anchor.ood_test_size);
+}
+
+bool lists(const ExperimentSpec& s, const char* metric) {
+  return std::find(s.metrics.begin(), s.metrics.end(), metric) != s.metrics.end();
+}
+// The test-set pass that test_loss, test_accuracy, id_accuracy and plus_one_share share (Record::test): the first
+// of them in the table pays it.
+double test_pass_flops(const ExperimentSpec& s, const MemberSize& m, std::initializer_list<const char*> before) {
+  for (const char* other : before)
+    if (lists(s, other)) return 0;
+  return test_set_flops(s, m);
+}
+
+// The rows of each kind of check, as functions so that a row stays one line.
+std::string needs_classification(const ExperimentSpec& s) {
+  return regression(s) ? "test_accuracy needs a classification task" : "";
+}
+std::string needs_regression(const char* metric, const ExperimentSpec& s) {
+  return regression(s) ? "" : std::string(metric) + " needs a regression task";
+}
+std::string needs_held_out_pairs(const char* metric, const ExperimentSpec& s) {
+  if (anchor_task_has_ood(s.task.anchor.kind)) return "";
+  return std::string(metric) + " needs held-out anchor pairs: task.anchor.kind \"composite\" or \"two_anchor\"";
+}
+std::string check_fp_delta(const ExperimentSpec& s) {
+  if (s.task.kind == TaskKind::function_1d && s.task.target != Target::four_points) return "";
+  return "fp_delta needs a function_1d task on a grid (not four_points)";
+}
+std::string check_fp_filter(const ExperimentSpec& s) {
+  if (!regression(s)) return "fp_filter needs a regression task";
+  if (s.task.train_size <= kMaxFilterPoints) return "";
+  return "fp_filter holds a train_size^2 kernel: train_size " + std::to_string(s.task.train_size) + " is more than " +
+         std::to_string(kMaxFilterPoints);
+}
+std::string check_condensation(const ExperimentSpec& s) {
+  if (s.model.widths.size() == 1) return "";
+  return "condensation needs exactly 1 hidden layer (neurons = input weights and output weight)";
+}
+
+// The train loss: a full-batch MLP step's loss is the train loss; else a pass over the train set (a Transformer:
+// over its first kTransformerTrainEval sequences).
+double train_loss_flops(const ExperimentSpec& s, const MemberSize& m) {
+  if (s.model.kind == ModelKind::transformer) return forward_flops(m, std::min(kTransformerTrainEval, s.task.train_size));
+  const bool full_batch = s.schedule.batch_size == 0 || s.schedule.batch_size >= s.task.train_size;
+  return full_batch ? 0 : train_set_flops(s, m);
+}
+double probe_batch_flops(const ExperimentSpec& s, const MemberSize& m) {
+  return forward_flops(m, std::min(kProbeRows, s.task.train_size));
+}
+// Power iterations at their cap, two products per iteration of 2 FLOPs per weight.
+double spectral_norm_flops(const ExperimentSpec&, const MemberSize& m) {
+  return 4 * m.params * PowerIteration{}.max_iters;
+}
+// Power iteration on Hessian-vector products: each product is two gradients on the train set (forward and backward,
+// 3 forward passes' worth each); 100 iterations at most, usually far fewer from the warm start.
+double sharpness_flops(const ExperimentSpec& s, const MemberSize& m) { return 100 * 2 * 3 * train_set_flops(s, m); }
+
+std::unique_ptr<Probe> train_loss_probe(const ExperimentSpec&, Record&) {
+  return value_probe("train_loss", [](Record& r) { return r.train_loss; });
+}
+
+bool always(const ExperimentSpec&) { return true; }
+bool with_gd_auto(const ExperimentSpec& s) { return s.optimizer.kind == OptimizerKind::gd_auto; }
+bool with_gradient_loss(const ExperimentSpec& s) { return s.task.gradient_loss; }
+
+}  // namespace
+
+const std::vector<MetricDef>& metric_table() {
+  using S = const ExperimentSpec&;
+  static const std::vector<MetricDef> rows{
+      {"train_loss", kForBoth, true, always, false, true, false, fine, train_loss_flops, train_loss_probe},
+      {"test_loss", kForBoth, true, nullptr, false, true, false, fine, test_set_flops,
+       [](S, Record&) { return value_probe("test_loss", [](Record& r) { return r.test().loss; }); }},
+      {"test_accuracy", kForMlp, true, nullptr, true, true, false, needs_classification,
+       [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss"}); },
+       [](S, Record&) { return value_probe("test_accuracy", [](Record& r) { return r.test().accuracy; }); }},
+      {"batch_loss_mean", kForMlp, true, nullptr, false, true, false, fine, no_cost,
+       [](S, Record&) { return value_probe("batch_loss_mean", [](Record& r) { return r.batch_loss_mean; }); }},
+      {"act_rms", kForMlp, true, nullptr, false, true, false, fine, probe_batch_flops,
+       [](S, Record& r) { return activation_probe(r, false); }},
+      {"act_delta_rms", kForMlp, true, nullptr, false, true, false, fine, probe_batch_flops,
+       [](S, Record& r) { return activation_probe(r, true); }},
+      {"weight_delta_spectral", kForMlp, true, nullptr, false, true, true, fine, spectral_norm_flops,
+       [](S, Record& r) { return weight_change_probe(r); }},
+      {"fp_delta", kForMlp, true, nullptr, false, true, false, check_fp_delta, train_set_flops,
+       [](S, Record& r) { return frequency_probe(r); }},
+      {"fp_filter", kForMlp, true, nullptr, false, true, false, check_fp_filter,
+       [](S s, const MemberSize& m) {  // the n × n filter, and the train pass unless fp_delta made it
+         return 2.0 * s.task.train_size * s.task.train_size + (lists(s, "fp_delta") ? 0 : train_set_flops(s, m));
+       },
+       [](S s, Record& r) { return filter_probe(r, s.task.filter_width); }},
+      {"sign_accuracy", kForMlp, true, nullptr, true, true, false, [](S s) { return needs_regression("sign_accuracy", s); },
+       [](S s, const MemberSize& m) { return train_set_flops(s, m) + test_set_flops(s, m); },
+       [](S, Record& r) { return sign_accuracy_probe(r); }},
+      {"weight_rd", kForMlp, true, nullptr, false, true, true, fine, no_cost,
+       [](S, Record&) { return value_probe("weight_rd", first_layer_relative_distance); }},
+      {"sharpness", kForMlp, true, nullptr, false, false, false, [](S s) { return needs_regression("sharpness", s); },
+       sharpness_flops, [](S, Record& r) { return sharpness_probe(r); }},
+      {"gd_lr", kForMlp, false, with_gd_auto, false, false, false, fine, no_cost,
+       [](S, Record&) { return value_probe("gd_lr", [](Record& r) { return r.gd_lr; }); }},
+      {"condensation", kForMlp, true, nullptr, false, true, true, check_condensation, no_cost,
+       [](S, Record& r) { return condensation_probe(r); }},
+      {"slope_loss", kForMlp, false, with_gradient_loss, false, false, false, fine, train_set_flops,
+       [](S, Record&) { return value_probe("slope_loss", [](Record& r) { return r.slope_loss; }); }},
+      {"train_accuracy", kForTransformer, true, nullptr, true, true, false, fine, no_cost,
+       [](S, Record&) { return value_probe("train_accuracy", [](Record& r) { return r.train().accuracy; }); }},
+      {"id_accuracy", kForTransformer, true, nullptr, true, true, false, fine,
+       [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss"}); },
+       [](S, Record&) { return value_probe("id_accuracy", [](Record& r) { return r.test().accuracy; }); }},
+      {"ood_accuracy", kForTransformer, true, nullptr, true, true, false,
+       [](S s) { return needs_held_out_pairs("ood_accuracy", s); }, ood_set_flops,
+       [](S, Record&) {
+         return value_probe("ood_accuracy", [](Record& r) {
+           return r.trainer()->evaluate(r.data().anchor.ood, 0).accuracy;
+         });
+       }},
+      {"commutativity", kForTransformer, true, nullptr, true, true, false,
+       [](S s) { return needs_held_out_pairs("commutativity", s); },
+       [](S s, const MemberSize& m) { return 2 * ood_set_flops(s, m); },
+       [](S, Record&) { return value_probe("commutativity", [](Record& r) { return r.trainer()->commutativity(); }); }},
+      {"wq_cosine", kForTransformer, true, nullptr, true, true, false, fine, no_cost,
+       [](S, Record&) {
+         return value_probe("wq_cosine", [](Record& r) { return r.trainer()->query_row_cosine(0); });
+       }},
+      {"plus_one_share", kForTransformer, true, nullptr, false, true, false, fine,
+       [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss", "id_accuracy"}); },
+       [](S, Record&) { return value_probe("plus_one_share", [](Record& r) { return r.test().plus_one_share; }); }},
+  };
+  return rows;
+}
+
+const MetricDef* find_metric(const std::string& name) {
+  for (const MetricDef& m : metric_table())
+    if (name == m.name) return &m;
+  return nullptr;
+}
+
+std::vector<std::string> listable_metrics() {
+  std::vector<std::string> out;
+  for (const MetricDef& m : metric_table())
+    if (m.listable) out.push_back(m.name);
+  return out;
+}
+
+bool records_metric(const ExperimentSpec& s, const MetricDef& m) {
+  const unsigned kind = s.model.kind == ModelKind::transformer ? kForTransformer : kForMlp;
+  if (!(m.models & kind)) return false;
+  if (m.implied && m.implied(s)) return true;
+  return std::find(s.metrics.begin(), s.metrics.end(), m.name) != s.metrics.end();
+}
+
+namespace {
+
+std::string names_for(unsigned kind) {
+  std::string out;
+  for (const MetricDef& m : metric_table())
+    if (m.listable && (m.models & kind)) out += (out.empty() ? "" : ", ") + std::string(m.name);
+  return out;
+}
+
+// "" when `name` fits the spec; else what is wrong.
+std::string metric_problem(const ExperimentSpec& s, const std::string& name) {
+  const MetricDef* m = find_metric(name);
+  if (!m || !m->listable) return "\"" + name + "\" is not one of " + names_for(kForBoth);
+  const bool transformer = s.model.kind == ModelKind::transformer;
+  if (transformer && !(m->models & kForTransformer))
+    return "\"" + name + "\" is an MLP measurement; a transformer records " + names_for(kForTransformer);
+  if (!transformer && !(m->models & kForMlp)) return "\"" + name + "\" needs model.kind \"transformer\"";
+  return m->check(s);
+}
+
+}  // namespace
+
+void check_metrics(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  for (size_t i = 0; i < s.metrics.size(); i++) {
+    const std::string problem = metric_problem(s, s.metrics[i]);
+    if (!problem.empty()) errors.push_back("metrics[" + std::to_string(i) + "]: " + problem);
+  }
+}
