@@ -14,8 +14,8 @@ double no_cost(const ExperimentSpec&, const MemberSize&) { return 0; }
 
 // Forward passes over `examples` examples.
 double forward_flops(const MemberSize& m, double examples) { return m.forward_flops * examples; }
-double train_set_flops(const ExperimentSpec& s, const MemberSize& m) { return forward_flops(m, s.task.train_size); }
-double test_set_flops(const ExperimentSpec& s, const MemberSize& m) { return forward_flops(m, s.task.test_size); }
+double train_set_flops(const ExperimentSpec& s, const MemberSize& m) { return forward_flops(m, train_rows(s.task)); }
+double test_set_flops(const ExperimentSpec& s, const MemberSize& m) { return forward_flops(m, test_rows(s.task)); }
 double ood_set_flops(const ExperimentSpec& s, const MemberSize& m) {
   return forward_flops(m, s.task.anchor.ood_test_size);
 }
@@ -60,12 +60,13 @@ std::string check_condensation(const ExperimentSpec& s) {
 // The train loss: a full-batch MLP step's loss is the train loss; else a pass over the train set (a Transformer:
 // over its first kTransformerTrainEval sequences).
 double train_loss_flops(const ExperimentSpec& s, const MemberSize& m) {
-  if (s.model.kind == ModelKind::transformer) return forward_flops(m, std::min(kTransformerTrainEval, s.task.train_size));
-  const bool full_batch = s.schedule.batch_size == 0 || s.schedule.batch_size >= s.task.train_size;
+  if (s.model.kind == ModelKind::transformer)
+    return forward_flops(m, std::min(kTransformerTrainEval, s.task.train_size));
+  const bool full_batch = s.schedule.batch_size == 0 || s.schedule.batch_size >= train_rows(s.task);
   return full_batch ? 0 : train_set_flops(s, m);
 }
 double probe_batch_flops(const ExperimentSpec& s, const MemberSize& m) {
-  return forward_flops(m, std::min(kProbeRows, s.task.train_size));
+  return forward_flops(m, std::min(kProbeRows, train_rows(s.task)));
 }
 // Power iterations at their cap, two products per iteration of 2 FLOPs per weight.
 double spectral_norm_flops(const ExperimentSpec&, const MemberSize& m) {

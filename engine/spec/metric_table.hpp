@@ -16,7 +16,8 @@
 // The model kinds a metric applies to.
 enum MetricModels : unsigned { kForMlp = 1, kForTransformer = 2, kForBoth = 3 };
 
-// A member's size, for the cost of a record: its trained parameters and the FLOPs of one example's forward pass.
+// A member's size, for the cost of a record: its trained parameters and the FLOPs of one example's forward pass
+// (an MLP's products and activations; engine/spec/time_budget.cpp).
 struct MemberSize {
   double params = 0;
   double forward_flops = 0;

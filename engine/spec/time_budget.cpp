@@ -17,25 +17,45 @@ const TimeBudget& time_budget() { return g_budget; }
 namespace {
 
 constexpr int kAutoStepEvery = 100, kAutoStepIters = 50;  // gd_auto's λ_max estimates (engine/run/mlp_member.cpp)
+constexpr double kTranscendentalFlops = 200;  // tanh, GELU, sigmoid, sin, ...: see activation_flops
+// A step of the gradient-augmented loss against a plain step: the input derivative's forward and its second-order
+// backward (engine/model/gradient_loss.hpp).
+constexpr double kGradientLossStep = 3;
+
+// FLOP-equivalents of one activation φ(z) and its φ'(z) per element: the time this engine's deterministic
+// transcendentals (engine/base/detmath.hpp) take, in units of the GEMMs' throughput. Measured with
+// scripts/bench-estimates.mjs on the presets whose time is mostly activations (README "Time estimates").
+double activation_flops(Activation a) {
+  switch (a) {
+    case Activation::relu:
+    case Activation::linear: return 2;
+    default: return kTranscendentalFlops;
+  }
+}
 
 MemberSize member_size(const ExperimentSpec& s, const MemberCoords& c) {
   if (s.model.kind == ModelKind::transformer) {
     const TransformerConfig t = transformer_config(s.model.transformer, s.task.anchor, c.width);
     return {double(transformer_parameter_count(t)), transformer_forward_flops(t)};
   }
-  const std::vector<int> dims = model_dims(s, c.width);
-  double params = 0;
-  for (size_t l = 1; l < dims.size(); l++) params += double(dims[l]) * dims[l - 1];
-  return {params, 2 * params};
+  std::vector<int> dims = model_dims(s, c.width);
+  if (s.model.asi)  // two copies of the net side by side (MlpMember): hidden → hidden blocks hold zeros between them
+    for (size_t l = 1; l + 1 < dims.size(); l++) dims[l] *= 2;
+  double params = 0, units = 0;
+  for (size_t l = 1; l < dims.size(); l++) {
+    params += double(dims[l]) * dims[l - 1];
+    if (l + 1 < dims.size()) units += dims[l];
+  }
+  return {params, 2 * params + activation_flops(s.model.activation) * units};
 }
 
-// One training step: forward and backward of the batch (3 forward passes' worth), the optimizer's ~10 FLOPs per
-// parameter; gd_auto also evaluates the train loss of each step it tries and re-estimates λ_max every 100 steps
+// One training step: forward and backward of the batch (3 forward passes' worth; the gradient-augmented loss
+// kGradientLossStep times that), the optimizer's ~10 FLOPs per parameter; gd_auto also evaluates the train loss of each step it tries and re-estimates λ_max every 100 steps
 // (at most 50 Hessian-vector products of two gradients each).
 double step_flops(const ExperimentSpec& s, const MemberSize& m) {
-  const int train = s.task.train_size;
+  const int train = train_rows(s.task);
   const double batch = s.schedule.batch_size == 0 ? train : std::min(s.schedule.batch_size, train);
-  double flops = 3 * m.forward_flops * batch + 10 * m.params;
+  double flops = 3 * m.forward_flops * batch * (s.task.gradient_loss ? kGradientLossStep : 1) + 10 * m.params;
   if (s.optimizer.kind == OptimizerKind::gd_auto)
     flops += m.forward_flops * train * (1 + 2.0 * 3 * kAutoStepIters / kAutoStepEvery);
   return flops;

@@ -101,6 +101,9 @@ Dataset skipgram(const TaskConfig& c, Rng& rng, int pairs) {
 
 }  // namespace
 
+int train_rows(const TaskConfig& c) { return c.kind == TaskKind::skipgram ? c.input_dim : c.train_size; }
+int test_rows(const TaskConfig& c) { return c.kind == TaskKind::skipgram ? c.input_dim : c.test_size; }
+
 bool task_is_classification(TaskKind k) { return k == TaskKind::sectors || k == TaskKind::fashion_mnist; }
 
 int task_outputs(const TaskConfig& c) {

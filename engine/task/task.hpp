@@ -37,6 +37,10 @@ AnchorTaskConfig anchor_task_config(const TaskConfig& config);
 TaskData make_task(const TaskConfig& config);
 
 bool task_is_classification(TaskKind k);
+// The rows make_task gives the train and the test set: train_size and test_size, but for skipgram one example per
+// word (input_dim each).
+int train_rows(const TaskConfig& config);
+int test_rows(const TaskConfig& config);
 int task_outputs(const TaskConfig& config);  // network outputs: 1, `classes`, 10 for Fashion-MNIST, input_dim for skipgram
 // The cluster (0 or 1) of word `index` in the skipgram vocabulary of `words` words.
 inline int skipgram_cluster(int index, int words) { return index < words / 2 ? 0 : 1; }

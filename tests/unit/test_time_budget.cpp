@@ -36,11 +36,12 @@ struct BudgetScope {
 }  // namespace
 
 TEST(TimeBudget, FlopsOfATinyFullBatchSweepByHand) {
-  // dims 2-3-1: P = 2·3 + 3·1 = 9 weights; full batch of 4; per step 6·9·4 + 10·9 = 306; records 10/5 + 2 = 4 evaluate
-  // nothing beyond the step's own batch (no test metric); two learning rates.
+  // dims 2-3-1: P = 2·3 + 3·1 = 9 weights, 3 ReLUs; one example's forward pass 2·9 + 2·3 = 24 FLOPs (products, and
+  // ReLU and its derivative at 2 per unit); full batch of 4; per step 3 forward passes' worth 3·24·4 + the optimizer's
+  // 10·9 = 378; records 10/5 + 2 = 4 evaluate nothing beyond the step's own batch (no test metric); two learning rates.
   const ExperimentSpec s = spec_of(R"({"version":1,"model":{"widths":[3]},"task":{"input_dim":2,"train_size":4},
       "schedule":{"steps":10,"record_every":5},"sweep":{"lr":[0.1,0.2]},"metrics":["train_loss"]})");
-  EXPECT_DOUBLE_EQ(estimate_flops(s), 2 * 10 * 306.0);
+  EXPECT_DOUBLE_EQ(estimate_flops(s), 2 * 10 * 378.0);
 }
 
 TEST(TimeBudget, RecordsCountTheTrainSetTheTestSetAndTheProbe) {
@@ -49,8 +50,10 @@ TEST(TimeBudget, RecordsCountTheTrainSetTheTestSetAndTheProbe) {
       "task":{"input_dim":2,"train_size":8,"test_size":6},"schedule":{"steps":4,"batch_size":2,"record_every":2},
       "sweep":{"width":[3,5]},"metrics":["train_loss","test_loss","act_rms"]})");
   double expected = 0;
-  for (double p : {2 * 3 + 3 * 1.0, 2 * 5 + 5 * 1.0})
-    expected += 4 * (6 * p * 2 + 10 * p) + (4 / 2 + 2) * (2 * p * (8 + 6 + 8));
+  for (double w : {3.0, 5.0}) {
+    const double p = 2 * w + w * 1, forward = 2 * p + 2 * w;  // products and ReLUs
+    expected += 4 * (3 * forward * 2 + 10 * p) + (4 / 2 + 2) * (forward * (8 + 6 + 8));
+  }
   EXPECT_DOUBLE_EQ(estimate_flops(s), expected);
 }
 
@@ -83,11 +86,12 @@ TEST(TimeBudget, ThePageRefusesWhatTheCommandLineAccepts) {
       "optimizer":{"kind":"adam"},"schedule":{"steps":78,"batch_size":128,"record_every":78},
       "sweep":{"width":[64,128,256,512],"lr":[0.0078125,0.011048543,0.015625,0.022097087,0.03125,
                0.044194174,0.0625,0.088388348,0.125]},"metrics":["train_loss","batch_loss_mean"]})";
-  // Hand estimate for comparison: Σ_w 9 · (78·(6·P·128 + 10·P) + 3·2·P·10 000), P = 784n + n² + n.
+  // Hand estimate for comparison: Σ_n 9 · (78·(3·F·128 + 10·P) + 3·F·10 000), P = 784n + n² + n weights and
+  // F = 2·P + 2·2n FLOPs of one example's forward pass (products, and two layers of n ReLUs).
   double expected = 0;
   for (double n : {64.0, 128.0, 256.0, 512.0}) {
-    const double p = 784 * n + n * n + n;
-    expected += 9 * (78 * (6 * p * 128 + 10 * p) + 3 * 2 * p * 10000);
+    const double p = 784 * n + n * n + n, forward = 2 * p + 2 * 2 * n;
+    expected += 9 * (78 * (3 * forward * 128 + 10 * p) + 3 * forward * 10000);
   }
   const ExperimentSpec s = spec_of(e2);
   EXPECT_DOUBLE_EQ(estimate_flops(s), expected);
@@ -151,4 +155,37 @@ TEST(TimeBudget, Float32IsAssumedFasterAndCountsItsPackingBuffers) {
   ASSERT_FALSE(longer.ok());
   EXPECT_NE(joined(longer.errors).find("at an assumed 2 GFLOP/s in float32)"), std::string::npos)
       << joined(longer.errors);
+}
+
+TEST(TimeBudget, EveryPhasePointIsAMember) {
+  // Before the sweep's members came from one list (sweep_members), 9 phase points were estimated as one.
+  const std::string base = R"({"version":1,"model":{"widths":[32],"activation":"tanh"},
+      "parametrization":{"preset":"two_layer_gamma"},"task":{"kind":"function_1d","target":"sin135","input_dim":1,
+      "train_size":16,"test_size":16},"optimizer":{"kind":"gd_auto","lr":0.5},"schedule":{"steps":50},
+      "sweep":{"width":[16,32])";
+  const double one = estimate_flops(spec_of(base + "}}"));
+  const double nine = estimate_flops(spec_of(base + R"(,"phase_points":[[0,0],[0.5,0],[1,0],[1.5,0],[2,0],[0,0.5],
+      [0.5,0.5],[1,0.5],[1.5,0.5]]}})"));
+  EXPECT_DOUBLE_EQ(nine, 9 * one);
+}
+
+TEST(TimeBudget, SharpnessCountsItsHessianVectorProducts) {
+  // Each record adds 100 power iterations of two gradients (3 forward passes' worth each) on the 64 train points:
+  // dims 1-32-32-1 with tanh, P = 32 + 1024 + 32 weights, a forward pass 2·P + 200·64 FLOP-equivalents.
+  const std::string base = R"({"version":1,"model":{"widths":[32,32],"activation":"tanh"},
+      "task":{"kind":"function_1d","target":"sin135","input_dim":1,"train_size":64,"test_size":64},
+      "optimizer":{"kind":"sgd","lr":0.1},"schedule":{"steps":10,"record_every":5},"metrics":["train_loss")";
+  const double without = estimate_flops(spec_of(base + "]}"));
+  const double with = estimate_flops(spec_of(base + R"(,"sharpness"]})"));
+  const double forward = 2 * (32 + 1024 + 32.0) + 200 * 64;
+  EXPECT_DOUBLE_EQ(with - without, (10 / 5 + 2) * 100 * 2 * 3 * forward * 64);
+}
+
+TEST(TimeBudget, SkipgramTrainsOnOneExamplePerWord) {
+  // 40 words: the train set has 40 rows, whatever train_size (the corpus pairs) says.
+  const ExperimentSpec s = spec_of(R"({"version":1,"model":{"widths":[16],"activation":"linear"},
+      "task":{"kind":"skipgram","input_dim":40,"train_size":800,"test_size":200},"schedule":{"steps":4},
+      "metrics":["train_loss"]})");
+  const double p = 40 * 16 + 16 * 40.0, forward = 2 * p + 2 * 16;
+  EXPECT_DOUBLE_EQ(estimate_flops(s), 4 * (3 * forward * 40 + 10 * p));
 }
