@@ -57,8 +57,8 @@ void Run::transformer_gpu_issue_step() {
   g.device->write(g.plan, p.step, g.step_data.data(), 4);
   g.device->run(g.plan, TransformerGpuPlan::forward_backward);
   if (t % spec_.schedule.record_every == 0) {
-    const AnchorTrainer::BatchCursor cur = tr.cursor();
-    g.pending = {t, cur.rng, cur.order, cur.pos};
+    const AnchorTrainer::BatchCursor& cur = tr.cursor();
+    g.pending.save(t, cur.rng, cur.order, cur.pos);
     g.read_step = t;
     transformer_gpu_request_read(false);
   }
@@ -72,7 +72,8 @@ void Run::transformer_gpu_issue_step() {
 void Run::transformer_gpu_request_read(bool final_read) {
   GpuTraining& g = *gpu_;
   const TransformerGpuPlan& p = g.transformer_layout;
-  std::vector<int> ids{p.loss_history};
+  std::vector<int>& ids = g.read_ids;
+  ids.assign(1, p.loss_history);
   for (size_t i = 0; i < p.weights.size(); i++) {
     ids.push_back(p.weights[i]);
     if (final_read) continue;
