@@ -51,7 +51,7 @@ const int* AnchorTrainer::next_batch_rows() {
 
 void AnchorTrainer::update(long t) {
   std::vector<double>& g = model_.grads();
-  grad_norm_ = config_.clip_norm > 0 ? clip_grad_norm(g.data(), long(g.size()), config_.clip_norm) : 0;
+  if (config_.clip_norm > 0) clip_grad_norm(g.data(), long(g.size()), config_.clip_norm);
   optimizer_.step(model_.params().data(), g.data(), lr_schedule_factor(config_.schedule, t));
 }
 

@@ -59,7 +59,6 @@ class AnchorTrainer {
   Transformer& model() { return model_; }
   const Transformer& model() const { return model_; }
   const AnchorData& data() const { return data_; }
-  double last_grad_norm() const { return grad_norm_; }
 
  private:
   void predict(const int* tokens, int count, int* argmax);
@@ -73,6 +72,5 @@ class AnchorTrainer {
   std::vector<int> batch_tokens_, batch_labels_;
   std::vector<double> dlogits_;
   std::vector<int> pred_, pred_swapped_;
-  double grad_norm_ = 0;
 };
 

@@ -39,7 +39,6 @@ class Mlp {
   // and the copy's scaling into every layer. Between hidden layers the weights linking the two copies stay 0:
   // backward() zeroes their gradients (mask_gradients()). Call before init().
   void set_antisymmetric(bool on) { antisymmetric_ = on; }
-  bool antisymmetric() const { return antisymmetric_; }
   // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
   // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
   void mask_gradients();

@@ -43,7 +43,6 @@ class Optimizer {
   void step(double* params, const double* grads);
   // The same step with the learning rate scaled by `lr_factor` (a schedule's value at this step).
   void step(double* params, const double* grads, double lr_factor);
-  long steps_taken() const { return t_; }
   void set_lr(double lr) { config_.lr = lr; }  // gd_auto: the Run sets η = fraction / λ_max
   // The state, for a run that trained on a device and continues here (engine/run/run_gpu.cpp).
   std::vector<double>& first_moment() { return m_; }

@@ -22,7 +22,6 @@ struct TensorScaling {
 };
 
 const char* preset_name(Preset p);
-const char* preset_title(Preset p);  // for people: "muP (maximal update)"
 
 // Exponents of a preset for a net of `layers` weight matrices (L hidden layers + readout = L + 1).
 std::vector<Abc> preset_exponents(Preset p, int layers, UpdateRule rule);

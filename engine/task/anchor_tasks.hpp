@@ -25,11 +25,8 @@
 
 enum class AnchorTaskKind { identity, reading, classification, composite, two_anchor, statistical1, statistical2,
                             multi_anchor };
-enum class AnchorSplit { mod_remainder, anchor_based, composite_anchor };
 
 const char* anchor_task_name(AnchorTaskKind k);
-const char* anchor_split_name(AnchorSplit s);
-AnchorSplit anchor_task_split(AnchorTaskKind k);
 bool anchor_task_has_ood(AnchorTaskKind k);  // composite, two_anchor
 
 constexpr int kAnchorKeyMin = 20, kAnchorKeyMax = 100;
