@@ -4,8 +4,9 @@
 // dispatches, each "kernel, buffer ids, ints, floats". This module only knows *how* to run a kernel: which WGSL file
 // (shaders/), which override constants, and how many workgroups. It holds no training logic.
 //
-// Why plain JS and not emscripten's webgpu.h: emscripten 3.1.6 ships the 2022 WebGPU API, which Chromium 156 rejects
-// (shared/spec/toolchain.md). The C++ side reaches this module through EM_JS (web/webgpu_device.cpp) and
+// Why plain JS and not emscripten's webgpu.h: emscripten 3.1.6 ships the early-2022 WebGPU API, which Chromium 156
+// rejects (`dispatch` is now `dispatchWorkgroups`, a pipeline layout is required, `loadValue` and
+// `getPreferredFormat` are gone). The C++ side reaches this module through EM_JS (web/webgpu_device.cpp) and
 // window.muplayGpu (web/page.js sets it).
 
 const ELEMENTWISE = 256;  // invocations per workgroup of the 1-D kernels

@@ -20,7 +20,7 @@ struct OptimizerConfig {
 struct TensorSlice {
   long offset = 0, size = 0;
   double lr_multiplier = 1;
-  bool decay = true;  // weight decay applies (Transformers exempt LayerNorm gains and biases, spec §9)
+  bool decay = true;  // weight decay applies (a Transformer decays matrices and embeddings, not LayerNorm or biases)
 };
 
 // Learning-rate factor at a step: linear warm-up from 1/warmup to 1 over `warmup_steps`, then a half cosine

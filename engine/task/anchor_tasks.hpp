@@ -1,4 +1,4 @@
-// Anchor-function tasks (spec/anchor-functions.md, the book's chapters 12 and 13): seeded generators of token
+// Anchor-function tasks (the book's chapters 12 and 13): seeded generators of token
 // sequences with their train / in-distribution test / out-of-distribution test splits.
 //
 // Every sequence has seq_len tokens: "keys" drawn uniformly from [20, 100] and small-integer anchors (1–10) written
