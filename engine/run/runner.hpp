@@ -37,8 +37,8 @@ class Runner {
   bool waiting() const;
   int runs_on_gpu() const;  // members training on a device now
   std::string gpu_name() const;  // the adapter the members started on ("" if none did)
-  std::string backend_note() const;
-  bool moved_to_cpu() const;  // a member lost its device and went on on the CPU  // the first member's note about its backend ("" when none)
+  std::string backend_note() const;  // the first note a member has about its backend ("" when none)
+  bool moved_to_cpu() const;  // a member lost its device and went on on the CPU
 
   // Result document: schema "muplay-result" version 1 (see README).
   json::Value results() const;
