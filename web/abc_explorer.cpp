@@ -57,7 +57,7 @@ void layer_table(AbcExplorer& e) {
       ImGui::InputDouble("##v", v, 0.25, 0.5, "%.3g");
       ImGui::PopID();
     }
-    // The direct form (spec §1): Var W = n^-2(a+b); SGD moves W with learning rate η n^-(2a+c).
+    // The direct form of W = n^-a w: Var W = n^-2(a+b); SGD moves W with learning rate η n^-(2a+c).
     ImGui::TableNextColumn();
     ImGui::Text("n^%.3g", -2 * (x.a + x.b) + 0.0);  // + 0.0: print 0, not -0
     ImGui::TableNextColumn();
@@ -87,7 +87,7 @@ bool abc_explorer_panel(AbcExplorer& e) {
   ImGui::PopTextWrapPos();
 
   ImGui::Separator();
-  ImGui::TextUnformatted("Between NTK and muP (spec §5): a_out = 1/2 + alpha, c = -2 alpha");
+  ImGui::TextUnformatted("Between NTK and muP: a_out = 1/2 + alpha, c = -2 alpha");
   ImGui::SetNextItemWidth(220);
   if (ImGui::SliderFloat("alpha", &e.alpha, 0.0f, 0.5f, "%.3f")) e.abc = ntk_to_mup(e.hidden_layers, e.alpha);
   ImGui::SameLine();

@@ -8,12 +8,12 @@
 struct AbcExplorer {
   int hidden_layers = 2;
   std::vector<Abc> abc = preset_exponents(Preset::mup, 3, UpdateRule::sgd);
-  float alpha = 0.5f;  // the NTK (0) ↔ μP (½) slider of spec §5
+  float alpha = 0.5f;  // the NTK (0) ↔ μP (½) slider (ntk_to_mup)
 };
 
 // Draws the panel. Returns true when the user asks to use these exponents in the experiment.
 bool abc_explorer_panel(AbcExplorer& e);
 
-// Spec §5's family between NTP (α = 0) and μP (α = ½, written with a₁ = 0): a = (0, ½, …, ½, ½ + α), b = 0,
+// A family between NTP (α = 0) and μP (α = ½, written with a₁ = 0): a = (0, ½, …, ½, ½ + α), b = 0,
 // c = −2α. Then r = ½ − α: features move by n^(α − ½).
 std::vector<Abc> ntk_to_mup(int hidden_layers, double alpha);

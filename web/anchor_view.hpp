@@ -1,4 +1,4 @@
-// The "anchor" tab for Transformer runs (spec/anchor-functions.md): the γ (× λ) phase plot of chapter 13, and for
+// The "anchor" tab for Transformer runs on the anchor-function tasks: the γ (× λ) phase plot of chapter 13, and for
 // one chosen run its attention maps per layer and head on a chosen sequence, the cosine matrix of layer 1's W_Q
 // rows, and the PCA of its number-token embeddings. Drawn each frame from the runner's state.
 #pragma once

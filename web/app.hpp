@@ -77,8 +77,9 @@ struct App {
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
   double frame_count = 0;
-  double frame_work_ms = 0, train_ms = 0;
-  double frame_interval_ms = 0, last_frame_start_ms = 0;  // time from one frame's start to the next, smoothed  // per frame, smoothed: all of our work, and its training part
+  double frame_work_ms = 0, train_ms = 0;  // per frame, smoothed: all of our work, and its training part
+  double frame_interval_ms = 0;    // time from one frame's start to the next, smoothed
+  double last_frame_start_ms = 0;  // when the last frame started
 };
 
 // The single App of the page. main.cpp's frame loop and js_api.cpp's exports both need it, and emscripten's

@@ -1,4 +1,4 @@
-// The "phenomena" tab: the pictures of the book's chapters 4-9 (spec/phenomena.md), each shown when the
+// The "phenomena" tab: the pictures of the book's chapters 4-9, each shown when the
 // experiment records what it needs:
 //   fp_delta      Δ_F(k) per peak vs step (curves and a heat map), target vs output, |ŷ_k| and |ĥ_k| vs k
 //   weight_rd     with two_layer_gamma: the (γ, γ′) map coloured by S_w with the theory's boundary lines

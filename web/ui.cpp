@@ -206,7 +206,7 @@ void runs_table(const App& app) {
 }
 
 // Loss against the learning rate, one curve per width, η* (parabola fit, engine/analysis/lr_transfer.hpp) marked: the
-// learning-rate transfer picture of spec §7 (E2). Needs a sweep over lr; the loss is the mean over the run
+// learning-rate transfer picture of Tensor Programs V (E2). Needs a sweep over lr; the loss is the mean over the run
 // (batch_loss_mean) when recorded, else the final train loss.
 void lr_view(const App& app) {
   if (!app.runner || app.runner->spec().sweep.lr.size() < 2) {

@@ -4,8 +4,9 @@
 // dispatches, each "kernel, buffer ids, ints, floats". This module only knows *how* to run a kernel: which WGSL file
 // (shaders/), which override constants, and how many workgroups. It holds no training logic.
 //
-// Why plain JS and not emscripten's webgpu.h: emscripten 3.1.6 ships the 2022 WebGPU API, which Chromium 156 rejects
-// (shared/spec/toolchain.md). The C++ side reaches this module through EM_JS (web/webgpu_device.cpp) and
+// Why plain JS and not emscripten's webgpu.h: emscripten 3.1.6 ships the early-2022 WebGPU API, which Chromium 156
+// rejects (`dispatch` is now `dispatchWorkgroups`, a pipeline layout is required, `loadValue` and
+// `getPreferredFormat` are gone). The C++ side reaches this module through EM_JS (web/webgpu_device.cpp) and
 // window.muplayGpu (web/page.js sets it).
 
 const ELEMENTWISE = 256;  // invocations per workgroup of the 1-D kernels
@@ -36,8 +37,6 @@ export const KERNELS = {
   gather_rows: { files: ['gather_rows.wgsl'], grid: ([r, c]) => grid1d(r * c, ELEMENTWISE) },
   mse: { files: ['mse.wgsl'], grid: ([r, c]) => grid1d(r * c, ELEMENTWISE) },
   cross_entropy: { files: ['cross_entropy.wgsl'], grid: ([r]) => grid1d(r, ELEMENTWISE) },
-  softmax_forward: { files: ['softmax_forward.wgsl'], grid: ([r]) => grid1d(r, 1) },
-  softmax_backward: { files: ['softmax_backward.wgsl'], grid: ([r]) => grid1d(r, 1) },
   layernorm_forward: { files: ['layernorm_forward.wgsl'], grid: ([r]) => grid1d(r, 1) },
   layernorm_backward: { files: ['layernorm_backward.wgsl'], grid: ([r]) => grid1d(r, 1) },
   layernorm_param_grad: { files: ['layernorm_param_grad.wgsl'], grid: ([, c]) => grid1d(c, ELEMENTWISE) },

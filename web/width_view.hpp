@@ -1,5 +1,5 @@
 // "vs width": a recorded quantity at one step against the width, on log-log axes, one curve per layer, with the
-// fitted slope (the scaling exponent) in the legend. The coordinate check of spec §7 (E3) reads off this view:
+// fitted slope (the scaling exponent) in the legend. The coordinate check (experiment E3) reads off this view:
 // flat lines under μP, growth under SP, shrinkage under NTP.
 #pragma once
 #include <string>

@@ -1,4 +1,4 @@
-// Summaries of a finished sweep for width-scaling plots and checks (spec/parametrizations.md §7):
+// Summaries of a finished sweep for width-scaling plots and checks:
 // a power law y ∝ n^s is a straight line of slope s on log-log axes, so every scaling exponent is a fitted slope.
 #pragma once
 #include <string>

@@ -1,4 +1,4 @@
-// Analyses of an anchor-function Transformer that the page draws (spec/anchor-functions.md §6): the cosine matrix of
+// Analyses of an anchor-function Transformer that the page draws (the book's chapter 13): the cosine matrix of
 // W_Q's rows (condensation, Fig 13.10) and the 2-D PCA of token embeddings (Fig 13.12). Plain computations on the
 // model's parameters; the page only draws the numbers.
 #pragma once

@@ -22,7 +22,7 @@ bool mean_field_form(const Mlp& m, std::string* why) {
   };
   if (m.layers() != 2) return fail("needs exactly one hidden layer");
   const double n = m.dims()[1];
-  // SGD on w moves W = m w with learning rate η · lr_mult · m² (spec §1, direct form).
+  // SGD on w moves W = m w with learning rate η · lr_mult · m² (ΔW = m Δw, and ∂L/∂w = m ∂L/∂W).
   const TensorScaling& s1 = m.scaling()[0];
   const TensorScaling& s2 = m.scaling()[1];
   if (!close(s1.lr_multiplier * s1.multiplier * s1.multiplier, n)) return fail("effective LR on W1 is not eta*n");

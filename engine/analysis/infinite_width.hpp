@@ -1,4 +1,4 @@
-// The infinite-width limit of a linear network with one hidden layer (spec §6, experiment E7), exactly.
+// The infinite-width limit of a linear network with one hidden layer (Tensor Programs IV; experiment E7), exactly.
 //
 // Mean-field form (MFP, or μP, which is the same net for one hidden layer): f(ξ) = (1/n) Vᵀ U ξ with U = W₁
 // (n × d_in) and V = n W₂ᵀ (n × d_out), both with Θ(1) entries, trained by SGD with effective learning rate ηn on

@@ -1,4 +1,4 @@
-// The width-∞ curve of an experiment's train loss, drawn beside its finite widths (spec §6, experiments E6–E8).
+// The width-∞ curve of an experiment's train loss, drawn beside its finite widths (experiments E6–E8).
 //
 // Which curve depends on the experiment, and the engine only draws one where it knows the limit exactly or
 // says plainly what it approximates:

@@ -1,4 +1,4 @@
-// The largest stable learning rate of one sweep member, for experiment E1 (spec §7, "max LR vs width"):
+// The largest stable learning rate of one sweep member, for experiment E1 ("max LR vs width"):
 // under SP it shrinks like a power of the width, under μP it does not.
 //
 // η_max is the largest η of a log₂ grid, scanned upward, whose run passes. A run passes when its loss stays

@@ -1,4 +1,4 @@
-// Learning-rate transfer, experiment E2 (spec/parametrizations.md §7): the best learning rate η* per width.
+// Learning-rate transfer (Tensor Programs V), experiment E2: the best learning rate η* per width.
 // Under μP η* stays put as the width grows (tune small, train big); under SP with Adam it shrinks.
 //
 // η* is read off a loss-vs-log₂η curve on a grid of half-octave steps: take the grid minimum, fit a parabola in

@@ -1,4 +1,5 @@
-// The infinite-width limit of a 1-hidden-layer network under μP / mean-field (experiment E8, spec §6 [derived]).
+// The infinite-width limit of a 1-hidden-layer network under μP / mean-field (experiment E8; derived here, and
+// checked against finite widths by tests/unit/test_mean_field_limit.cpp).
 //
 //   f(ξ) = (1/n) Σᵢ vᵢ φ(uᵢ·ξ),  u ~ N(0, I/d), v ~ N(0, 1),  full-batch GD on L = 1/(2K) Σ_k (f(ξ_k) − y_k)²
 //   with learning rate ηn on both layers (the engine's `mfp` preset with SGD).

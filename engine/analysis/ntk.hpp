@@ -1,4 +1,4 @@
-// The empirical neural tangent kernel of an Mlp, and kernel gradient descent with it (experiment E6, spec §6-§7).
+// The empirical neural tangent kernel of an Mlp, and kernel gradient descent with it (experiment E6).
 //
 // K is weighted by each layer's learning-rate factor, because that is the kernel the engine's SGD follows:
 //   K(x, z) = Σ_l lr_l ⟨∂f(x)/∂w_l, ∂f(z)/∂w_l⟩      (w_l the trained parameter, lr_l = n^-c_l its LR multiplier).

@@ -1,4 +1,4 @@
-// The phase diagram of two-layer ReLU nets (spec/phenomena.md §2, §6.3): the order parameter
+// The phase diagram of two-layer ReLU nets (the book's chapter 7; Luo et al., JMLR 2021): the order parameter
 // RD(θ_w) = ‖θ_w(t*) − θ_w(0)‖ / ‖θ_w(0)‖ at the end of training, and its width exponent S_w, the slope of the
 // seed-mean log RD against log m. S_w < 0: linear (weights barely move as m grows); ≈ 0: critical; > 0: condensed.
 #pragma once

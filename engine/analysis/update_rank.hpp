@@ -1,4 +1,5 @@
-// Stable rank of a weight update, for experiment E5 (spec §4, §7): srank(ΔW) = ‖ΔW‖_F² / ‖ΔW‖_*².
+// Stable rank of a weight update, for experiment E5 (Yang, Simon & Bernstein, "A Spectral Condition for Feature
+// Learning"): srank(ΔW) = ‖ΔW‖_F² / ‖ΔW‖_*².
 //
 // Why it matters: one SGD step on a batch of B examples is ΔW = −η Σ_b δ_b x_bᵀ, a sum of B outer products,
 // so its rank is at most B whatever the width: with batch 1 it is exactly rank one (stable rank 1), and with

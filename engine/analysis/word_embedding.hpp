@@ -1,4 +1,4 @@
-// Experiment E9 (spec §7, TP4's Word2Vec figure): the PCA of learned word embeddings for NTK, finite widths and ∞.
+// Experiment E9 (TP4's Word2Vec figure): the PCA of learned word embeddings for NTK, finite widths and ∞.
 //
 // On the skipgram task (engine/task/task.hpp) the embedding of word i is the first layer's response to its one-hot
 // input, h¹(e_i) = W₁ e_i: column i of the effective W₁. What PCA shows depends only on the Gram matrix of those

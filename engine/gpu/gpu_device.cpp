@@ -23,18 +23,25 @@ void ReferenceGpuDevice::run(int plan, int phase) {
 }
 
 int ReferenceGpuDevice::request_read(int plan, const std::vector<int>& buffers, const std::vector<long>& counts) {
-  std::vector<std::vector<float>> copy;
+  size_t ticket = 0;
+  while (ticket < reads_.size() && !reads_[ticket].taken) ticket++;
+  if (ticket == reads_.size()) reads_.emplace_back();
+  Read& read = reads_[ticket];
+  read.taken = false;
+  read.data.resize(buffers.size());
   for (size_t i = 0; i < buffers.size(); i++) {
     const std::vector<float>& b = plans_[size_t(plan)]->data[size_t(buffers[i])];
-    copy.emplace_back(b.begin(), b.begin() + (i < counts.size() ? counts[i] : long(b.size())));
+    read.data[i].assign(b.begin(), b.begin() + (i < counts.size() ? counts[i] : long(b.size())));
   }
-  reads_.push_back(std::move(copy));
-  return int(reads_.size()) - 1;
+  return int(ticket);
 }
 
 GpuDevice::ReadState ReferenceGpuDevice::poll_read(int ticket, std::vector<std::vector<float>>& out) {
+  Read& read = reads_[size_t(ticket)];
+  read.taken = true;
   if (lost_) return ReadState::failed;
-  out = std::move(reads_[size_t(ticket)]);
+  out.resize(read.data.size());
+  for (size_t i = 0; i < out.size(); i++) out[i].assign(read.data[i].begin(), read.data[i].end());
   return ReadState::ready;
 }
 

@@ -27,7 +27,7 @@ class GpuDevice {
   // Starts copying `buffers` back (their first counts[i] elements), after the work queued so far. Returns a ticket.
   virtual int request_read(int plan, const std::vector<int>& buffers, const std::vector<long>& counts) = 0;
   enum class ReadState { pending, ready, failed };
-  // When ready, fills out[i] with buffer i's data and forgets the ticket.
+  // When ready, fills out[i] with buffer i's data (reusing out's vectors) and forgets the ticket.
   virtual ReadState poll_read(int ticket, std::vector<std::vector<float>>& out) = 0;
 };
 
@@ -50,8 +50,14 @@ class ReferenceGpuDevice : public GpuDevice {
 
  private:
   struct Plan { GpuPlan plan; std::vector<std::vector<float>> data; };
+  // A read's copy from request_read to poll_read. The ticket is the slot's index; a slot whose read was taken is
+  // reused, buffers and all, so that reads of the same sizes allocate nothing.
+  struct Read {
+    bool taken = true;
+    std::vector<std::vector<float>> data;
+  };
   std::vector<std::unique_ptr<Plan>> plans_;
-  std::vector<std::vector<std::vector<float>>> reads_;
+  std::vector<Read> reads_;
   bool fallback_ = false, lost_ = false;
 };
 

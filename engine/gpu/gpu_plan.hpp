@@ -22,8 +22,6 @@ enum class GpuKernel {
   gather_rows,        // ints rows, cols. buffers src, index, dst
   mse,                // ints rows, cols. buffers f, y, dout, terms
   cross_entropy,      // ints rows, classes. buffers f, labels, dout, terms
-  softmax_forward,    // ints rows, cols. buffers x, y
-  softmax_backward,   // ints rows, cols. buffers y, dy, dx
   layernorm_forward,  // ints rows, cols; floats eps. buffers x, gamma, beta, y, mean, rstd
   layernorm_backward,     // ints rows, cols. buffers x, gamma, dy, mean, rstd, dx
   layernorm_param_grad,   // ints rows, cols. buffers x, dy, mean, rstd, dgamma, dbeta
@@ -64,6 +62,5 @@ struct GpuPlan {
 json::Value plan_to_json(const GpuPlan& plan);
 
 // Runs one phase on the CPU in float32, with the semantics of the WGSL kernels. `data` holds one vector per buffer,
-// each of the plan's size. Implemented for the kernels that training plans use (everything but softmax, whose
-// reference is in tests/browser/webgpu_kernels.test.mjs); aborts on the others.
+// each of the plan's size.
 void run_reference(const GpuPlan& plan, int phase, std::vector<std::vector<float>>& data);

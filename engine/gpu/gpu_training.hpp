@@ -21,6 +21,7 @@ struct GpuTraining {
   int read_step = -1;           // the step whose state it carries (steps: the final read)
   bool final_read = false;
   int next_loss_step = 0;       // the first step whose batch loss has not come back yet
+  std::vector<int> read_ids;  // the buffers of the read being requested (kept, so that asking allocates nothing)
   std::vector<std::vector<float>> read;
   // The batch order right after drawing the batch of a record step: restored with that step's state on a move to
   // the CPU. `pending` belongs to the read on its way, `committed` to the last read that arrived (step -1: none yet).
@@ -29,6 +30,13 @@ struct GpuTraining {
     Rng rng{0};
     std::vector<int> order;
     int order_pos = 0;
+    // Copies into the kept order, which allocates nothing once it holds an epoch.
+    void save(int t, const Rng& batch_rng, const std::vector<int>& batch_order, int pos) {
+      step = t;
+      rng = batch_rng;
+      order = batch_order;
+      order_pos = pos;
+    }
   } pending, committed;
 };
 

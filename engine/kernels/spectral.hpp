@@ -1,5 +1,6 @@
-// The spectral norm ‖M‖_* (largest singular value) by power iteration, for experiment E4 (spec §4, §7):
-// how far a weight matrix moved, ‖W − W⁰‖_* / ‖W⁰‖_*, is Θ(1) under μP and shrinks like n^-1/2 under NTP.
+// The spectral norm ‖M‖_* (largest singular value) by power iteration, for experiment E4, weight change (Yang, Simon
+// & Bernstein, "A Spectral Condition for Feature Learning"): how far a weight matrix moved, ‖W − W⁰‖_* / ‖W⁰‖_*,
+// is Θ(1) under μP and shrinks like n^-1/2 under NTP.
 //
 // Why power iteration: only the top singular value is needed; each iteration is two matrix-vector products
 // and needs two vectors of scratch, so a member can measure it while training without allocating.

@@ -1,4 +1,4 @@
-// The frequency principle's instrument (spec/phenomena.md §1): the discrete Fourier transform of a 1-D function
+// The frequency principle's instrument (Xu et al., 2019): the discrete Fourier transform of a 1-D function
 // sampled on an even grid of n points, F_k = (1/n) Σ_j v_j e^{−2πi jk/n}, and the relative error at the target's
 // peaks, Δ_F(k) = |ĥ_k − ŷ_k| / |ŷ_k| (h the network's output, y the target): Δ_F(1) falls first, then Δ_F(3)...
 //

@@ -1,4 +1,4 @@
-// The filtering method (spec/phenomena.md §1 "High-d"; Xu et al., "Frequency principle: Fourier analysis sheds light
+// The filtering method for high-dimensional inputs (Xu et al., "Frequency principle: Fourier analysis sheds light
 // on deep neural networks", 2019): frequency in any input dimension, without a Fourier transform on a grid.
 // A Gaussian average over the training inputs splits a function g sampled on them into a low-frequency part and
 // the rest,

@@ -1,4 +1,5 @@
-// Curvature of the square loss L = 1/(2B) Σ (f − y)² of an Mlp on a fixed set (spec/phenomena.md §2, §4, §5).
+// Curvature of the square loss L = 1/(2B) Σ (f − y)² of an Mlp on a fixed set: the sharpness of edge of stability
+// (Cohen et al., 2021), gd_auto's step size and the embedding check of condensation.
 //
 // The matrix is H̃ = P^½ H P^½, H the Hessian with respect to the trained parameters and P the per-tensor
 // learning-rate multipliers: GD's update θ ← θ − η P ∇L is stable near a minimum iff η λ_max(H̃) < 2, so λ_max(H̃)

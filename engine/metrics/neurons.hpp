@@ -1,4 +1,5 @@
-// Neurons of a one-hidden-layer net f(x) = Σ_k a_k σ(w_kᵀx) seen as points (spec/phenomena.md §2-§4).
+// Neurons of a one-hidden-layer net f(x) = Σ_k a_k σ(w_kᵀx) seen as points (Luo, Xu et al., 2021:
+// the phase diagram and condensation of two-layer ReLU nets).
 //
 // Neuron k is its input weights w_k (row k of W₁, the folded-in bias last) and its output weight a_k (column k of
 // W₂), both with their forward multipliers, so the numbers describe the function, not the bookkeeping.

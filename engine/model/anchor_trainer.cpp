@@ -21,13 +21,14 @@ AnchorTrainer::AnchorTrainer(const AnchorTrainerConfig& config, const AnchorData
       data_(data),
       model_(config.model, config.init, capacity(config, data)),
       optimizer_(config.optimizer, transformer_slices(model_), long(model_.params().size())),
-      batch_rng_(Rng::stream(seed, /*purpose=*/3)),
+      cursor_{Rng::stream(seed, /*purpose=*/3), {}, 0},
       batch_size_(config.batch_size == 0 ? data.train.size : config.batch_size) {
   Rng init_rng = Rng::stream(seed, /*purpose=*/2);
   model_.init(init_rng);
-  order_.resize(size_t(data.train.size));
-  for (int i = 0; i < data.train.size; i++) order_[size_t(i)] = i;
-  order_pos_ = batch_size_ < data.train.size ? data.train.size : 0;  // shuffle on first use
+  std::vector<int>& order = cursor_.order;
+  order.resize(size_t(data.train.size));
+  for (int i = 0; i < data.train.size; i++) order[size_t(i)] = i;
+  cursor_.pos = batch_size_ < data.train.size ? data.train.size : 0;  // shuffle on first use
   const int T = config.model.seq_len;
   batch_tokens_.resize(size_t(batch_size_) * size_t(T));
   batch_labels_.resize(size_t(batch_size_));
@@ -38,18 +39,19 @@ AnchorTrainer::AnchorTrainer(const AnchorTrainerConfig& config, const AnchorData
 
 const int* AnchorTrainer::next_batch_rows() {
   const AnchorSet& train = data_.train;
-  if (order_pos_ + batch_size_ > train.size) {  // new epoch: Fisher-Yates shuffle
-    for (int i = train.size - 1; i > 0; i--) std::swap(order_[size_t(i)], order_[batch_rng_.below(uint64_t(i) + 1)]);
-    order_pos_ = 0;
+  BatchCursor& c = cursor_;
+  if (c.pos + batch_size_ > train.size) {  // new epoch: Fisher-Yates shuffle
+    for (int i = train.size - 1; i > 0; i--) std::swap(c.order[size_t(i)], c.order[c.rng.below(uint64_t(i) + 1)]);
+    c.pos = 0;
   }
-  const int* rows = &order_[size_t(order_pos_)];
-  order_pos_ += batch_size_;
+  const int* rows = &c.order[size_t(c.pos)];
+  c.pos += batch_size_;
   return rows;
 }
 
 void AnchorTrainer::update(long t) {
   std::vector<double>& g = model_.grads();
-  grad_norm_ = config_.clip_norm > 0 ? clip_grad_norm(g.data(), long(g.size()), config_.clip_norm) : 0;
+  if (config_.clip_norm > 0) clip_grad_norm(g.data(), long(g.size()), config_.clip_norm);
   optimizer_.step(model_.params().data(), g.data(), lr_schedule_factor(config_.schedule, t));
 }
 

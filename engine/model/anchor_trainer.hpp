@@ -51,19 +51,14 @@ class AnchorTrainer {
     std::vector<int> order;
     int pos = 0;
   };
-  BatchCursor cursor() const { return {batch_rng_, order_, order_pos_}; }
-  void set_cursor(const BatchCursor& c) {
-    batch_rng_ = c.rng;
-    order_ = c.order;
-    order_pos_ = c.pos;
-  }
+  const BatchCursor& cursor() const { return cursor_; }
+  void set_cursor(const BatchCursor& c) { cursor_ = c; }
   const AnchorTrainerConfig& config() const { return config_; }
   Optimizer& optimizer() { return optimizer_; }
 
   Transformer& model() { return model_; }
   const Transformer& model() const { return model_; }
   const AnchorData& data() const { return data_; }
-  double last_grad_norm() const { return grad_norm_; }
 
  private:
   void predict(const int* tokens, int count, int* argmax);
@@ -72,13 +67,10 @@ class AnchorTrainer {
   const AnchorData& data_;
   Transformer model_;
   Optimizer optimizer_;
-  Rng batch_rng_;
+  BatchCursor cursor_;  // shuffled epochs of train indices
   int batch_size_;
-  std::vector<int> order_;
-  int order_pos_;
   std::vector<int> batch_tokens_, batch_labels_;
   std::vector<double> dlogits_;
   std::vector<int> pred_, pred_swapped_;
-  double grad_norm_ = 0;
 };
 

@@ -1,5 +1,5 @@
-// The gradient-augmented loss of the book's eq. 6.3 (spec/phenomena.md §0, §1 toggles): besides the values, fit the
-// input derivative of the target,
+// The gradient-augmented loss of the book's eq. 6.3 (a frequency-principle toggle: high frequencies train faster):
+// besides the values, fit the input derivative of the target,
 //
 //   L_grad = (1/2n) Σ_i (f(x_i) − y_i)² + (1/2n) Σ_i (∂f/∂x(x_i) − y′(x_i))²
 //

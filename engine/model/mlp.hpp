@@ -32,19 +32,18 @@ class Mlp {
   // Backward from dL/df (batch × d_out) of the last forward: overwrites the gradient buffer.
   void backward(const double* dout, int batch);
 
-  // Antisymmetric initialization (ASI, spec/phenomena.md §0; Zhang et al. 2020): the net is two copies of one
+  // Antisymmetric initialization (ASI, book §4.2.1; Zhang et al. 2020): the net is two copies of one
   // network, f = (√2/2) h(x; θ) − (√2/2) h(x; θ′) with θ′ = θ at init, so f ≡ 0 at init and both copies train.
   // The copies live side by side in this net's hidden layers, interleaved (unit 2j of copy θ, 2j+1 of copy θ′), so
   // the hidden widths must be even and are twice the copy's; the caller puts the √2/2 into the output multiplier
   // and the copy's scaling into every layer. Between hidden layers the weights linking the two copies stay 0:
   // backward() zeroes their gradients (mask_gradients()). Call before init().
   void set_antisymmetric(bool on) { antisymmetric_ = on; }
-  bool antisymmetric() const { return antisymmetric_; }
   // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
   // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
   void mask_gradients();
 
-  // Dropout (spec/phenomena.md §3 C-4, book §8.4.1) on every hidden layer's output with drop probability p:
+  // Dropout (book §8.4.1, where it promotes condensation) on every hidden layer's output with drop probability p:
   // forward_train() keeps each unit with probability 1 − p and scales the kept ones by 1/(1 − p) (so the mean is
   // unchanged and evaluation with forward() needs no rescaling); the next backward() uses the same masks.
   // Sizes the mask buffers here, not in the step loop.

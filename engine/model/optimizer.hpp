@@ -20,7 +20,7 @@ struct OptimizerConfig {
 struct TensorSlice {
   long offset = 0, size = 0;
   double lr_multiplier = 1;
-  bool decay = true;  // weight decay applies (Transformers exempt LayerNorm gains and biases, spec §9)
+  bool decay = true;  // weight decay applies (a Transformer decays matrices and embeddings, not LayerNorm or biases)
 };
 
 // Learning-rate factor at a step: linear warm-up from 1/warmup to 1 over `warmup_steps`, then a half cosine
@@ -43,7 +43,6 @@ class Optimizer {
   void step(double* params, const double* grads);
   // The same step with the learning rate scaled by `lr_factor` (a schedule's value at this step).
   void step(double* params, const double* grads, double lr_factor);
-  long steps_taken() const { return t_; }
   void set_lr(double lr) { config_.lr = lr; }  // gd_auto: the member sets η = fraction / λ_max
   // The state, for a run that trained on a device and continues here (engine/run/mlp_member_gpu.cpp).
   std::vector<double>& first_moment() { return m_; }

@@ -1,5 +1,6 @@
 // A decoder-only Transformer with explicit forward and backward passes (in the style of llm.c), for the
-// anchor-function tasks (spec/anchor-functions.md): only the last position is read out.
+// anchor-function tasks of the book's chapters 12 and 13 (engine/task/anchor_tasks.hpp): only the last position is
+// read out.
 //
 //   x⁰_t = m_e · wte[token_t] + m_p · wpe[t]
 //   pre-LN block:   r = x + Attn(LN₁(x)),   x' = r + FFN(LN₂(r))          (final LayerNorm before the head)

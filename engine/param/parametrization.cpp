@@ -18,20 +18,6 @@ const char* preset_name(Preset p) {
   return "?";
 }
 
-const char* preset_title(Preset p) {
-  switch (p) {
-    case Preset::sp: return "SP (standard)";
-    case Preset::sp_lr_over_n: return "SP with LR ~ 1/n";
-    case Preset::ntp: return "NTP (neural tangent)";
-    case Preset::mfp: return "MFP (mean field, 1 hidden layer)";
-    case Preset::mup: return "muP (maximal update)";
-    case Preset::custom: return "custom a, b, c";
-    case Preset::normal: return "N(0, s^2) for every weight";
-    case Preset::two_layer_gamma: return "two-layer (gamma, gamma') model";
-  }
-  return "?";
-}
-
 const char* regime_name(Regime r) {
   switch (r) {
     case Regime::unstable: return "unstable";

@@ -1,4 +1,4 @@
-// Width parametrizations (spec/parametrizations.md §1-§3) as a small object the model asks.
+// Width parametrizations (the abc-parametrizations of Yang & Hu, Tensor Programs IV) as a small object the model asks.
 //
 // abc form: layer l computes with W = n^-a * w, where w is the trained parameter, drawn w ~ N(0, (base n^-b)^2),
 // and trained with learning rate eta * n^-c. The presets SP, NTP, MFP and muP are tables of (a, b, c);
@@ -22,7 +22,6 @@ struct TensorScaling {
 };
 
 const char* preset_name(Preset p);
-const char* preset_title(Preset p);  // for people: "muP (maximal update)"
 
 // Exponents of a preset for a net of `layers` weight matrices (L hidden layers + readout = L + 1).
 std::vector<Abc> preset_exponents(Preset p, int layers, UpdateRule rule);
@@ -36,7 +35,7 @@ int scaling_width(int layer, const std::vector<int>& dims);
 std::vector<TensorScaling> scale_layers(const std::vector<Abc>& abc, const std::vector<int>& dims,
                                         UpdateRule rule, double theta);
 
-// Inits of the phenomena chapters (spec/phenomena.md §0, §2), which fix stds and leave learning rates alone.
+// Inits of the book's phenomena chapters (book §1.6, chapter 7), which fix stds and leave learning rates alone.
 // normal: every weight N(0, 1), multipliers and learning-rate multipliers 1 (with init_scale s: N(0, s²)).
 std::vector<TensorScaling> normal_scaling(int layers);
 // two_layer_gamma, the normalized two-layer model of the phase diagram: f = Σ_k a_k σ(w_kᵀx) (α = 1) with

@@ -1,13 +1,14 @@
 // How a Transformer's tensors are initialized, multiplied and trained: the small object the model asks
-// (spec/anchor-functions.md §6, §9), so the model never hard-codes a scaling rule.
+// (the book's initialization rate γ of chapter 13, or μP), so the model never hard-codes a scaling rule.
 //
 //   SP, init "pytorch": as torch's defaults: Linear weights U(±fan_in^-1/2), embeddings N(0, 1).
 //   SP, init "gamma":   the initialization rate γ of chapter 13: every weight ~ N(0, fan_in^-2γ) (or U(±fan_in^-γ)),
 //                       larger γ = smaller init. Embeddings take the vocabulary size as fan-in, token and position
-//                       embeddings alike (spec §9: using the sequence length for positions changes the outcome).
+//                       embeddings alike (the sequence length as the positions' fan-in changes the chapter-13
+//                       outcome).
 //   muP (Adam, Tensor Programs V table 3 with base width 1): embeddings N(0, 1) at learning rate η; hidden matrices
 //                       N(0, 1/fan_in) at η/fan_in; the readout N(0, 1/fan_in²) at η/fan_in; attention 1/d_head.
-// Always: LayerNorm gain 1 and bias 0, every other bias 0 (the spec's [S] choice), at learning rate η.
+// Always: LayerNorm gain 1 and bias 0, every other bias 0 (our choice: the book does not say), at learning rate η.
 // init_scale (parametrization.init_scale) multiplies every random tensor's scale under any of the three.
 #pragma once
 #include "engine/param/parametrization.hpp"

@@ -62,7 +62,7 @@ void MlpMember::gpu_issue_step() {
   g.device->write(g.plan, p.step, g.step_data.data(), 3);
   g.device->run(g.plan, MlpGpuPlan::forward_backward);
   if (t % spec_.schedule.record_every == 0) {
-    g.pending = {t, batch_rng_, order_, order_pos_};
+    g.pending.save(t, batch_rng_, order_, order_pos_);
     g.read_step = t;
     gpu_request_read(false);
   }
@@ -75,7 +75,8 @@ void MlpMember::gpu_issue_step() {
 void MlpMember::gpu_request_read(bool final_read) {
   GpuTraining& g = *gpu_;
   const MlpGpuPlan& p = g.layout;
-  std::vector<int> ids{p.loss_history};
+  std::vector<int>& ids = g.read_ids;
+  ids.assign(1, p.loss_history);
   for (int l = 0; l < mlp_.layers(); l++) {
     ids.push_back(p.weights[size_t(l)]);
     if (final_read) continue;

@@ -39,7 +39,7 @@ void TransformerMember::start_on(GpuDevice* device, const std::string& why_none)
                   tensors[i].size(), g->upload);
   g->index.resize(size_t(batch));
   g->step_data.resize(4);
-  const AnchorTrainer::BatchCursor c = trainer_.cursor();
+  const AnchorTrainer::BatchCursor& c = trainer_.cursor();
   g->committed.rng = c.rng;
   g->committed.order = c.order;
   g->committed.order_pos = c.pos;
@@ -59,8 +59,8 @@ void TransformerMember::gpu_issue_step() {
   g.device->write(g.plan, p.step, g.step_data.data(), 4);
   g.device->run(g.plan, TransformerGpuPlan::forward_backward);
   if (t % spec_.schedule.record_every == 0) {
-    const AnchorTrainer::BatchCursor cur = trainer_.cursor();
-    g.pending = {t, cur.rng, cur.order, cur.pos};
+    const AnchorTrainer::BatchCursor& cur = trainer_.cursor();
+    g.pending.save(t, cur.rng, cur.order, cur.pos);
     g.read_step = t;
     gpu_request_read(false);
   }
@@ -74,7 +74,8 @@ void TransformerMember::gpu_issue_step() {
 void TransformerMember::gpu_request_read(bool final_read) {
   GpuTraining& g = *gpu_;
   const TransformerGpuPlan& p = g.transformer_layout;
-  std::vector<int> ids{p.loss_history};
+  std::vector<int>& ids = g.read_ids;
+  ids.assign(1, p.loss_history);
   for (size_t i = 0; i < p.weights.size(); i++) {
     ids.push_back(p.weights[i]);
     if (final_read) continue;

@@ -376,7 +376,7 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
                      anchor_task_name(a.kind) + " sequences are four pairs and a query)");
 }
 
-// The phenomena fields (spec/phenomena.md) only where they mean something.
+// The phenomena fields (targets, the (γ, γ′) preset, gd_auto, stop_loss_ratio) only where they mean something.
 void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors);
 
 void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) {
@@ -426,7 +426,7 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
   check_phenomena_toggles(s, errors);
 }
 
-// ASI, dropout and the gradient-augmented loss (spec/phenomena.md §0, §1, §3).
+// ASI, dropout and the gradient-augmented loss, each only with the tasks and optimizers it is defined for.
 void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const bool transformer = s.model.kind == ModelKind::transformer;
   if (s.model.asi && transformer) errors.push_back("model.asi: only for MLPs (model.kind \"mlp\")");

@@ -21,21 +21,6 @@ const char* anchor_task_name(AnchorTaskKind k) {
   return "?";
 }
 
-const char* anchor_split_name(AnchorSplit s) {
-  switch (s) {
-    case AnchorSplit::mod_remainder: return "mod_remainder";
-    case AnchorSplit::anchor_based: return "anchor_based";
-    case AnchorSplit::composite_anchor: return "composite_anchor";
-  }
-  return "?";
-}
-
-AnchorSplit anchor_task_split(AnchorTaskKind k) {
-  if (k == AnchorTaskKind::multi_anchor) return AnchorSplit::anchor_based;
-  if (anchor_task_has_ood(k)) return AnchorSplit::composite_anchor;
-  return AnchorSplit::mod_remainder;
-}
-
 bool anchor_task_has_ood(AnchorTaskKind k) { return k == AnchorTaskKind::composite || k == AnchorTaskKind::two_anchor; }
 
 int composite_shift(int anchor) {

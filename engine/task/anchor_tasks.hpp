@@ -1,4 +1,4 @@
-// Anchor-function tasks (spec/anchor-functions.md, the book's chapters 12 and 13): seeded generators of token
+// Anchor-function tasks (the book's chapters 12 and 13): seeded generators of token
 // sequences with their train / in-distribution test / out-of-distribution test splits.
 //
 // Every sequence has seq_len tokens: "keys" drawn uniformly from [20, 100] and small-integer anchors (1–10) written
@@ -25,11 +25,8 @@
 
 enum class AnchorTaskKind { identity, reading, classification, composite, two_anchor, statistical1, statistical2,
                             multi_anchor };
-enum class AnchorSplit { mod_remainder, anchor_based, composite_anchor };
 
 const char* anchor_task_name(AnchorTaskKind k);
-const char* anchor_split_name(AnchorSplit s);
-AnchorSplit anchor_task_split(AnchorTaskKind k);
 bool anchor_task_has_ood(AnchorTaskKind k);  // composite, two_anchor
 
 constexpr int kAnchorKeyMin = 20, kAnchorKeyMax = 100;

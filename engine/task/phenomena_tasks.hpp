@@ -1,4 +1,4 @@
-// The data sets of the book's phenomena chapters (spec/phenomena.md §1-§3):
+// The data sets of the book's phenomena chapters (frequency principle, phase diagram, condensation):
 //
 //   function_1d:  n points of a 1-D target on an even grid (train) and a grid offset by half a step (test):
 //                 sin135 = sin x + sin 3x + sin 5x, sin15 = sin x + sin 5x, step = sign(x), noisy_sin = sin x plus

@@ -1,7 +1,7 @@
 // Synthetic tasks: seeded, deterministic generators of train and test sets.
 //
 //   sin_regression: x uniform on the unit sphere in R^d, y = sin(frequency · x·v), v a fixed random unit vector
-//                   (spec/parametrizations.md §7: d = 8, frequency 2).
+//                   (the width-scaling experiments' default toy: d = 8, frequency 2).
 //   sectors:        2-D classification, x uniform in the unit disk (radius ≥ 0.1), class = angular sector
 //                   (k sectors), twisted by `twist` radians per unit radius into spiral arms.
 //   skipgram:       the word-embedding toy of experiment E9: a vocabulary of input_dim words in two clusters (the

@@ -1,4 +1,4 @@
-// The "phenomena" tab on browser-sized versions of presets 20, 23, 24 and 27 (spec/phenomena.md): the frequency
+// The "phenomena" tab on browser-sized versions of presets 20, 23, 24 and 27: the frequency
 // principle's order after 150 steps (Delta_F(1) < 0.1 while Delta_F(5) > 0.5; native t1 = 19, t5 = 837), the
 // (gamma, gamma') map's S_w signs at points far from the boundaries, choosing a point on the map or among the
 // per-point fits, and screenshots of every picture

@@ -1,4 +1,4 @@
-// The page's "vs width" view reads the coordinate check correctly (spec §7, E3, a browser-sized version):
+// The page's "vs width" view reads the coordinate check correctly (experiment E3, a browser-sized version):
 // after one SGD step the change of h1 and h2 is flat in width under μP, while under SP h1's change shrinks like
 // n^-1/2 and h2's grows like n^+1/2. Widths 64-512, seeds 0-1, η = 0.5, the presets' toy; tolerance ±0.2
 // (8-seed native references: μP −0.01/−0.02, SP −0.51/+0.47, tests/unit/test_width_scaling.cpp).

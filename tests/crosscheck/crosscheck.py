@@ -9,7 +9,7 @@ muplay-init), and `muplay run` gives the engine's series. PyTorch then trains it
 one optimizer param group per weight matrix with lr = eta * lr_multiplier, loss 1/(2B) sum (f - y)^2 (or
 mean cross-entropy), GELU in its tanh form. Mini-batches follow the engine's order, which this script derives
 independently (SplitMix64 + Fisher-Yates, engine/base/rng.hpp and Run::next_batch), so the batches are a check too.
-The exported multipliers are also checked against the direct-form table of spec/parametrizations.md §2.
+The exported multipliers are also checked against the direct-form table of init stds and learning rates (below).
 
 Run with Debian's interpreter (/usr/bin/python3), which has python3-torch. Exit 0: all agree; 1: a mismatch.
 Usage: crosscheck.py --muplay PATH/TO/muplay [--workdir DIR] [--keep]
@@ -106,7 +106,8 @@ def batches(seed, size, batch):
         pos += batch
 
 
-# ---- the direct-form table of spec §2: effective init std of W and effective learning rate on W ----
+# ---- the direct-form table: effective init std of W and effective learning rate on W ----
+# (its μP-Adam column is Tensor Programs V's table 3)
 def direct_form(preset, rule, layer, layers, d, n):
     """(std of W = n^-a w at init, effective LR on W divided by eta); the LR is None where the table has no
     column (NTP under Adam: the engine keeps NTP's c = 0, an effective Adam LR of eta n^-1/2 past the input)."""

@@ -1,4 +1,4 @@
-// Helpers shared by the phenomena tests (spec/phenomena.md §6): build a spec from JSON text and step a run.
+// Helpers shared by the phenomena tests: build a spec from JSON text and step a run.
 #pragma once
 #include <gtest/gtest.h>
 

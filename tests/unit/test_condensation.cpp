@@ -1,4 +1,4 @@
-// Initial condensation (spec/phenomena.md §3, §6.4): 5-50-1 with the bias folded in, every weight N(0, s²),
+// Initial condensation (the book's chapter 8): 5-50-1 with the bias folded in, every weight N(0, s²),
 // full-batch Adam 1e-3 on y = Σ_k 3.5 sin(5x_k + 1), x_k ~ U[−4, 2], n = 80, read at step 50.
 // p = 1 (tanh, sigmoid on the centered target): at s = 1e-3 two antipodal groups (|cos| ≥ 0.9) hold ≥ 95% of the
 // amplitude; at s = 0.5 at most 30%. For x tanh x and x² tanh x only the ordering of line counts is checked

@@ -1,4 +1,4 @@
-// Dropout (spec/phenomena.md §3 C-4, book §8.4): the masked backward against central differences, and dropout
+// Dropout (book §8.4): the masked backward against central differences, and dropout
 // promoting condensation. Book Fig. 8.13 trains a wide tanh net from a large init, where without dropout the input
 // weights stay near their initial spread and with dropout they gather on a few directions. Here: two-layer tanh,
 // m = 100, bias folded in, LeCun (sp) init, full-batch Adam 1e-3, the chapter-8 piecewise-linear target on 64

@@ -1,4 +1,4 @@
-// Edge of stability (spec/phenomena.md §5): full-batch GD on MSE is stable only while η λ_max < 2. A tanh
+// Edge of stability (book §11.5; Cohen et al. 2021): full-batch GD on MSE is stable only while η λ_max < 2. A tanh
 // 1-32-32-1 (first-layer bias folded in, LeCun) on 64 grid points of sin x + sin 3x + sin 5x, GD at η = 0.2:
 // the sharpness λ_max starts below 2/η = 10, rises to it (progressive sharpening) and then hovers there.
 #include <gtest/gtest.h>

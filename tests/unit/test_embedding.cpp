@@ -1,4 +1,4 @@
-// The embedding principle (spec/phenomena.md §4): split a neuron of a trained narrow net (same input weights,
+// The embedding principle (the book's chapter 9): split a neuron of a trained narrow net (same input weights,
 // output weights α a and (1 − α) a). The output is the same function, the gradient stays as small, and the wider
 // net's Hessian gains eigenvalues at zero or below (the split adds flat or descent directions), never fewer
 // negative ones.

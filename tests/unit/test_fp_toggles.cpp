@@ -1,4 +1,4 @@
-// Frequency-principle toggles (spec/phenomena.md §0, §1): antisymmetric initialization (ASI), the
+// Frequency-principle toggles (the book's chapters 4 and 6): antisymmetric initialization (ASI), the
 // gradient-augmented loss of the book's eq. 6.3 and the filtering method on the 2-D image (FP-4); their gradients
 // and instruments are checked in test_gradient_loss. ASI and the gradient loss on the FP-3 setting of
 // test_frequency_principle (tanh 1-64-64-64-1, LeCun, 128 points of sin x + sin 3x + sin 5x on [−π, π), full-batch

@@ -1,4 +1,4 @@
-// The frequency principle (spec/phenomena.md §1, §6.1): tanh 1-64-64-64-1 (first-layer bias folded in), LeCun
+// The frequency principle (the book's chapter 4; Xu et al. 2019): tanh 1-64-64-64-1 (first-layer bias folded in), LeCun
 // normal, n = 128 grid points of sin x + sin 3x + sin 5x on [−π, π), full-batch Adam, Δ_F checked every step.
 // t_k = the first step with Δ_F(k) < 0.1. Low frequencies converge first; a large init (all layers ×5) at lr 1e-4
 // makes the highest peak converge far sooner than LeCun at the same learning rate.

@@ -1,4 +1,4 @@
-// The instruments behind the frequency-principle toggles (spec/phenomena.md §0, §1): the gradient-augmented loss
+// The instruments behind the frequency-principle toggles: the gradient-augmented loss
 // (book eq. 6.3) and ASI's masked gradients against central differences, and the filtering method's errors.
 // Quick, so they also run under the sanitizers (test_fp_toggles holds the training runs).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// E7 linear ∞-width limit (spec §6, §7): a linear net with one hidden layer in mean-field form (MFP; μP is the
+// E7 linear ∞-width limit (Tensor Programs IV): a linear net with one hidden layer in mean-field form (MFP; μP is the
 // same net) trained by full-batch GD is exactly the P/Q recursion of engine/analysis/infinite_width.hpp with the Gram
 // matrix Ĝ of its initial weights, and at n = ∞ with Ĝ's expectation. So (1) with the finite Ĝ the recursion
 // reproduces the engine's network to 1e−12 ("Ĝ identity"), and (2) finite widths converge to the n = ∞ curve

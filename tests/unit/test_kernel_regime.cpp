@@ -1,4 +1,5 @@
-// E6 kernel regime (spec §3, §6, §7): the network beside kernel gradient descent with its NTK at init.
+// E6 kernel regime (Tensor Programs IV's dynamical dichotomy): the network beside kernel gradient descent with its
+// NTK at init.
 // Under NTP the network's outputs follow kernel GD ever more closely as n grows and its kernel freezes:
 // max_t |f_net − f_ker| and ‖K_T − K₀‖_F / ‖K₀‖_F fall with width (slope ≤ −0.35; the theory says −½).
 // Under μP both stay Θ(1) (slope ≈ 0): the features, and with them the kernel, move (feature learning).
@@ -79,7 +80,7 @@ TEST(KernelRegime, NtkPredictsOneSmallStep) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Acceptance (spec §7, E6). Settings: the default toy (2 hidden ReLU layers, d = 8, y = sin(2 x·v)) on 16 train
+// Acceptance (E6). Settings: the default toy (2 hidden ReLU layers, d = 8, y = sin(2 x·v)) on 16 train
 // points, full-batch GD with η = 0.5 for T = 20 steps, widths 64…1024, seeds 0…3. Per member:
 // gap = max over steps and train points of |f_net − f_ker| and drift = ‖K_T − K₀‖_F / ‖K₀‖_F.
 // Measured (mean over seeds, n = 64 → 1024): NTP gap 0.108 → 0.011, slope −0.77 ± 0.05; drift 0.23 → 0.042,

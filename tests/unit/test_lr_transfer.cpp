@@ -1,4 +1,4 @@
-// Experiment E2 (spec/parametrizations.md §7): learning-rate transfer on Fashion-MNIST with Adam.
+// Experiment E2 (Tensor Programs V): learning-rate transfer on Fashion-MNIST with Adam.
 //
 // η* per width = the vertex of a parabola in log₂η through the grid minimum of the mean training loss over one
 // epoch and its two half-octave neighbours (engine/analysis/lr_transfer.hpp). Acceptance: under μP η* spans at most one

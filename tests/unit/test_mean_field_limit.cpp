@@ -1,4 +1,4 @@
-// Experiment E8 (spec/parametrizations.md §6-§7): the infinite-width curve of a 1-hidden-layer μP (= mean-field)
+// Experiment E8: the infinite-width curve of a 1-hidden-layer μP (= mean-field)
 // tanh network, by Gauss–Hermite quadrature over a neuron's initial (u, v), and finite widths converging to it.
 //
 // Settings (fixed): the engine's `mfp` preset, SGD full batch, tanh, d = 2, the sin toy's first K = 4 points

@@ -1,4 +1,5 @@
-// The training step loop allocates nothing (DESIGN.md "Fast"): count every operator new while stepping.
+// The training step loop allocates nothing (buffers are sized when a run is built, as in llm.c): count every
+// operator new while stepping.
 #include <gtest/gtest.h>
 
 #include <atomic>

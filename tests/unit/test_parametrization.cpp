@@ -1,5 +1,5 @@
-// Parametrization: the presets' scalings (spec/parametrizations.md §2), the classification of §3,
-// and the θ-shift symmetry of §1.
+// Parametrization: the presets' scalings, the stability classification of Tensor Programs IV (Def 3.2, Thm 3.3),
+// and the θ-shift symmetry (a+θ, b−θ, c−2θ), which leaves SGD's trajectory unchanged.
 #include <gtest/gtest.h>
 
 #include <cmath>

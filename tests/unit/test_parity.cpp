@@ -1,4 +1,4 @@
-// Parity, the frequency principle's counter-example (spec/phenomena.md §1, §6.2): ReLU 10-500-1, LeCun init, no
+// Parity, the frequency principle's counter-example (book §4.2.3): ReLU 10-500-1, LeCun init, no
 // bias, full-batch Adam 1e-3, MSE, 200 train / 824 test corners of {±1}^10. At the first step with 100% train
 // accuracy the test accuracy is at chance, while the low-frequency control x₁·x₂ on the same split generalizes.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The phase diagram of two-layer ReLU nets (spec/phenomena.md §2, §6.3): α = 1, β₁ = m^{−(γ+γ′)/2},
+// The phase diagram of two-layer ReLU nets (the book's chapter 7; Luo et al., JMLR 2021): α = 1, β₁ = m^{−(γ+γ′)/2},
 // β₂ = m^{−(γ−γ′)/2}, plain GD at η = 0.5/λ_max (re-estimated every 100 steps, a step raising the loss by > 1%
 // undone), 4 points, stop at 1e-4 × the zero predictor's loss, widths 100-3000, seeds 0-2. S_w = slope of the
 // seed-mean log RD(θ_w) against log m: NTK (½, 0) linear, mean field (1, 0) critical, (1.75, 0) condensed.

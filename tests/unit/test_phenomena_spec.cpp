@@ -1,4 +1,4 @@
-// The phenomena additions to the spec and engine (spec/phenomena.md §0): validation messages, defaults that keep
+// The phenomena additions to the spec and engine: validation messages, defaults that keep
 // old share links unchanged, the data sets, and the instruments (DFT peaks, Hessian, eigenvalues, neurons).
 #include <gtest/gtest.h>
 
@@ -92,7 +92,7 @@ TEST(PhenomenaSpec, DefaultsAreAbsentFromJsonAndSetFieldsRoundTrip) {
   EXPECT_EQ(again.spec.task.target, Target::noisy_sin);
 }
 
-// ASI, dropout, the gradient-augmented loss, image_2d and fp_filter (spec/phenomena.md §0, §1, §3).
+// ASI, dropout, the gradient-augmented loss, image_2d and fp_filter.
 TEST(PhenomenaSpec, TogglesAreValidatedAndRoundTrip) {
   auto e = errors_of(R"({"version":1,"model":{"dropout":0.99}})");
   EXPECT_TRUE(has_error(e, "model.dropout: 0.99 is not in [0, 0.95]")) << joined(e);

@@ -1,6 +1,6 @@
-// The step loop allocates nothing (DESIGN.md, llm.c style), including the records of the phenomena metrics that
-// look at every neuron (condensation) or at a second pass (gradient-augmented loss, dropout masks). Counted with a
-// replaced global operator new, in this test binary only.
+// The step loop allocates nothing (buffers sized once, llm.c style), including the records of the phenomena metrics
+// that look at every neuron (condensation) or at a second pass (gradient-augmented loss, dropout masks). Counted with
+// a replaced global operator new, in this test binary only.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,7 +1,8 @@
-// E5 update rank (spec §4, §7): the stable rank ‖ΔW‖_F² / ‖ΔW‖_*² of one SGD step's update against width.
+// E5 update rank (after Yang, Simon & Bernstein, "A Spectral Condition for Feature Learning"): the stable rank
+// ‖ΔW‖_F² / ‖ΔW‖_*² of one SGD step's update against width.
 // Batch 1: ΔW = −η δ xᵀ is rank one, so the stable rank is 1 (to 1e−6) at every width. Batch B: a sum of B
 // outer products, so the stable rank stays ≤ B ≪ n and flat in n.
-// Settings: the default toy of §7 (2 hidden ReLU layers, d = 8, 64 train points, y = sin(2 x·v)), η = 0.5, one
+// Settings: the width-scaling default toy (2 hidden ReLU layers, d = 8, 64 train points, y = sin(2 x·v)), η = 0.5, one
 // mini-batch SGD step from init, widths 64…1024, seeds 0…3. Measured quantities are printed.
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-// Width-scaling acceptance checks of spec/parametrizations.md §7 on the real engine, with fixed seeds:
+// Width-scaling acceptance checks on the real engine, with fixed seeds:
 // E3 coordinate check, E4 weight change, E1 maximal learning rate vs width.
 //
 // Every check fits a log-log slope against width per seed and compares the mean over seeds with the
 // prediction. The measured slopes (mean ± standard error over seeds) are printed and recorded as test
-// properties, so notes can quote them. All runs use the default toy of §7: 2 hidden ReLU layers, d = 8,
+// properties, so notes can quote them. All runs use the default toy: 2 hidden ReLU layers, d = 8,
 // y = sin(2 x·v) on 64 train points (unless a test says otherwise), square loss, full-batch SGD, float64.
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@
 
 namespace {
 
-constexpr double kTolerance = 0.15;  // spec §7, E3 (used for E4 too)
+constexpr double kTolerance = 0.15;  // on a fitted slope: E3's tolerance, used for E4 too
 
 std::vector<uint64_t> seeds(int count) {
   std::vector<uint64_t> out;
@@ -102,8 +102,8 @@ TEST(Analysis, QuarterOctaveGrid) {
 
 // ---------------------------------------------------------------------------------------------------------
 // E3 coordinate check: RMS over the probe batch of Δh¹, Δh², Δf after one SGD step (record 1) and of f₀
-// (record 0) against width. Predicted slopes (spec §7): μP (0, 0, 0, −½); NTP (−½, −½, 0, 0);
-// SP with c = 1 (−3/2, −½, 0, 0); SP with c = 0 (−½, +½, ≥ 1, 0), and from step 2 on it blows up.
+// (record 0) against width. Predicted slopes (from the abc exponents, Tensor Programs IV): μP (0, 0, 0, −½);
+// NTP (−½, −½, 0, 0); SP with c = 1 (−3/2, −½, 0, 0); SP with c = 0 (−½, +½, ≥ 1, 0), and from step 2 on it blows up.
 // Settings: widths 64…1024, seeds 0…7, η = 0.5, 64 train points (the probe batch is the whole train set);
 // one step (two for SP). About 15 s on one core.
 namespace {
@@ -174,7 +174,7 @@ TEST(CoordinateCheck, StandardParametrizationBlowsUp) {
 // ---------------------------------------------------------------------------------------------------------
 // E4 weight change: ‖W₂ − W₂⁰‖_* / ‖W₂⁰‖_* after T steps against width: slope 0 under μP (the hidden
 // weights move by Θ(1) relative to themselves: feature learning), −½ under NTP (they freeze: kernel regime).
-// At init, a Gaussian n×n matrix of entry std σ has ‖W‖_* ≈ σ(√n + √n) (spec §4): within 5% for n ≥ 256.
+// At init, a Gaussian n×n matrix of entry std σ has ‖W‖_* ≈ σ(√n + √n): within 5% for n ≥ 256.
 // Settings: widths 64…1024, seeds 0…3, η = 0.5, T = 3 steps.
 namespace {
 

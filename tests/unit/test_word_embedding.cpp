@@ -1,4 +1,4 @@
-// Experiment E9 (spec §7): the word-embedding toy. 40 words in 2 clusters, a corpus of 800 skip-gram pairs, a linear net with
+// Experiment E9: the word-embedding toy. 40 words in 2 clusters, a corpus of 800 skip-gram pairs, a linear net with
 // one hidden layer, full-batch SGD at η = 1 for 20 steps. Under μP (= MFP for one hidden layer) the PCA of the
 // embeddings separates the clusters, more with width and most at n = ∞; under NTP it stays at chance.
 #include <gtest/gtest.h>
