@@ -58,6 +58,20 @@ struct GpuPlan {
   }
 };
 
+// A model's training step as a plan, as the members' one GPU stepper (engine/run/member_gpu.cpp) drives it: phase 0
+// forward/backward, phase 1 the update; per step the host writes the mini-batch's row indices and the step buffer
+// {loss slot, 1 − β1^(t+1), 1 − β2^(t+1)[, the schedule's lr factor]}; on a record step it reads back, per trained
+// tensor, its weights, gradient and optimizer moments, and the loss history.
+struct GpuTrainingPlan {
+  GpuPlan plan;
+  enum Phase { forward_backward = 0, update = 1 };
+  int batch_index = -1;   // mini-batch row indices (f32), -1 for full batch (no gather)
+  int step = -1;          // the step buffer
+  int loss_history = -1;  // one batch loss per slot
+  int loss_slots = 0;
+  std::vector<int> weights, grads, first_moment, second_moment;  // per trained tensor; moments -1 when unused
+};
+
 // {"buffers": [sizes], "phases": [[{"kernel", "buffers", "ints", "floats"}, ...], ...]}: what the JS side reads.
 json::Value plan_to_json(const GpuPlan& plan);
 

@@ -7,36 +7,29 @@
 #include "engine/base/detmath.hpp"
 #include "engine/base/rng.hpp"
 #include "engine/gpu/gpu_device.hpp"
-#include "engine/gpu/mlp_gpu_plan.hpp"
-#include "engine/gpu/transformer_gpu_plan.hpp"
+#include "engine/gpu/gpu_plan.hpp"
+#include "engine/model/batch_order.hpp"
 #include "engine/model/optimizer.hpp"
 
 struct GpuTraining {
   GpuDevice* device = nullptr;
-  MlpGpuPlan layout;
-  TransformerGpuPlan transformer_layout;  // model.kind "transformer" (engine/run/transformer_member_gpu.cpp)
   int plan = -1;
-  std::vector<float> step_data = std::vector<float>(3), index, upload;
+  GpuTrainingPlan layout;     // the buffers the stepper uses (the model's plan, less its data buffers)
+  std::vector<long> offsets;  // per trained tensor: where it starts in the host's parameter buffer
+  const LrSchedule* schedule = nullptr;  // a Transformer's: the step buffer's lr factor
+  std::vector<float> step_data, index, upload;
   int ticket = -1;              // a read on its way back, or -1
   int read_step = -1;           // the step whose state it carries (steps: the final read)
   bool final_read = false;
   int next_loss_step = 0;       // the first step whose batch loss has not come back yet
   std::vector<int> read_ids;  // the buffers of the read being requested (kept, so that asking allocates nothing)
   std::vector<std::vector<float>> read;
-  // The batch order right after drawing the batch of a record step: restored with that step's state on a move to
-  // the CPU. `pending` belongs to the read on its way, `committed` to the last read that arrived (step -1: none yet).
+  // Where the mini-batches stood right after drawing the batch of a record step: restored with that step's state on
+  // a move to the CPU. `pending` belongs to the read on its way, `committed` to the last read that arrived (step -1:
+  // none yet). Copying into a kept order allocates nothing once it holds an epoch.
   struct Checkpoint {
     int step = -1;
-    Rng rng{0};
-    std::vector<int> order;
-    int order_pos = 0;
-    // Copies into the kept order, which allocates nothing once it holds an epoch.
-    void save(int t, const Rng& batch_rng, const std::vector<int>& batch_order, int pos) {
-      step = t;
-      rng = batch_rng;
-      order = batch_order;
-      order_pos = pos;
-    }
+    BatchOrder batches;
   } pending, committed;
 };
 

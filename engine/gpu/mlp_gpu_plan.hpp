@@ -14,15 +14,9 @@
 #include "engine/model/optimizer.hpp"
 #include "engine/spec/spec.hpp"
 
-struct MlpGpuPlan {
-  GpuPlan plan;
-  enum Phase { forward_backward = 0, update = 1 };
+// The trained tensors are the weight matrices, layer by layer; the step buffer holds {loss slot, bias1, bias2}.
+struct MlpGpuPlan : GpuTrainingPlan {
   int train_x = -1, train_targets = -1;  // the whole training set: inputs; targets (regression) or labels (f32)
-  int batch_index = -1;                  // mini-batch row indices (f32), -1 for full batch
-  int step = -1;                         // {loss slot, bias1, bias2}
-  int loss_history = -1;                 // one batch loss per slot
-  int loss_slots = 0;
-  std::vector<int> weights, grads, first_moment, second_moment;  // per layer; moments -1 when unused
 };
 
 // `batch` rows per step from a training set of `train_size` rows (batch == train_size: full batch, no gather).

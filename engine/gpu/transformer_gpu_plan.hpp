@@ -17,15 +17,9 @@
 #include "engine/model/transformer.hpp"
 #include "engine/spec/spec.hpp"
 
-struct TransformerGpuPlan {
-  GpuPlan plan;
-  enum Phase { forward_backward = 0, update = 1 };
+// The trained tensors are Transformer::tensors(), in order; the step buffer holds {loss slot, bias1, bias2, lr factor}.
+struct TransformerGpuPlan : GpuTrainingPlan {
   int train_tokens = -1, train_labels = -1;  // the whole training set: seq_len token ids and one label per row (f32)
-  int batch_index = -1;                      // mini-batch row indices (f32)
-  int step = -1;                             // {loss slot, bias1, bias2, lr factor}
-  int loss_history = -1;
-  int loss_slots = 0;
-  std::vector<int> weights, grads, first_moment, second_moment;  // one per Transformer::tensors() entry
 };
 
 // Why this configuration cannot train on the device ("" when it can): the plan implements Adam/AdamW and the

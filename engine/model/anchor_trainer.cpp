@@ -21,14 +21,10 @@ AnchorTrainer::AnchorTrainer(const AnchorTrainerConfig& config, const AnchorData
       data_(data),
       model_(config.model, config.init, capacity(config, data)),
       optimizer_(config.optimizer, transformer_slices(model_), long(model_.params().size())),
-      cursor_{Rng::stream(seed, /*purpose=*/3), {}, 0},
       batch_size_(config.batch_size == 0 ? data.train.size : config.batch_size) {
   Rng init_rng = Rng::stream(seed, /*purpose=*/2);
   model_.init(init_rng);
-  std::vector<int>& order = cursor_.order;
-  order.resize(size_t(data.train.size));
-  for (int i = 0; i < data.train.size; i++) order[size_t(i)] = i;
-  cursor_.pos = batch_size_ < data.train.size ? data.train.size : 0;  // shuffle on first use
+  batch_order_ = BatchOrder(Rng::stream(seed, /*purpose=*/3), data.train.size, batch_size_ < data.train.size);
   const int T = config.model.seq_len;
   batch_tokens_.resize(size_t(batch_size_) * size_t(T));
   batch_labels_.resize(size_t(batch_size_));
@@ -37,17 +33,7 @@ AnchorTrainer::AnchorTrainer(const AnchorTrainerConfig& config, const AnchorData
   pred_swapped_.resize(size_t(data.ood.size));
 }
 
-const int* AnchorTrainer::next_batch_rows() {
-  const AnchorSet& train = data_.train;
-  BatchCursor& c = cursor_;
-  if (c.pos + batch_size_ > train.size) {  // new epoch: Fisher-Yates shuffle
-    for (int i = train.size - 1; i > 0; i--) std::swap(c.order[size_t(i)], c.order[c.rng.below(uint64_t(i) + 1)]);
-    c.pos = 0;
-  }
-  const int* rows = &c.order[size_t(c.pos)];
-  c.pos += batch_size_;
-  return rows;
-}
+const int* AnchorTrainer::next_batch_rows() { return batch_order_.next(batch_size_); }
 
 void AnchorTrainer::update(long t) {
   std::vector<double>& g = model_.grads();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/model/batch_order.hpp"
 #include "engine/model/optimizer.hpp"
 #include "engine/model/transformer.hpp"
 #include "engine/task/anchor_tasks.hpp"
@@ -45,14 +46,8 @@ class AnchorTrainer {
   // row indices (batch_size of them, shuffling at each new epoch), and clip + update from the gradient buffer.
   const int* next_batch_rows();
   void update(long t);
-  // Where the batch order stands, to rewind it with a checkpoint.
-  struct BatchCursor {
-    Rng rng{0};
-    std::vector<int> order;
-    int pos = 0;
-  };
-  const BatchCursor& cursor() const { return cursor_; }
-  void set_cursor(const BatchCursor& c) { cursor_ = c; }
+  // Where the mini-batches stand: a copy is a checkpoint, assigning one back rewinds.
+  BatchOrder& batch_order() { return batch_order_; }
   const AnchorTrainerConfig& config() const { return config_; }
   Optimizer& optimizer() { return optimizer_; }
 
@@ -67,7 +62,7 @@ class AnchorTrainer {
   const AnchorData& data_;
   Transformer model_;
   Optimizer optimizer_;
-  BatchCursor cursor_;  // shuffled epochs of train indices
+  BatchOrder batch_order_;
   int batch_size_;
   std::vector<int> batch_tokens_, batch_labels_;
   std::vector<double> dlogits_;

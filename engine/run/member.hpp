@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/metrics/probe.hpp"
+#include "engine/model/batch_order.hpp"
 #include "engine/spec/experiment_spec.hpp"
 #include "engine/task/task.hpp"
 
@@ -72,18 +73,25 @@ class Member {
   void record(int t);
   void diverge(int t);
   bool diverging(double loss) const;  // NaN, inf or above schedule.divergence_loss
-  // The device's half of step(): the same cycle for every model kind (engine/run/member_gpu.cpp); the member
-  // issues its steps and absorbs the reads.
+  // The device's half of step(): one stepper for every model kind (engine/run/member_gpu.cpp), driven by the
+  // model's training plan. start_gpu takes over a plan the member has built and filled (its data and weights
+  // uploaded); each gpu_step then issues a step, or waits for a record step's read and absorbs it, or moves the
+  // member to the CPU when the device is lost.
+  void start_gpu(std::unique_ptr<GpuTraining> g, GpuDevice* device);
   void gpu_step();
-  virtual void gpu_issue_step() = 0;
-  virtual void gpu_absorb_read() = 0;
-  virtual void gpu_fall_back(const std::string& why) = 0;
-  // Takes the batch losses of the steps a read carries (`loss_slots` slots of the loss history), the last into
-  // *last_loss: false if one diverged (the member then ends at that step, its device released).
-  bool absorb_batch_losses(int loss_slots, double* last_loss);
-  void release_gpu();
-  // After a lost device: the member goes on on the CPU from step_ (set by the caller); says so in the backend note.
-  void note_moved_to_cpu(const std::string& why, int lost_at);
+  // What the stepper asks of the model.
+  struct HostState {
+    double* params;
+    double* grads;
+    double* first_moment;   // the optimizer's moments, as long as params (unused where the plan has none)
+    double* second_moment;
+  };
+  virtual HostState host_state() = 0;
+  virtual BatchOrder& batch_order() = 0;
+  virtual void record_read(int t, double last_batch_loss) = 0;  // a record step's state came back
+  virtual void finish() = 0;  // after the last step (on a device: its state came back): the final record
+  virtual void finish_update(int t) = 0;  // on the CPU: update t from the gradient that came back (a lost device)
+
 
   const ExperimentSpec& spec_;
   const TaskData& data_;
@@ -102,6 +110,11 @@ class Member {
   bool moved_to_cpu_ = false;
 
  private:
+  void gpu_issue_step();
+  void gpu_absorb_read();
+  void gpu_fall_back(const std::string& why);
+  void release_gpu();
+
   Record* record_ = nullptr;
   std::vector<std::unique_ptr<Probe>> probes_;
   std::vector<double> probe_values_;

@@ -69,17 +69,14 @@ OptimizerConfig optimizer_config(const ExperimentSpec& s, const MemberCoords& c)
 MlpMember::MlpMember(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
     : Member(spec, data, coords),
       mlp_(make_model(spec, coords, capacity(spec, data))),
-      optimizer_(optimizer_config(spec, coords), layer_slices(mlp_), long(mlp_.params().size())),
-      batch_rng_(Rng::stream(coords.seed, /*purpose=*/3)) {
+      optimizer_(optimizer_config(spec, coords), layer_slices(mlp_), long(mlp_.params().size())) {
   Rng init_rng = Rng::stream(coords.seed, /*purpose=*/2);
   mlp_.init(init_rng);
 
   const Dataset& train = data_.train;
   batch_size_ = spec.schedule.batch_size == 0 ? train.size : spec.schedule.batch_size;
+  batches_ = BatchOrder(Rng::stream(coords.seed, /*purpose=*/3), train.size, /*shuffle_first=*/true);
   if (batch_size_ < train.size) {
-    order_.resize(size_t(train.size));
-    for (int i = 0; i < train.size; i++) order_[size_t(i)] = i;
-    order_pos_ = train.size;  // shuffle on first use
     batch_x_.resize(size_t(batch_size_) * size_t(train.input_dim));
     batch_y_.resize(size_t(batch_size_) * size_t(train.outputs));
     batch_labels_.resize(size_t(batch_size_));
@@ -123,7 +120,7 @@ std::string MlpMember::label() const {
 Rows MlpMember::next_batch() {
   const Dataset& train = data_.train;
   if (batch_size_ == train.size) return {train.x.data(), train.y.data(), train.labels.data(), train.size};
-  const int* rows = next_batch_rows();
+  const int* rows = batches_.next(batch_size_);
   const int d = train.input_dim, o = train.outputs;
   for (int b = 0; b < batch_size_; b++) {
     const int i = rows[b];
@@ -132,17 +129,6 @@ Rows MlpMember::next_batch() {
     else std::copy_n(&train.y[size_t(i) * size_t(o)], o, &batch_y_[size_t(b) * size_t(o)]);
   }
   return {batch_x_.data(), batch_y_.data(), batch_labels_.data(), batch_size_};
-}
-
-const int* MlpMember::next_batch_rows() {
-  const int train_size = data_.train.size;
-  if (order_pos_ + batch_size_ > train_size) {  // new epoch: Fisher-Yates shuffle
-    for (int i = train_size - 1; i > 0; i--) std::swap(order_[size_t(i)], order_[batch_rng_.below(uint64_t(i) + 1)]);
-    order_pos_ = 0;
-  }
-  const int* rows = &order_[size_t(order_pos_)];
-  order_pos_ += batch_size_;
-  return rows;
 }
 
 void MlpMember::record_step(int t, double train_loss) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/base/rng.hpp"
+#include "engine/model/batch_order.hpp"
 #include "engine/metrics/hessian.hpp"
 #include "engine/model/gradient_loss.hpp"
 #include "engine/model/mlp.hpp"
@@ -32,26 +33,23 @@ class MlpMember : public Member {
 
  private:
   Rows next_batch();
-  const int* next_batch_rows();  // the train indices of the next mini-batch (shuffled epochs)
   // Records step t; the train loss is measured on the train set when `train_loss` is NaN.
   void record_step(int t, double train_loss);
-  void finish();  // the final record after the last step
+  void finish() override;
   // gd_auto: one GD step at η = lr / λ_max; a step that raises the loss by more than 1% is undone and retried
   // at half the step. Returns false if no step could be taken.
   bool auto_step(int t, double loss);
   void estimate_step_size();
-  void gpu_issue_step() override;
-  void gpu_request_read(bool final_read);
-  void gpu_absorb_read() override;
-  void gpu_fall_back(const std::string& why) override;
+  HostState host_state() override;
+  BatchOrder& batch_order() override { return batches_; }
+  void record_read(int t, double last_batch_loss) override;
+  void finish_update(int t) override;
 
   Mlp mlp_;
   Optimizer optimizer_;
-  Rng batch_rng_;
   Record record_{mlp_, data_};
   int batch_size_;
-  std::vector<int> order_;  // a shuffled epoch of train indices (mini-batch SGD)
-  int order_pos_ = 0;
+  BatchOrder batches_;  // mini-batch SGD: shuffled epochs of the train rows
   std::vector<double> batch_x_, batch_y_;
   std::vector<int> batch_labels_;
   std::vector<double> dout_;

@@ -22,11 +22,11 @@ class TransformerMember : public Member {
 
  private:
   void record_step(int t);
-  void finish();  // the final record after the last step (diverged if its train loss is)
-  void gpu_issue_step() override;
-  void gpu_request_read(bool final_read);
-  void gpu_absorb_read() override;
-  void gpu_fall_back(const std::string& why) override;
+  void finish() override;  // diverged if the final train loss is
+  HostState host_state() override;
+  BatchOrder& batch_order() override { return trainer_.batch_order(); }
+  void record_read(int t, double) override { record_step(t); }
+  void finish_update(int t) override;
 
   AnchorTrainer trainer_;
   Record record_{trainer_, data_};
