@@ -23,11 +23,23 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/base/enum_names.hpp"
+
 enum class AnchorTaskKind { identity, reading, classification, composite, two_anchor, statistical1, statistical2,
                             multi_anchor };
+inline constexpr EnumName<AnchorTaskKind> kAnchorTaskNames[] = {
+    {AnchorTaskKind::identity, "identity"},
+    {AnchorTaskKind::reading, "reading"},
+    {AnchorTaskKind::classification, "classification"},
+    {AnchorTaskKind::composite, "composite"},
+    {AnchorTaskKind::two_anchor, "two_anchor"},
+    {AnchorTaskKind::statistical1, "statistical1"},
+    {AnchorTaskKind::statistical2, "statistical2"},
+    {AnchorTaskKind::multi_anchor, "multi_anchor"},
+};
 enum class AnchorSplit { mod_remainder, anchor_based, composite_anchor };
 
-const char* anchor_task_name(AnchorTaskKind k);
+inline const char* anchor_task_name(AnchorTaskKind k) { return enum_name(kAnchorTaskNames, k); }
 const char* anchor_split_name(AnchorSplit s);
 AnchorSplit anchor_task_split(AnchorTaskKind k);
 bool anchor_task_has_ood(AnchorTaskKind k);  // composite, two_anchor
