@@ -3,7 +3,10 @@
 // the names in the table's order.
 //
 //   enum class OptimizerKind { sgd, adam };
-//   inline constexpr EnumName<OptimizerKind> kOptimizerNames[] = {{OptimizerKind::sgd, "sgd"}, {OptimizerKind::adam, "adam"}};
+//   inline constexpr EnumName<OptimizerKind> kOptimizerNames[] = {
+//       {OptimizerKind::sgd, "sgd"},
+//       {OptimizerKind::adam, "adam"},
+//   };
 //   inline const char* optimizer_name(OptimizerKind k) { return enum_name(kOptimizerNames, k); }
 #pragma once
 #include <cstddef>

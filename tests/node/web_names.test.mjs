@@ -93,9 +93,10 @@ test('no string literal in web/ repeats an engine name of a task, activation, pr
 });
 
 test('no braced list in web/ enumerates task kinds, activations, presets or optimizers', () => {
-  const found = webSources().flatMap((file) => enumValueLists(readFileSync(path.join(ROOT, file), 'utf8'), GUARDED_ENUMS)
-    .filter((list) => !ALLOWED_LISTS.some((a) => a.file === file && a.list === list))
-    .map((list) => `${file}: ${list.replace(/\s+/g, ' ')}`));
+  const found = webSources().flatMap((file) =>
+    enumValueLists(readFileSync(path.join(ROOT, file), 'utf8'), GUARDED_ENUMS)
+      .filter((list) => !ALLOWED_LISTS.some((a) => a.file === file && a.list === list))
+      .map((list) => `${file}: ${list.replace(/\s+/g, ' ')}`));
   assert.deepEqual(found, [], 'ask the engine for the values (spec_field_choices or the enum\'s table)');
 });
 
@@ -110,10 +111,12 @@ test('every allowed exception is still there (a stale one would hide a new liter
 
 test('the literal scanner skips comments and reads escapes', () => {
   const src = '// "relu" in a comment\nf("sgd", \'a\\\'b\');\n/* "mup"\n */ g(`tanh`);';
-  assert.deepEqual(stringLiterals(src), [{ value: 'sgd', line: 2 }, { value: "a'b", line: 2 }, { value: 'tanh', line: 4 }]);
+  assert.deepEqual(stringLiterals(src),
+                   [{ value: 'sgd', line: 2 }, { value: "a'b", line: 2 }, { value: 'tanh', line: 4 }]);
 });
 
 test('the list finder sees a list of two values of one enum, not one value or two enums', () => {
-  const src = 'for (Activation a : {Activation::relu,\n Activation::tanh}) f({Preset::mup}); g({TaskKind::anchor, Preset::sp});';
+  const src = 'for (Activation a : {Activation::relu,\n Activation::tanh}) f({Preset::mup});' +
+              ' g({TaskKind::anchor, Preset::sp});';
   assert.deepEqual(enumValueLists(src, GUARDED_ENUMS), ['{Activation::relu,\n Activation::tanh}']);
 });

@@ -48,8 +48,8 @@ SpecResult parse_with(const std::string& path, const std::string& value) {
   return parse_spec(doc);
 }
 
-// A spec whose JSON has every choice field: a Transformer on the anchor task, and the fields written only off their
-// defaults set off them.
+// A spec whose JSON has every choice field: a Transformer on the anchor task, with the fields that spec_to_json
+// writes only away from their defaults (task.target, init_scale_layers, backend, precision) away from them.
 json::Value spec_with_every_choice_field() {
   ExperimentSpec s;
   s.model.kind = ModelKind::transformer;
@@ -88,7 +88,7 @@ TEST(SpecChoices, EveryOfferedNameIsAccepted) {
   for (const auto& [path, names] : spec_choice_fields()) {
     ASSERT_FALSE(names.empty()) << path;
     for (const std::string& name : names)
-      EXPECT_FALSE(refused_choice(parse_with(path, name), path)) << path << ": \"" << name << "\" is offered, not accepted";
+      EXPECT_FALSE(refused_choice(parse_with(path, name), path)) << path << ": \"" << name << "\" is not accepted";
   }
 }
 
