@@ -10,9 +10,9 @@ const ImVec4 kNoteColor(1.0f, 0.85f, 0.3f, 1.0f);
 
 Backend doc_backend(const json::Value& doc) {
   const json::Value* b = doc.find("backend");
-  if (b && b->is_string() && b->string == "cpu") return Backend::cpu;
-  if (b && b->is_string() && b->string == "webgpu") return Backend::webgpu;
-  return Backend::auto_;
+  Backend out = Backend::auto_;
+  if (b && b->is_string()) enum_value(kBackendNames, b->string, out);
+  return out;
 }
 
 }  // namespace

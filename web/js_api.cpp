@@ -225,7 +225,7 @@ EMSCRIPTEN_KEEPALIVE void muplay_gpu_unavailable(const char* why) { gpu_unavaila
 EMSCRIPTEN_KEEPALIVE const char* muplay_backend() {
   const App& app = the_app();
   json::Value r = json::Value::make_object();
-  r.set("requested", json::Value::make_string(app.runner ? backend_name(app.runner->spec().backend) : "auto"));
+  r.set("requested", json::Value::make_string(backend_name(app.runner ? app.runner->spec().backend : Backend::auto_)));
   r.set("gpu_runs", json::Value::make_number(app.runner ? app.runner->members_on_gpu() : 0));
   r.set("gpu_started", json::Value::make_bool(app.runner && !app.runner->gpu_name().empty()));
   r.set("adapter", json::Value::make_string(app.gpu ? app.gpu->name() : ""));

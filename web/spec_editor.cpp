@@ -2,38 +2,12 @@
 
 #include <cstdlib>
 
-#include "engine/kernels/activation.hpp"
 #include "engine/kernels/gemm_f32.hpp"
-#include "engine/model/optimizer.hpp"
-#include "engine/param/parametrization.hpp"
-#include "engine/spec/backend.hpp"
-#include "engine/task/task.hpp"
+#include "engine/spec/spec.hpp"
 #include "imgui.h"
 #include "imgui_stdlib.h"
 
 namespace {
-
-// Fields whose value is one of a few names: shown as a combo box. The names come from the engine.
-std::vector<std::string> choices_for(const std::string& path) {
-  std::vector<std::string> out;
-  if (path == "model.activation")
-    for (Activation a : {Activation::relu, Activation::tanh, Activation::gelu, Activation::linear, Activation::sigmoid})
-      out.push_back(activation_name(a));
-  if (path == "parametrization.preset")
-    for (Preset p : {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup, Preset::custom})
-      out.push_back(preset_name(p));
-  if (path == "task.kind")
-    for (TaskKind k : {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram})
-      out.push_back(task_name(k));
-  if (path == "optimizer.kind")
-    for (OptimizerKind k : {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw})
-      out.push_back(optimizer_name(k));
-  if (path == "precision")
-    for (Precision p : {Precision::float64, Precision::float32}) out.push_back(precision_name(p));
-  if (path == "backend")  // written only when not auto (the run panel's backend widget sets it)
-    for (Backend b : {Backend::auto_, Backend::cpu, Backend::webgpu}) out.push_back(backend_name(b));
-  return out;
-}
 
 // The errors that name this field or an item inside it (children too: fields of an object).
 std::string errors_at(const std::string& path, const std::vector<std::string>& errors, bool children) {
@@ -90,10 +64,12 @@ bool edit_leaf(json::Value& v, const std::string& path) {
       return false;
     }
     case json::Type::string: {
-      const std::vector<std::string> options = choices_for(path);
+      // A field whose value is one of a few names is a combo box of the names the engine's reader accepts there.
+      const std::vector<std::string>& options = spec_field_choices(path);
       if (options.empty()) return ImGui::InputText("##s", &v.string);
       bool changed = false;
-      if (ImGui::BeginCombo("##c", v.string.c_str())) {
+      // Up to 20 rows: the longest list (10 activations) opens without a scrollbar.
+      if (ImGui::BeginCombo("##c", v.string.c_str(), ImGuiComboFlags_HeightLarge)) {
         for (const std::string& o : options)
           if (ImGui::Selectable(o.c_str(), o == v.string)) { v.string = o; changed = true; }
         ImGui::EndCombo();
@@ -155,8 +131,9 @@ bool spec_editor(json::Value& doc, const std::vector<std::string>& errors) {
     for (auto& kv : doc.object) changed |= edit_node(kv.first, kv.second, kv.first, errors);
     // `precision` is left out of the JSON at its default (float64), so offer it here all the same.
     if (!doc.find("precision")) {
-      json::Value precision = json::Value::make_string(precision_name(Precision::float64));
-      if (edit_node("precision", precision, "precision", errors) && precision.string != "float64") {
+      const char* const default_precision = precision_name(Precision::float64);
+      json::Value precision = json::Value::make_string(default_precision);
+      if (edit_node("precision", precision, "precision", errors) && precision.string != default_precision) {
         doc.set("precision", precision);
         changed = true;
       }

@@ -243,7 +243,7 @@ void use_exponents(App& app, const std::vector<Abc>& abc) {
   for (size_t l = 0; l + 1 < abc.size(); l++) widths.push(json::Value::make_number(width));
   model->set("widths", widths);
   json::Value param = json::Value::make_object();
-  param.set("preset", json::Value::make_string("custom"));
+  param.set("preset", json::Value::make_string(preset_name(Preset::custom)));
   param.set("theta", json::Value::make_number(0));
   json::Value layers = json::Value::make_array();
   for (const Abc& e : abc) {

@@ -6,6 +6,7 @@
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
 //   muplay gpu-plan SPEC.json [--out PLAN.json]           the first member's training step as a GPU kernel plan
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
+//   muplay names                                          the names each choice field of a spec allows, as JSON
 //   muplay --help
 //
 // Exit codes: 0 success, 1 a run diverged or failed (the result is still written), 2 bad input.
@@ -50,6 +51,9 @@ const char* kUsage =
     "      Check a spec; print every problem with its field path. Exit 2 if any.\n"
     "  muplay presets [--dir DIR]\n"
     "      List the preset specs in DIR (default: the project's examples/).\n"
+    "  muplay names\n"
+    "      Print, as JSON, every spec field whose value is one of a few names (model.activation, task.kind, ...)\n"
+    "      with the names it allows.\n"
     "  muplay gpu-plan SPEC.json [--out PLAN.json]\n"
     "      The first sweep member's training step as a GPU kernel plan (engine/gpu/mlp_gpu_plan.hpp, or\n"
     "      engine/gpu/transformer_gpu_plan.hpp for a transformer), for\n"
@@ -160,6 +164,17 @@ int cmd_presets(const std::string& dir) {
   return 0;
 }
 
+int cmd_names() {
+  json::Value fields = json::Value::make_object();
+  for (const auto& [path, names] : spec_choice_fields()) {
+    json::Value list = json::Value::make_array();
+    for (const std::string& name : names) list.push(json::Value::make_string(name));
+    fields.set(path, list);
+  }
+  std::printf("%s\n", json::write(fields, 2).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -191,6 +206,7 @@ int main(int argc, char** argv) {
     else return bad_input("unexpected argument '" + arg + "' (see muplay --help)");
   }
   if (cmd == "presets") return cmd_presets(dir);
+  if (cmd == "names") return cmd_names();
   if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, out_path);
   if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, out_path);
   if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan") return bad_input("unknown command '" + cmd + "' (see muplay --help)");

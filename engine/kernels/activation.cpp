@@ -4,22 +4,6 @@
 
 #include "engine/base/detmath.hpp"
 
-const char* activation_name(Activation a) {
-  switch (a) {
-    case Activation::relu: return "relu";
-    case Activation::tanh: return "tanh";
-    case Activation::gelu: return "gelu";
-    case Activation::linear: return "linear";
-    case Activation::sigmoid: return "sigmoid";
-    case Activation::softplus: return "softplus";
-    case Activation::x_tanh: return "x_tanh";
-    case Activation::x2_tanh: return "x2_tanh";
-    case Activation::sin: return "sin";
-    case Activation::ricker: return "ricker";
-  }
-  return "?";
-}
-
 namespace {
 // GELU in its tanh form (PyTorch's approximate="tanh"): 0.5 h (1 + tanh(k (h + 0.044715 h^3))).
 constexpr double kGeluK = 0.79788456080286535588;  // sqrt(2/pi)

@@ -1,11 +1,24 @@
 // Pointwise nonlinearities with their derivatives.
 #pragma once
+#include "engine/base/enum_names.hpp"
 
 // softplus, x_tanh (x·tanh x), x2_tanh (x²·tanh x), sin (sin(a x)) and ricker (the book's eq. 4.3, width a) serve the
 // frequency-principle and condensation experiments; `param` below is their a (ignored by the others).
 enum class Activation { relu, tanh, gelu, linear, sigmoid, softplus, x_tanh, x2_tanh, sin, ricker };
 
-const char* activation_name(Activation a);
+inline constexpr EnumName<Activation> kActivationNames[] = {
+    {Activation::relu, "relu"},
+    {Activation::tanh, "tanh"},
+    {Activation::gelu, "gelu"},
+    {Activation::linear, "linear"},
+    {Activation::sigmoid, "sigmoid"},
+    {Activation::softplus, "softplus"},
+    {Activation::x_tanh, "x_tanh"},
+    {Activation::x2_tanh, "x2_tanh"},
+    {Activation::sin, "sin"},
+    {Activation::ricker, "ricker"},
+};
+inline const char* activation_name(Activation a) { return enum_name(kActivationNames, a); }
 
 // x[i] = phi(h[i])
 void activation_forward(Activation a, double* x, const double* h, long n);

@@ -40,8 +40,6 @@ static inline vf4 mul4(vf4 a, vf4 b) { return {{a.v[0] * b.v[0], a.v[1] * b.v[1]
 static const char* const kVectorName = "scalar";
 #endif
 
-const char* precision_name(Precision p) { return p == Precision::float32 ? "float32" : "float64"; }
-
 // Register tile MR×NR = 4×8: 8 accumulators + 2 B vectors + 1 broadcast A. V8's optimizing compiler keeps this
 // tile in xmm registers on x64 (15 usable); 5×8, 6×8 and 4×12 spill accumulators to the stack in its hot loop
 // (checked with node --print-wasm-code). Blocks: a KC×NR B panel stays in L1, an MC×KC A block in L2.

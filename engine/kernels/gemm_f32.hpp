@@ -13,9 +13,15 @@
 #include <array>
 #include <vector>
 
+#include "engine/base/enum_names.hpp"
+
 // How the dense products of a model are computed. float64 (the default) is the reference; float32 is faster.
 enum class Precision { float64, float32 };
-const char* precision_name(Precision p);
+inline constexpr EnumName<Precision> kPrecisionNames[] = {
+    {Precision::float64, "float64"},
+    {Precision::float32, "float32"},
+};
+inline const char* precision_name(Precision p) { return enum_name(kPrecisionNames, p); }
 
 // Packing buffers and the float32 accumulator, grown on demand. Reserve the largest shapes up front to keep a
 // training step free of allocation.

@@ -5,16 +5,6 @@
 
 #include "engine/base/detmath.hpp"
 
-const char* optimizer_name(OptimizerKind k) {
-  switch (k) {
-    case OptimizerKind::sgd: return "sgd";
-    case OptimizerKind::adam: return "adam";
-    case OptimizerKind::adamw: return "adamw";
-    case OptimizerKind::gd_auto: return "gd_auto";
-  }
-  return "?";
-}
-
 Optimizer::Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, long total_size)
     : config_(config), tensors_(std::move(tensors)) {
   if (config_.kind == OptimizerKind::gd_auto) config_.momentum = 0;  // plain GD

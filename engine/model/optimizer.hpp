@@ -3,11 +3,18 @@
 #pragma once
 #include <vector>
 
+#include "engine/base/enum_names.hpp"
+
 // gd_auto: full-batch gradient descent whose step is η = lr / λ_max (lr is the fraction, e.g. 0.5), λ_max the
 // top Hessian eigenvalue, re-estimated by the MLP member (engine/metrics/hessian.hpp); the update itself is plain SGD.
 enum class OptimizerKind { sgd, adam, adamw, gd_auto };
-
-const char* optimizer_name(OptimizerKind k);
+inline constexpr EnumName<OptimizerKind> kOptimizerNames[] = {
+    {OptimizerKind::sgd, "sgd"},
+    {OptimizerKind::adam, "adam"},
+    {OptimizerKind::adamw, "adamw"},
+    {OptimizerKind::gd_auto, "gd_auto"},
+};
+inline const char* optimizer_name(OptimizerKind k) { return enum_name(kOptimizerNames, k); }
 
 struct OptimizerConfig {
   OptimizerKind kind = OptimizerKind::sgd;

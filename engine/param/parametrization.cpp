@@ -4,19 +4,6 @@
 #include <cmath>
 #include <cstdio>
 
-const char* preset_name(Preset p) {
-  switch (p) {
-    case Preset::sp: return "sp";
-    case Preset::sp_lr_over_n: return "sp_lr_over_n";
-    case Preset::ntp: return "ntp";
-    case Preset::mfp: return "mfp";
-    case Preset::mup: return "mup";
-    case Preset::custom: return "custom";
-    case Preset::normal: return "normal";
-    case Preset::two_layer_gamma: return "two_layer_gamma";
-  }
-  return "?";
-}
 
 const char* regime_name(Regime r) {
   switch (r) {
@@ -95,8 +82,6 @@ std::vector<TensorScaling> gamma_scaling(double gamma, double gamma_prime, int w
   out[1].init_std = std::pow(double(width), -(gamma + gamma_prime) / 2);  // β₁, output weights a
   return out;
 }
-
-const char* init_scale_layers_name(InitScaleLayers w) { return w == InitScaleLayers::first ? "first" : "all"; }
 
 void apply_init_scale(std::vector<TensorScaling>& layers, double factor, InitScaleLayers which) {
   for (size_t l = 0; l < layers.size(); l++)

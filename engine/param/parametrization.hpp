@@ -7,8 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/enum_names.hpp"
+
 // normal and two_layer_gamma are not abc tables but the inits of the book's phenomena chapters (below).
 enum class Preset { sp, sp_lr_over_n, ntp, mfp, mup, custom, normal, two_layer_gamma };
+inline constexpr EnumName<Preset> kPresetNames[] = {
+    {Preset::sp, "sp"},
+    {Preset::sp_lr_over_n, "sp_lr_over_n"},
+    {Preset::ntp, "ntp"},
+    {Preset::mfp, "mfp"},
+    {Preset::mup, "mup"},
+    {Preset::custom, "custom"},
+    {Preset::normal, "normal"},
+    {Preset::two_layer_gamma, "two_layer_gamma"},
+};
 enum class UpdateRule { sgd, adam };  // Adam's step ignores the gradient's scale, so its c differs
 
 struct Abc {
@@ -21,7 +33,7 @@ struct TensorScaling {
   double lr_multiplier = 1;  // the optimizer's learning rate is eta * lr_multiplier
 };
 
-const char* preset_name(Preset p);
+inline const char* preset_name(Preset p) { return enum_name(kPresetNames, p); }
 
 // Exponents of a preset for a net of `layers` weight matrices (L hidden layers + readout = L + 1).
 std::vector<Abc> preset_exponents(Preset p, int layers, UpdateRule rule);
@@ -46,7 +58,11 @@ std::vector<TensorScaling> gamma_scaling(double gamma, double gamma_prime, int w
 // Init scale: multiply the init std of every layer (all) or of the first layer only by `factor`, e.g. LeCun
 // (preset sp) ×5 for the large-init frequency-principle runs.
 enum class InitScaleLayers { all, first };
-const char* init_scale_layers_name(InitScaleLayers w);
+inline constexpr EnumName<InitScaleLayers> kInitScaleLayersNames[] = {
+    {InitScaleLayers::all, "all"},
+    {InitScaleLayers::first, "first"},
+};
+inline const char* init_scale_layers_name(InitScaleLayers w) { return enum_name(kInitScaleLayersNames, w); }
 void apply_init_scale(std::vector<TensorScaling>& layers, double factor, InitScaleLayers which);
 
 enum class Regime { unstable, trivial, kernel, feature_learning };

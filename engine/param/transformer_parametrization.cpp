@@ -2,17 +2,6 @@
 
 #include <cmath>
 
-const char* init_scheme_name(InitScheme s) { return s == InitScheme::gamma ? "gamma" : "pytorch"; }
-
-const char* attention_scale_name(AttentionScale s) {
-  switch (s) {
-    case AttentionScale::by_preset: return "by_preset";
-    case AttentionScale::sqrt: return "sqrt";
-    case AttentionScale::linear: return "linear";
-  }
-  return "?";
-}
-
 TensorInit transformer_tensor_init(const TransformerInit& p, TensorRole role, int fan_in) {
   TensorInit t;
   if (role == TensorRole::norm_gain) {

@@ -11,14 +11,23 @@
 // Always: LayerNorm gain 1 and bias 0, every other bias 0 (our choice: the book does not say), at learning rate η.
 // init_scale (parametrization.init_scale) multiplies every random tensor's scale under any of the three.
 #pragma once
+#include "engine/base/enum_names.hpp"
 #include "engine/param/parametrization.hpp"
 
 enum class TensorRole { token_embedding, position_embedding, hidden, readout, norm_gain, bias };
 enum class InitScheme { pytorch, gamma };
+inline constexpr EnumName<InitScheme> kInitSchemeNames[] = {
+    {InitScheme::pytorch, "pytorch"},
+    {InitScheme::gamma, "gamma"},
+};
+inline const char* init_scheme_name(InitScheme s) { return enum_name(kInitSchemeNames, s); }
 enum class AttentionScale { by_preset, sqrt, linear };  // by_preset: 1/d_head under muP, else 1/sqrt(d_head)
-
-const char* init_scheme_name(InitScheme s);
-const char* attention_scale_name(AttentionScale s);
+inline constexpr EnumName<AttentionScale> kAttentionScaleNames[] = {
+    {AttentionScale::by_preset, "by_preset"},
+    {AttentionScale::sqrt, "sqrt"},
+    {AttentionScale::linear, "linear"},
+};
+inline const char* attention_scale_name(AttentionScale s) { return enum_name(kAttentionScaleNames, s); }
 
 struct TransformerInit {
   Preset preset = Preset::sp;  // sp or mup

@@ -4,7 +4,9 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
+#include "engine/base/enum_names.hpp"
 #include "engine/kernels/gemm_f32.hpp"
 #include "engine/spec/metric_table.hpp"
 #include "engine/spec/time_budget.hpp"
@@ -64,16 +66,13 @@ class ObjectReader {
     else if (v->string.size() > max_len) error(at(key), "longer than " + std::to_string(max_len) + " characters");
     else out = v->string;
   }
-  template <class Enum, class NameFn>
-  void choice(const char* key, Enum& out, std::initializer_list<Enum> options, NameFn name) {
+  template <class Enum, size_t N>
+  void choice(const char* key, Enum& out, const EnumName<Enum> (&allowed)[N]) {
     const json::Value* v = field(key);
-    if (!v) return;
-    std::string allowed;
-    for (Enum e : options) {
-      if (v->is_string() && v->string == name(e)) { out = e; return; }
-      allowed += std::string(allowed.empty() ? "" : ", ") + name(e);
-    }
-    error(at(key), describe(*v) + " is not one of " + allowed);
+    if (!v || (v->is_string() && enum_value(allowed, v->string, out))) return;
+    std::string names;
+    for (const EnumName<Enum>& row : allowed) names += std::string(names.empty() ? "" : ", ") + row.name;
+    error(at(key), describe(*v) + " is not one of " + names);
   }
 
   void finish() {
@@ -125,8 +124,15 @@ constexpr int kMaxHiddenLayers = 16;
 constexpr size_t kMaxSweepMembers = 256;
 constexpr double kMinGamma = -4, kMaxGamma = 4;
 
-const char* norm_name(bool pre_ln) { return pre_ln ? "pre" : "post"; }
-const char* distribution_name(bool uniform) { return uniform ? "uniform" : "normal"; }
+// Two booleans of TransformerSpec that the JSON names: pre_ln ("norm") and uniform ("init_distribution").
+constexpr EnumName<bool> kNormNames[] = {{true, "pre"}, {false, "post"}};
+constexpr EnumName<bool> kDistributionNames[] = {{false, "normal"}, {true, "uniform"}};
+// model.transformer.activation allows fewer activations than model.activation: relu and gelu only.
+constexpr EnumName<Activation> kTransformerActivations[] = {enum_row(kActivationNames, Activation::relu),
+                                                            enum_row(kActivationNames, Activation::gelu)};
+
+const char* norm_name(bool pre_ln) { return enum_name(kNormNames, pre_ln); }
+const char* distribution_name(bool uniform) { return enum_name(kDistributionNames, uniform); }
 
 void read_transformer(ObjectReader& r, TransformerSpec& t) {
   r.integer("layers", t.layers, 1, 16);
@@ -134,26 +140,21 @@ void read_transformer(ObjectReader& r, TransformerSpec& t) {
   r.integer("heads", t.heads, 1, 64);
   r.integer("d_head", t.d_head, 0, 4096);
   r.integer("d_ff", t.d_ff, 1, 16384);
-  r.choice("activation", t.activation, {Activation::relu, Activation::gelu}, activation_name);
-  r.choice("norm", t.pre_ln, {true, false}, norm_name);
+  r.choice("activation", t.activation, kTransformerActivations);
+  r.choice("norm", t.pre_ln, kNormNames);
   r.boolean("attention_bias", t.attention_bias);
   r.boolean("mlp_bias", t.mlp_bias);
   r.boolean("output_bias", t.output_bias);
-  r.choice("init", t.init, {InitScheme::gamma, InitScheme::pytorch}, init_scheme_name);
+  r.choice("init", t.init, kInitSchemeNames);
   r.number("gamma", t.gamma, 0, 3);
-  r.choice("init_distribution", t.uniform, {false, true}, distribution_name);
+  r.choice("init_distribution", t.uniform, kDistributionNames);
   r.boolean("zero_readout", t.zero_readout);
-  r.choice("attention_scale", t.attention_scale,
-           {AttentionScale::by_preset, AttentionScale::sqrt, AttentionScale::linear}, attention_scale_name);
+  r.choice("attention_scale", t.attention_scale, kAttentionScaleNames);
   r.finish();
 }
 
 void read_anchor(ObjectReader& r, AnchorTaskConfig& a) {
-  r.choice("kind", a.kind,
-           {AnchorTaskKind::identity, AnchorTaskKind::reading, AnchorTaskKind::classification,
-            AnchorTaskKind::composite, AnchorTaskKind::two_anchor, AnchorTaskKind::statistical1,
-            AnchorTaskKind::statistical2, AnchorTaskKind::multi_anchor},
-           anchor_task_name);
+  r.choice("kind", a.kind, kAnchorTaskNames);
   r.integer("vocab", a.vocab, kAnchorMinVocab, 1024);
   r.integer("seq_len", a.seq_len, 3, 64);
   r.integer("ood_test_size", a.ood_test_size, 1, 100000);
@@ -173,12 +174,9 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
     if (widths.empty()) r.error(r.at("widths"), "needs at least one hidden layer");
     m.widths = widths;
   }
-  r.choice("activation", m.activation,
-           {Activation::relu, Activation::tanh, Activation::gelu, Activation::linear, Activation::sigmoid,
-            Activation::softplus, Activation::x_tanh, Activation::x2_tanh, Activation::sin, Activation::ricker},
-           activation_name);
+  r.choice("activation", m.activation, kActivationNames);
   r.boolean("input_bias", m.input_bias);
-  r.choice("kind", m.kind, {ModelKind::mlp, ModelKind::transformer}, model_kind_name);
+  r.choice("kind", m.kind, kModelKindNames);
   ObjectReader t(r.field("transformer"), r.at("transformer"), errors);
   read_transformer(t, m.transformer);
   r.number("activation_param", m.activation_param, 1e-6, 1e6);
@@ -188,14 +186,10 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
 }
 
 void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<std::string>& errors) {
-  r.choice("preset", p.preset,
-           {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup, Preset::custom, Preset::normal,
-            Preset::two_layer_gamma},
-           preset_name);
+  r.choice("preset", p.preset, kPresetNames);
   r.number("theta", p.theta, -2, 2);
   r.number("init_scale", p.init_scale, 1e-12, 1e6);
-  r.choice("init_scale_layers", p.init_scale_layers, {InitScaleLayers::all, InitScaleLayers::first},
-           init_scale_layers_name);
+  r.choice("init_scale_layers", p.init_scale_layers, kInitScaleLayersNames);
   r.number("gamma", p.gamma, kMinGamma, kMaxGamma);
   r.number("gamma_prime", p.gamma_prime, kMinGamma, kMaxGamma);
   read_array(r, "custom", kMaxHiddenLayers + 1, [&](const json::Value& v, const std::string& at) {
@@ -211,16 +205,10 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
 }
 
 void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors) {
-  r.choice("kind", t.kind,
-           {TaskKind::sin_regression, TaskKind::sectors, TaskKind::fashion_mnist, TaskKind::skipgram, TaskKind::anchor,
-            TaskKind::function_1d, TaskKind::boolean_cube, TaskKind::sum_sin, TaskKind::image_2d},
-           task_name);
+  r.choice("kind", t.kind, kTaskNames);
   ObjectReader anchor(r.field("anchor"), r.at("anchor"), errors);
   read_anchor(anchor, t.anchor);
-  r.choice("target", t.target,
-           {Target::none, Target::sin135, Target::sin15, Target::step, Target::noisy_sin, Target::piecewise_relu,
-            Target::four_points, Target::parity, Target::x1x2},
-           target_name);
+  r.choice("target", t.target, kTargetNames);
   r.number("noise", t.noise, 0, 100);
   r.boolean("center_target", t.center_target);
   r.boolean("gradient_loss", t.gradient_loss);
@@ -239,8 +227,7 @@ void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors)
 }
 
 void read_optimizer(ObjectReader& r, OptimizerConfig& o) {
-  r.choice("kind", o.kind, {OptimizerKind::sgd, OptimizerKind::adam, OptimizerKind::adamw, OptimizerKind::gd_auto},
-           optimizer_name);
+  r.choice("kind", o.kind, kOptimizerNames);
   r.number("lr", o.lr, 1e-12, 1e6);
   r.number("momentum", o.momentum, 0, 0.9999);
   r.number("beta1", o.beta1, 0, 0.9999);
@@ -538,8 +525,8 @@ SpecResult parse_spec(const json::Value& v) {
     else root.error(at, "expected a metric name, got " + describe(m));
   }, &present);
   if (present) s.metrics = metrics;
-  root.choice("backend", s.backend, {Backend::auto_, Backend::cpu, Backend::webgpu}, backend_name);
-  root.choice("precision", s.precision, {Precision::float64, Precision::float32}, precision_name);
+  root.choice("backend", s.backend, kBackendNames);
+  root.choice("precision", s.precision, kPrecisionNames);
   root.finish();
   if (errors.empty()) errors = check_spec(s);
   return out;
@@ -696,4 +683,33 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   if (s.backend != Backend::auto_) root.set("backend", Value::make_string(backend_name(s.backend)));
   if (s.precision != Precision::float64) root.set("precision", Value::make_string(precision_name(s.precision)));
   return root;
+}
+
+const std::map<std::string, std::vector<std::string>>& spec_choice_fields() {
+  // The tables the read_* functions above read each field with.
+  static const std::map<std::string, std::vector<std::string>> fields = {
+      {"model.activation", enum_names(kActivationNames)},
+      {"model.kind", enum_names(kModelKindNames)},
+      {"model.transformer.activation", enum_names(kTransformerActivations)},
+      {"model.transformer.norm", enum_names(kNormNames)},
+      {"model.transformer.init", enum_names(kInitSchemeNames)},
+      {"model.transformer.init_distribution", enum_names(kDistributionNames)},
+      {"model.transformer.attention_scale", enum_names(kAttentionScaleNames)},
+      {"parametrization.preset", enum_names(kPresetNames)},
+      {"parametrization.init_scale_layers", enum_names(kInitScaleLayersNames)},
+      {"task.kind", enum_names(kTaskNames)},
+      {"task.anchor.kind", enum_names(kAnchorTaskNames)},
+      {"task.target", enum_names(kTargetNames)},
+      {"optimizer.kind", enum_names(kOptimizerNames)},
+      {"backend", enum_names(kBackendNames)},
+      {"precision", enum_names(kPrecisionNames)},
+  };
+  return fields;
+}
+
+const std::vector<std::string>& spec_field_choices(const std::string& json_path) {
+  static const std::vector<std::string> none;
+  const auto& fields = spec_choice_fields();
+  const auto it = fields.find(json_path);
+  return it == fields.end() ? none : it->second;
 }

@@ -4,6 +4,7 @@
 // and the allowed range (e.g. `model.widths[2]: 0 is not in [1, 16384]`). Unknown fields are errors.
 // Absent fields take the defaults of ExperimentSpec, so a spec file only needs what differs.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ struct SpecResult {
 SpecResult parse_spec(const json::Value& v);
 SpecResult parse_spec_text(const std::string& text);
 json::Value spec_to_json(const ExperimentSpec& s);
+
+// The spec's fields whose value is one of a few names, by JSON path ("model.activation", "task.anchor.kind"), each
+// with the names parse_spec accepts there, in the order its error lists them. The spec editor offers these.
+const std::map<std::string, std::vector<std::string>>& spec_choice_fields();
+// The names of one such field; empty for a field that takes any value of its type.
+const std::vector<std::string>& spec_field_choices(const std::string& json_path);
 
 // Checks that need the whole spec (sizes against the memory and time budgets, options that fit the task, ...).
 // parse_spec already calls it; exposed for code that edits a spec in place.

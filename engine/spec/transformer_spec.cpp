@@ -1,7 +1,5 @@
 #include "engine/spec/transformer_spec.hpp"
 
-const char* model_kind_name(ModelKind k) { return k == ModelKind::transformer ? "transformer" : "mlp"; }
-
 TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskConfig& task, int width) {
   TransformerConfig c;
   c.vocab = c.outputs = task.vocab;

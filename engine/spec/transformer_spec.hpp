@@ -1,13 +1,18 @@
 // The Transformer's part of an ExperimentSpec (model.kind "transformer", model.transformer in JSON) and how it
 // becomes a TransformerConfig and a TransformerInit for one sweep member.
 #pragma once
+#include "engine/base/enum_names.hpp"
 #include "engine/kernels/activation.hpp"
 #include "engine/model/transformer.hpp"
 #include "engine/param/parametrization.hpp"
 #include "engine/task/anchor_tasks.hpp"
 
 enum class ModelKind { mlp, transformer };
-const char* model_kind_name(ModelKind k);
+inline constexpr EnumName<ModelKind> kModelKindNames[] = {
+    {ModelKind::mlp, "mlp"},
+    {ModelKind::transformer, "transformer"},
+};
+inline const char* model_kind_name(ModelKind k) { return enum_name(kModelKindNames, k); }
 
 struct TransformerSpec {
   int layers = 2, d_model = 64, heads = 1, d_head = 0, d_ff = 256;  // d_head 0: d_model / heads

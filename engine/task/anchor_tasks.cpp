@@ -7,20 +7,6 @@
 
 #include "engine/base/rng.hpp"
 
-const char* anchor_task_name(AnchorTaskKind k) {
-  switch (k) {
-    case AnchorTaskKind::identity: return "identity";
-    case AnchorTaskKind::reading: return "reading";
-    case AnchorTaskKind::classification: return "classification";
-    case AnchorTaskKind::composite: return "composite";
-    case AnchorTaskKind::two_anchor: return "two_anchor";
-    case AnchorTaskKind::statistical1: return "statistical1";
-    case AnchorTaskKind::statistical2: return "statistical2";
-    case AnchorTaskKind::multi_anchor: return "multi_anchor";
-  }
-  return "?";
-}
-
 bool anchor_task_has_ood(AnchorTaskKind k) { return k == AnchorTaskKind::composite || k == AnchorTaskKind::two_anchor; }
 
 int composite_shift(int anchor) {

@@ -23,10 +23,22 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/base/enum_names.hpp"
+
 enum class AnchorTaskKind { identity, reading, classification, composite, two_anchor, statistical1, statistical2,
                             multi_anchor };
+inline constexpr EnumName<AnchorTaskKind> kAnchorTaskNames[] = {
+    {AnchorTaskKind::identity, "identity"},
+    {AnchorTaskKind::reading, "reading"},
+    {AnchorTaskKind::classification, "classification"},
+    {AnchorTaskKind::composite, "composite"},
+    {AnchorTaskKind::two_anchor, "two_anchor"},
+    {AnchorTaskKind::statistical1, "statistical1"},
+    {AnchorTaskKind::statistical2, "statistical2"},
+    {AnchorTaskKind::multi_anchor, "multi_anchor"},
+};
 
-const char* anchor_task_name(AnchorTaskKind k);
+inline const char* anchor_task_name(AnchorTaskKind k) { return enum_name(kAnchorTaskNames, k); }
 bool anchor_task_has_ood(AnchorTaskKind k);  // composite, two_anchor
 
 constexpr int kAnchorKeyMin = 20, kAnchorKeyMax = 100;

@@ -9,36 +9,6 @@
 #include "engine/task/fashion_mnist.hpp"
 #include "engine/task/phenomena_tasks.hpp"
 
-const char* task_name(TaskKind k) {
-  switch (k) {
-    case TaskKind::sin_regression: return "sin_regression";
-    case TaskKind::sectors: return "sectors";
-    case TaskKind::fashion_mnist: return "fashion_mnist";
-    case TaskKind::skipgram: return "skipgram";
-    case TaskKind::anchor: return "anchor";
-    case TaskKind::function_1d: return "function_1d";
-    case TaskKind::boolean_cube: return "boolean_cube";
-    case TaskKind::sum_sin: return "sum_sin";
-    case TaskKind::image_2d: return "image_2d";
-  }
-  return "?";
-}
-
-const char* target_name(Target t) {
-  switch (t) {
-    case Target::none: return "none";
-    case Target::sin135: return "sin135";
-    case Target::sin15: return "sin15";
-    case Target::step: return "step";
-    case Target::noisy_sin: return "noisy_sin";
-    case Target::piecewise_relu: return "piecewise_relu";
-    case Target::four_points: return "four_points";
-    case Target::parity: return "parity";
-    case Target::x1x2: return "x1x2";
-  }
-  return "?";
-}
-
 namespace {
 
 void random_unit_vector(Rng& rng, double* v, int d) {

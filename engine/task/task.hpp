@@ -20,9 +20,6 @@
 
 #include "engine/task/task_config.hpp"
 
-const char* task_name(TaskKind k);
-const char* target_name(Target t);
-
 struct TaskData {
   Dataset train, test;
   bool classification = false;

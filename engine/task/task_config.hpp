@@ -4,12 +4,37 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/base/enum_names.hpp"
 #include "engine/task/anchor_tasks.hpp"
 
 enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram, anchor, function_1d, boolean_cube, sum_sin,
                       image_2d };
+inline constexpr EnumName<TaskKind> kTaskNames[] = {
+    {TaskKind::sin_regression, "sin_regression"},
+    {TaskKind::sectors, "sectors"},
+    {TaskKind::fashion_mnist, "fashion_mnist"},
+    {TaskKind::skipgram, "skipgram"},
+    {TaskKind::anchor, "anchor"},
+    {TaskKind::function_1d, "function_1d"},
+    {TaskKind::boolean_cube, "boolean_cube"},
+    {TaskKind::sum_sin, "sum_sin"},
+    {TaskKind::image_2d, "image_2d"},
+};
+inline const char* task_name(TaskKind k) { return enum_name(kTaskNames, k); }
 // The target of function_1d and boolean_cube (engine/task/phenomena_tasks.hpp); `none` for the other kinds.
 enum class Target { none, sin135, sin15, step, noisy_sin, piecewise_relu, four_points, parity, x1x2 };
+inline constexpr EnumName<Target> kTargetNames[] = {
+    {Target::none, "none"},
+    {Target::sin135, "sin135"},
+    {Target::sin15, "sin15"},
+    {Target::step, "step"},
+    {Target::noisy_sin, "noisy_sin"},
+    {Target::piecewise_relu, "piecewise_relu"},
+    {Target::four_points, "four_points"},
+    {Target::parity, "parity"},
+    {Target::x1x2, "x1x2"},
+};
+inline const char* target_name(Target t) { return enum_name(kTargetNames, t); }
 
 constexpr double kSkipgramSameCluster = 0.7;
 
