@@ -114,6 +114,9 @@ bool reset(App& app) {
   app.data_wanted = r.spec.task.kind == TaskKind::fashion_mnist && !probe_fashion_mnist(fashion_mnist_dir()).present;
   app.runner.reset();
   app.embedding_view = EmbeddingView{};
+  app.phenomena_view.pictures.clear();
+  app.phenomena_view.slopes_at = -1;
+  app.width_view.curves_at = -1;
   app.limits.clear();
   app.no_limit_why.clear();
   if (!app.data_wanted) {

@@ -34,6 +34,35 @@ std::vector<double> predict(const Mlp& m, const Dataset& d) {
   return std::vector<double>(f, f + long(d.size) * m.dims().back());
 }
 
+// The picture of `run` (on data set `d`, or its weights alone when null): computed by `compute` at most once per
+// state of the member.
+template <class Compute>
+const std::vector<double>& picture(PhenomenaView& v, const Member& run, const Dataset* d, Compute compute) {
+  NetworkPicture* p = nullptr;
+  for (NetworkPicture& q : v.pictures)
+    if (q.member == &run && q.data == d) p = &q;
+  if (!p) p = &v.pictures.emplace_back(NetworkPicture{&run, d});
+  if (p->steps != run.steps_done() || p->records != int(run.recorded_steps().size())) {
+    p->values = compute();
+    p->steps = run.steps_done();
+    p->records = int(run.recorded_steps().size());
+  }
+  return p->values;
+}
+
+const std::vector<double>& outputs(PhenomenaView& v, const Member& run, const Dataset& d) {
+  return picture(v, run, &d, [&] { return predict(*run.mlp(), d); });
+}
+
+// The (γ, γ′) fits, recomputed when the sweep has stepped since.
+const std::vector<PhaseSlope>& phase_slopes_of(PhenomenaView& v, const Runner& runner) {
+  if (v.slopes_at != runner.total_steps()) {
+    v.slopes = phase_slopes(runner, /*require_converged=*/false);
+    v.slopes_at = runner.total_steps();
+  }
+  return v.slopes;
+}
+
 Mlp with_params(const Mlp& m, const std::vector<double>& params) {
   Mlp copy(m.dims(), m.activation(), m.scaling(), 1);
   copy.params() = params;
@@ -132,7 +161,7 @@ void heat_map(const char* id, const char* title, const std::vector<double>& cell
 ImU32 heat_of(double v, double scale) { return heat_color(v / scale); }
 
 // Frequency principle: Δ_F curves and heat map, the fit, the spectra.
-void frequency_panels(const Runner& runner, const Member& run) {
+void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run) {
   std::vector<PlotCurve> curves;
   std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
   for (const Series& s : run.series())
@@ -159,7 +188,7 @@ void frequency_panels(const Runner& runner, const Member& run) {
   heat_map("##fp_heat", title, cells, rows, cols, heat_of, 1.0, ImVec2(half, kPanelHeight));
 
   const Dataset& train = runner.data().train;
-  const std::vector<double> out = predict(*run.mlp(), train);
+  const std::vector<double>& out = outputs(v, run, train);
   std::vector<double> xs;
   for (int i = 0; i < train.size; i++) xs.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
   PlotAxes fit;
@@ -224,7 +253,7 @@ void pick_on_click(const Runner& runner, PhenomenaView& v, const std::vector<Pha
 // The (γ, γ′) map: each phase point coloured by S_w, with the theory's boundaries γ = 1 (γ′ ≤ 0) and γ′ = γ − 1.
 // A ring marks the chosen run's point; click a point to choose it.
 void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
-  const std::vector<PhaseSlope> slopes = phase_slopes(runner, /*require_converged=*/false);
+  const std::vector<PhaseSlope>& slopes = phase_slopes_of(v, runner);
   const Member& chosen = *runner.members()[size_t(v.run)];
   ImVec2 a, b;
   frame("##phase_map", "S_w: red linear, blue condensed (click a point)", size, a, b);
@@ -269,7 +298,7 @@ void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
 // test grid with the data, so jagged (condensed), spline-like (critical) and near-linear (linear) fits sit where
 // the map puts them. The chosen run's cell is framed; click a cell to choose it.
 void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
-  const std::vector<PhaseSlope> slopes = phase_slopes(runner, /*require_converged=*/false);
+  const std::vector<PhaseSlope>& slopes = phase_slopes_of(v, runner);
   std::vector<double> gammas, primes;
   for (const PhaseSlope& ps : slopes) {
     gammas.push_back(ps.phase.gamma);
@@ -304,7 +333,7 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
       const double t = (std::clamp(y, y0, y1) - y0) / (y1 - y0);
       return ImVec2(c0.x + float((x + 1) / 2) * (c1.x - c0.x), c1.y - float(t) * (c1.y - c0.y));
     };
-    const std::vector<double> out = predict(*run.mlp(), test);
+    const std::vector<double>& out = outputs(v, run, test);
     for (int i = 1; i < test.size; i++)
       dl->AddLine(point(test.x[size_t(i - 1) * size_t(test.input_dim)], out[size_t(i - 1)]),
                   point(test.x[size_t(i) * size_t(test.input_dim)], out[size_t(i)]), IM_COL32(255, 140, 40, 255),
@@ -353,12 +382,13 @@ void filter_panel(const Member& run, float width) {
 
 // FP-4: the image as a function of the pixel position. Train pixels are the odd columns, test the even ones; the
 // network is drawn on both, so the test columns show how it fills in between.
-void image_panels(const Runner& runner, const Member& run, float width) {
+void image_panels(PhenomenaView& v, const Runner& runner, const Member& run, float width) {
   const Dataset& train = runner.data().train;
   const Dataset& test = runner.data().test;
   const int side = image_2d_side(runner.spec().task), half = side / 2;
   if (side == 0) return;
-  const std::vector<double> on_train = predict(*run.mlp(), train), on_test = predict(*run.mlp(), test);
+  const std::vector<double>& on_train = outputs(v, run, train);
+  const std::vector<double>& on_test = outputs(v, run, test);
   std::vector<double> target(size_t(side * side)), network(target.size());
   for (int r = 0; r < side; r++)
     for (int c = 0; c < side; c++) {
@@ -382,9 +412,9 @@ void image_panels(const Runner& runner, const Member& run, float width) {
            ImVec2(third, kPanelHeight));
 }
 
-void cosine_panel(const Member& run, float width) {
+void cosine_panel(PhenomenaView& v, const Member& run, float width) {
   const int n = run.width();
-  const std::vector<double> d = cosine_matrix(*run.mlp());
+  const std::vector<double>& d = picture(v, run, nullptr, [&] { return cosine_matrix(*run.mlp()); });
   char title[96];
   std::snprintf(title, sizeof title, "cosine matrix, %d neurons (blue +1, red -1)", n);
   heat_map("##cosine", title, d, n, n, diverging_color, 1.0, ImVec2(width, kPanelHeight));
@@ -411,11 +441,11 @@ void sharpness_panel(const Runner& runner) {
   line_plot("##sharpness", axes, curves, ImVec2(0, kPanelHeight));
 }
 
-void fit_panel(const Runner& runner, const Member& run, float width) {
+void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float width) {
   const Dataset& test = runner.data().test;
   const Dataset& train = runner.data().train;
   if (train.input_dim < 1 || train.input_dim > 2) return;
-  const std::vector<double> out = predict(*run.mlp(), test);
+  const std::vector<double>& out = outputs(v, run, test);
   std::vector<double> xs, train_x;
   for (int i = 0; i < test.size; i++) xs.push_back(test.x[size_t(i) * size_t(test.input_dim)]);
   for (int i = 0; i < train.size; i++) train_x.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
@@ -449,14 +479,14 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
     ImGui::EndCombo();
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
-  if (fp) frequency_panels(runner, run);
-  if (image) image_panels(runner, run, ImGui::GetContentRegionAvail().x);
+  if (fp) frequency_panels(v, runner, run);
+  if (image) image_panels(v, runner, run, ImGui::GetContentRegionAvail().x);
   if (filter) filter_panel(run, half);
   if (phase) {
     phase_map(runner, v, ImVec2(half, kPanelHeight + 40));
     ImGui::SameLine();
     phase_fits(runner, v, ImVec2(half, kPanelHeight + 40));
-    fit_panel(runner, run, half);
+    fit_panel(v, runner, run, half);
     ImGui::SameLine();
     ImGui::TextWrapped("The chosen run: %s. Its fit on the left, its neurons below (angle vs amplitude at init "
                        "and now). Near-linear fits and neurons that barely move: linear regime; a few kinks and "
@@ -466,7 +496,7 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
   if (neurons) {
     neuron_panels(run, half);
     ImGui::SameLine();
-    cosine_panel(run, half);
+    cosine_panel(v, run, half);
   }
   if (sharp) sharpness_panel(runner);
 }

@@ -6,10 +6,26 @@
 //   sharpness     λ_max vs step with 2/η per learning rate
 // Everything drawn is read from the Runner (series, weights); nothing here trains.
 #pragma once
+#include "engine/analysis/phase_diagram.hpp"
 #include "engine/run/runner.hpp"
+
+#include <vector>
+
+// A picture's numbers computed from a member's network (its outputs on a data set, its cosine matrix), kept until
+// the member steps or records again: the view draws every frame, the network changes far less often.
+struct NetworkPicture {
+  const Member* member = nullptr;
+  const Dataset* data = nullptr;  // null for a picture of the weights alone
+  int steps = -1, records = -1;   // the member's state it was computed at
+  std::vector<double> values;
+};
 
 struct PhenomenaView {
   int run = 0;  // which sweep member the per-run pictures show
+  // Kept between frames; cleared when a new Runner starts (App's reset).
+  std::vector<NetworkPicture> pictures;  // every picture drawn so far (a handful of members and sets)
+  std::vector<PhaseSlope> slopes;        // the phase map's fits, at `slopes_at` steps of the sweep
+  long slopes_at = -1;
 };
 
 void phenomena_view(PhenomenaView& v, const Runner& runner);

@@ -82,7 +82,13 @@ void width_view(WidthView& v, const Runner& runner) {
   std::snprintf(step_label, sizeof step_label, "step %d", step);
   ImGui::SliderInt("record", &v.record, 0, std::max(0, records - 1), step_label);
 
-  const std::vector<PlotCurve> curves = width_curves(runner, names[size_t(v.family)], v.record);
+  if (v.curves_at != runner.total_steps() || v.curves_family != v.family || v.curves_record != v.record) {
+    v.curves = width_curves(runner, names[size_t(v.family)], v.record);
+    v.curves_at = runner.total_steps();
+    v.curves_family = v.family;
+    v.curves_record = v.record;
+  }
+  const std::vector<PlotCurve>& curves = v.curves;
   PlotAxes axes;
   axes.title = names[size_t(v.family)] + " at step " + std::to_string(step) + " vs width (geometric mean over seeds)";
   axes.x_label = "width n";

@@ -12,6 +12,10 @@
 struct WidthView {
   int family = -1;  // which series family (act_delta_rms, act_rms, ...); -1: act_delta_rms if recorded
   int record = 1;  // which recorded step
+  // The curves drawn, kept until the sweep steps or the family or record changes (cleared by App's reset).
+  std::vector<PlotCurve> curves;
+  long curves_at = -1;
+  int curves_family = -1, curves_record = -1;
 };
 
 void width_view(WidthView& v, const Runner& runner);
