@@ -105,8 +105,8 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) 
 // The index of the preset file examples/STEM.json, or -1.
 EMSCRIPTEN_KEEPALIVE int muplay_find_preset(const char* stem) { return find_preset(the_app(), arg(stem)); }
 
-// The files of the page's downloads, written as `muplay` writes them (engine/spec/result_files.hpp). The spec file of an
-// invalid spec (mid-edit) is its document as it stands, so work in progress can be saved too.
+// The files of the page's downloads, written as `muplay` writes them (engine/spec/result_files.hpp). The spec file of
+// an invalid spec (mid-edit) is its document as it stands, so work in progress can be saved too.
 EMSCRIPTEN_KEEPALIVE const char* muplay_spec_file() {
   const SpecResult r = parse_spec(the_app().spec_doc);
   return out(r.ok() ? spec_file_text(r.spec) : json::write(the_app().spec_doc, 2) + "\n");
@@ -235,7 +235,8 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_backend() {
   return out(json::write(r));
 }
 
-// The width-∞ curves drawn beside the train loss: {"why": reason when none, "curves": [{"label", "steps", "train_loss"}]}.
+// The width-∞ curves drawn beside the train loss: {"why": reason when none, "curves": [{"label", "steps",
+// "train_loss"}]}.
 EMSCRIPTEN_KEEPALIVE const char* muplay_limit_curves() {
   json::Value curves = json::Value::make_array();
   for (const LimitCurve& c : the_app().limits) {

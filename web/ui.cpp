@@ -129,8 +129,8 @@ std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
   return out;
 }
 
-// The width-∞ curve (engine/analysis/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle; where
-// the experiment has none, one line says why, so a student knows what to change to see it.
+// The width-∞ curve (engine/analysis/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle;
+// where the experiment has none, one line says why, so a student knows what to change to see it.
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   ImGui::SameLine();
   if (app.limits.empty()) {

@@ -15,7 +15,8 @@ struct MeanSem {
 };
 MeanSem mean_sem(const std::vector<double>& values);
 
-// Per seed of the sweep (which must have a single learning rate), the log-log slope against width of series `name` at record `record` (one value per
-// width, in sweep order). Runs are matched by their coordinates; a run that lacks the record (it diverged
-// before it) gives NaN for its seed. Averaging these per-seed slopes equals fitting the mean of log y.
+// Per seed of the sweep (which must have a single learning rate), the log-log slope against width of series `name`
+// at record `record` (one value per width, in sweep order). Members are matched by their coordinates; one that lacks
+// the record (it diverged before it) gives NaN for its seed. Averaging these per-seed slopes equals fitting the mean
+// of log y.
 std::vector<double> slopes_per_seed(const Runner& runner, const std::string& name, int record);

@@ -3,10 +3,10 @@
 // On the skipgram task (engine/task/task.hpp) the embedding of word i is the first layer's response to its one-hot
 // input, h¹(e_i) = W₁ e_i: column i of the effective W₁. What PCA shows depends only on the Gram matrix of those
 // columns, (1/n) W₁ᵀ W₁, and that matrix also exists at n = ∞: for a linear one-hidden-layer net in mean-field form
-// (μP = MFP) W₁ = [U₀ V₀] P_t (engine/analysis/infinite_width.hpp), so the Gram matrix is P_tᵀ Ĝ P_t with Ĝ at infinity.
-// Under NTK the embeddings barely move from their random init (they move by O(n^-1/2), not at all at ∞), so their
-// PCA shows no clusters; under μP the words of a cluster, which share contexts, come together — more so at
-// larger width, where the random part of the init averages out, and most at ∞.
+// (μP = MFP) W₁ = [U₀ V₀] P_t (engine/analysis/infinite_width.hpp), so the Gram matrix is P_tᵀ Ĝ P_t with Ĝ at
+// infinity. Under NTK the embeddings barely move from their random init (they move by O(n^-1/2), not at all at ∞), so
+// their PCA shows no clusters; under μP the words of a cluster, which share contexts, come together — more so at larger
+// width, where the random part of the init averages out, and most at ∞.
 //
 // Separation of the two clusters in the PCA plane: ‖μ₀ − μ₁‖² / (mean squared distance of a point to its cluster's
 // centroid). Its chance level comes from the same points with the cluster labels shuffled.

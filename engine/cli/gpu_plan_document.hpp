@@ -8,5 +8,6 @@
 // flops_per_step counts the GEMMs: 2·B·fan_in·fan_out each for the forward, ∂L/∂W and (all but the first layer) δ.
 json::Value mlp_gpu_plan_document(const ExperimentSpec& spec);
 // A Transformer member: the form of mlp_gpu_plan_document plus "kind": "transformer", "vocab", "outputs", "seq_len",
-// "train_tokens" and "train_labels" (so random data can be made valid). flops_per_step: 3 × the forward's (transformer_forward_flops).
+// "train_tokens" and "train_labels" (so random data can be made valid). flops_per_step: 3 × the forward's
+// (transformer_forward_flops).
 json::Value transformer_gpu_plan_document(const ExperimentSpec& spec);

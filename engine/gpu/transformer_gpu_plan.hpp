@@ -1,6 +1,6 @@
-// The training step of a Transformer (engine/model/transformer.hpp) with AdamW as a GPU kernel plan (engine/gpu/gpu_plan.hpp),
-// in float32: the same step as AnchorTrainer::train_step, built from the same kernels as the MLP's plus a few of its
-// own (embeddings, the last position, residual adds, gradient clipping).
+// The training step of a Transformer (engine/model/transformer.hpp) with AdamW as a GPU kernel plan
+// (engine/gpu/gpu_plan.hpp), in float32: the same step as AnchorTrainer::train_step, built from the same kernels as the
+// MLP's plus a few of its own (embeddings, the last position, residual adds, gradient clipping).
 //   phase 0 (forward_backward): gather the mini-batch's tokens and labels, embeddings, every block (pre-LN or post-LN:
 //     LayerNorm, Q/K/V, causal multi-head attention, W_O, residual, FFN), the last position, the final LayerNorm,
 //     the head, cross-entropy and its batch loss into the loss history, then backward in reverse;

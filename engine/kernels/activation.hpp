@@ -28,7 +28,7 @@ void activation_backward(Activation a, double* dh, const double* dx, const doubl
 void activation_forward(Activation a, double* x, const double* h, long n, double param);
 void activation_backward(Activation a, double* dh, const double* dx, const double* h, const double* x, long n,
                          double param);
-// d1[i] = phi'(h[i]) and d2[i] = phi''(h[i]): the gradient-augmented loss (engine/model/gradient_loss.hpp) carries ∂h/∂x
-// forward through phi' and needs phi'' on its way back. GELU is left out (no spec experiment uses it there).
+// d1[i] = phi'(h[i]) and d2[i] = phi''(h[i]): the gradient-augmented loss (engine/model/gradient_loss.hpp) carries
+// ∂h/∂x forward through phi' and needs phi'' on its way back. GELU is left out (no spec experiment uses it there).
 bool activation_has_second_derivative(Activation a);
 void activation_derivatives(Activation a, double* d1, double* d2, const double* h, long n, double param);

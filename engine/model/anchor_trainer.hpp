@@ -1,7 +1,7 @@
 // Training and measuring one Transformer on an anchor-function task: the model, AdamW (or SGD/Adam) with the
 // learning-rate schedule and gradient clipping, shuffled mini-batches, and the chapter-13 measurements.
-// TransformerMember (engine/run/transformer_member.hpp) drives it for model.kind "transformer" and records its numbers as series.
-// Buffers are sized in the constructor: train_step and the measurements allocate nothing.
+// TransformerMember (engine/run/transformer_member.hpp) drives it for model.kind "transformer" and records its numbers
+// as series. Buffers are sized in the constructor: train_step and the measurements allocate nothing.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -42,8 +42,9 @@ class AnchorTrainer {
   // Mean |cos| between distinct rows of block `layer`'s W_Q (condensation, Fig 13.10).
   double query_row_cosine(int layer) const;
 
-  // The two halves of train_step, for a step run elsewhere (engine/run/transformer_member_gpu.cpp): the next mini-batch's
-  // row indices (batch_size of them, shuffling at each new epoch), and clip + update from the gradient buffer.
+  // The two halves of train_step, for a step run elsewhere (engine/run/transformer_member_gpu.cpp): the next
+  // mini-batch's row indices (batch_size of them, shuffling at each new epoch), and clip + update from the gradient
+  // buffer.
   const int* next_batch_rows();
   void update(long t);
   // Where the mini-batches stand: a copy is a checkpoint, assigning one back rewinds.

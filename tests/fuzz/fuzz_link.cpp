@@ -1,5 +1,5 @@
-// libFuzzer target: the share-link decoder (engine/spec/link.hpp) on arbitrary bytes, as a page's URL fragment could be.
-// It must never crash, hang or leak, must say why it refuses a link, and a link it opens must be shareable again:
+// libFuzzer target: the share-link decoder (engine/spec/link.hpp) on arbitrary bytes, as a page's URL fragment could
+// be. It must never crash, hang or leak, must say why it refuses a link, and a link it opens must be shareable again:
 // encoding the spec and decoding that gives the same spec.
 #include <cstdint>
 #include <cstdio>

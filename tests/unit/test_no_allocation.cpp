@@ -39,7 +39,8 @@ TEST(StepLoop, AllocatesNothing) {
   }
 }
 
-// float32 mode (engine/kernels/gemm_f32.hpp): its packing buffers are sized when the model is built, not while stepping.
+// float32 mode (engine/kernels/gemm_f32.hpp): its packing buffers are sized when the model is built, not while
+// stepping.
 TEST(StepLoop, Float32AllocatesNothing) {
   ExperimentSpec s;
   s.model.widths = {32, 300};

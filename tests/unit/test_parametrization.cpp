@@ -13,7 +13,8 @@ struct Direct {
   double std, lr;
 };
 Direct direct(const TensorScaling& s, UpdateRule rule) {
-  // SGD on w moves W by multiplier² · lr_mult · η ∂L/∂W; Adam's step ignores the gradient's scale: multiplier · lr_mult.
+  // SGD on w moves W by multiplier² · lr_mult · η ∂L/∂W; Adam's step ignores the gradient's scale: multiplier ·
+  // lr_mult.
   const double lr = rule == UpdateRule::sgd ? s.multiplier * s.multiplier * s.lr_multiplier : s.multiplier * s.lr_multiplier;
   return {s.multiplier * s.init_std, lr};
 }

@@ -38,9 +38,9 @@ TEST_P(PresetTrains, LossFalls) {
   SpecResult r = parse_spec_text(p.text);
   // A shortened copy: the first 60 steps must already lower the train loss of every stable member.
   // Transformer presets get 300: a small-init member (31-anchor-gamma-sweep, gamma 0.8) sits on a plateau at first
-  // (at its former lr 2e-3: loss 4.90 -> 4.58 after 60 steps, 4.52 after 150, 4.20 after 300). Under a small init (the condensation
-  // presets) the loss sits on a plateau while the neurons align: up to 1000 steps there.
-  // A Transformer at PyTorch-default init (the chapter-12 presets 30, 32, 35, 36) drops 10% within 100 steps.
+  // (at its former lr 2e-3: loss 4.90 -> 4.58 after 60 steps, 4.52 after 150, 4.20 after 300). Under a small init (the
+  // condensation presets) the loss sits on a plateau while the neurons align: up to 1000 steps there. A Transformer at
+  // PyTorch-default init (the chapter-12 presets 30, 32, 35, 36) drops 10% within 100 steps.
   const bool small_init = r.spec.parametrization.init_scale < 0.01;
   const bool transformer = r.spec.model.kind == ModelKind::transformer;
   const bool default_init = transformer && r.spec.model.transformer.init == InitScheme::pytorch;
