@@ -22,7 +22,7 @@ App& the_app() {
 }
 
 void app_init(App& app, const std::string& presets_dir) {
-  app.presets = list_presets(presets_dir);
+  app.presets = list_presets(presets_dir, app.spec_limits);
   load_default(app);
 }
 
@@ -48,7 +48,7 @@ bool load_preset(App& app, int index) {
 }
 
 void spec_doc_changed(App& app) {
-  app.spec_errors = parse_spec(app.spec_doc).errors;
+  app.spec_errors = parse_spec(app.spec_doc, app.spec_limits).errors;
   app.spec_text = json::write(app.spec_doc, 2);
   app.spec_edited = true;
   app.spec_revision += 1;
@@ -72,7 +72,7 @@ std::vector<std::string> load_spec_text(App& app, const std::string& text) {
     return app.spec_errors;
   }
   // A valid spec: show it in canonical form (every field, so every field is editable) and get it ready to run.
-  app.spec_doc = spec_to_json(parse_spec(app.spec_doc).spec);
+  app.spec_doc = spec_to_json(parse_spec(app.spec_doc, app.spec_limits).spec);
   app.spec_text = json::write(app.spec_doc, 2);
   app.message.clear();
   reset(app);
@@ -89,7 +89,7 @@ std::vector<std::string> import_file_text(App& app, const std::string& text) {
 }
 
 std::vector<std::string> open_link(App& app, const std::string& fragment) {
-  const SpecResult r = spec_from_link(fragment);
+  const SpecResult r = spec_from_link(fragment, app.spec_limits);
   if (r.ok()) return load_spec_text(app, json::write(spec_to_json(r.spec)));
   load_default(app);
   // The decoder's own messages start "link: ..." (spec field errors start with the field's path).
@@ -101,17 +101,18 @@ std::vector<std::string> open_link(App& app, const std::string& fragment) {
 }
 
 std::string share_link(const App& app) {
-  const SpecResult r = parse_spec(app.spec_doc);
+  const SpecResult r = parse_spec(app.spec_doc, app.spec_limits);
   return r.ok() ? spec_to_link(r.spec) : "";
 }
 
 bool reset(App& app) {
-  SpecResult r = parse_spec(app.spec_doc);
+  SpecResult r = parse_spec(app.spec_doc, app.spec_limits);
   if (!r.ok()) {
     app.message = "cannot reset: the spec has " + std::to_string(r.errors.size()) + " problem(s), first: " + r.errors[0];
     return false;
   }
-  app.data_wanted = r.spec.task.kind == TaskKind::fashion_mnist && !probe_fashion_mnist(fashion_mnist_dir()).present;
+  app.data_wanted = r.spec.task.kind == TaskKind::fashion_mnist &&
+                    !probe_fashion_mnist(app.spec_limits.fashion_mnist_dir).error.empty();
   app.runner.reset();
   app.embedding_view = EmbeddingView{};
   app.phenomena_view.pictures.clear();
@@ -120,7 +121,7 @@ bool reset(App& app) {
   app.limits.clear();
   app.no_limit_why.clear();
   if (!app.data_wanted) {
-    app.runner = std::make_unique<Runner>(r.spec, app.gpu.get(), app.gpu_why_none);
+    app.runner = std::make_unique<Runner>(r.spec, app.spec_limits.fashion_mnist_dir, app.gpu.get(), app.gpu_why_none);
     app.limits = limit_curves(app.runner->spec(), app.runner->data(), &app.no_limit_why);
   }
   app.run_when_data_arrives = false;

@@ -32,7 +32,8 @@ struct App {
   bool spec_edited = false;              // spec_doc differs from the spec the runner was built from
   double spec_revision = 0;              // counts changes of spec_doc: the page follows it (address bar, saved draft)
 
-  std::vector<PresetFile> presets;
+  SpecLimits spec_limits;  // the page's time budget and data folder (web/page_limits.hpp), set before app_init
+  std::vector<PresetFile> presets;  // listed under spec_limits
   int preset_index = -1;
 
   // The experiment being trained, built from a valid spec, and its width-∞ curves (or why there are none).
@@ -68,7 +69,8 @@ struct App {
   int plot_pixels_width = 0, plot_pixels_height = 0;
 
   // Fashion-MNIST is fetched only when a spec needs it (web/data_loader.js): the app asks for it, the page fetches it
-  // into /data/fashion-mnist and calls data_arrived. Until then there is no runner; a Run pressed meanwhile waits.
+  // into spec_limits.fashion_mnist_dir and calls data_arrived. Until then there is no runner; a Run pressed meanwhile
+  // waits.
   bool data_wanted = false;
   bool run_when_data_arrives = false;
   // The page's WebGPU device (web/webgpu_device.hpp), once web/page.js has one; else why there is none.

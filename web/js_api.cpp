@@ -78,7 +78,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_get_spec() { return out(json::write(the_
 EMSCRIPTEN_KEEPALIVE const char* muplay_load_spec(const char* text) { return outcome(load_spec_text(the_app(), arg(text))); }
 
 // Checks a spec without loading it: {"ok", "errors"}. The embed API refuses a bad spec before it touches the page.
-EMSCRIPTEN_KEEPALIVE const char* muplay_check_spec(const char* text) { return outcome(read_spec_text(arg(text)).errors); }
+EMSCRIPTEN_KEEPALIVE const char* muplay_check_spec(const char* text) { return outcome(read_spec_text(arg(text), the_app().spec_limits).errors); }
 
 // Loads an imported file: a spec, or a result document (its spec). Returns {"ok", "errors"}.
 EMSCRIPTEN_KEEPALIVE const char* muplay_import(const char* text) { return outcome(import_file_text(the_app(), arg(text))); }
@@ -93,7 +93,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_share_link() { return out(share_link(the
 EMSCRIPTEN_KEEPALIVE const char* muplay_open_link(const char* fragment) { return outcome(open_link(the_app(), arg(fragment))); }
 
 // Decodes a share link without opening it: {"ok", "errors"}. The browser tests fuzz the decoder through this.
-EMSCRIPTEN_KEEPALIVE const char* muplay_decode_link(const char* fragment) { return outcome(spec_from_link(arg(fragment)).errors); }
+EMSCRIPTEN_KEEPALIVE const char* muplay_decode_link(const char* fragment) { return outcome(spec_from_link(arg(fragment), the_app().spec_limits).errors); }
 
 // Shows the full page or an embed with the listed panels (web/view.hpp). Returns {"ok", "errors"}.
 EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) {
@@ -108,7 +108,7 @@ EMSCRIPTEN_KEEPALIVE int muplay_find_preset(const char* stem) { return find_pres
 // The files of the page's downloads, written as `muplay` writes them (engine/spec/result_files.hpp). The spec file of
 // an invalid spec (mid-edit) is its document as it stands, so work in progress can be saved too.
 EMSCRIPTEN_KEEPALIVE const char* muplay_spec_file() {
-  const SpecResult r = parse_spec(the_app().spec_doc);
+  const SpecResult r = parse_spec(the_app().spec_doc, the_app().spec_limits);
   return out(r.ok() ? spec_file_text(r.spec) : json::write(the_app().spec_doc, 2) + "\n");
 }
 EMSCRIPTEN_KEEPALIVE const char* muplay_result_file() {

@@ -14,9 +14,8 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
-#include "engine/spec/time_budget.hpp"
-#include "engine/task/fashion_mnist.hpp"
 #include "web/app.hpp"
+#include "web/page_limits.hpp"
 
 namespace {
 
@@ -119,6 +118,17 @@ void frame() {
   app.last_frame_start_ms = start_ms;
 }
 
+// The page's subset is fetched only when a spec needs it (web/data_loader.js); its sizes are known from the build,
+// so specs validate before it arrives (web/CMakeLists.txt defines them when the build has the data to serve).
+SpecLimits page_spec_limits() {
+  SpecLimits limits{kBrowserTimeBudget, kPageFashionMnistDir};
+#ifdef MUPLAY_FASHION_MNIST_TRAIN
+  limits.fashion_mnist_train = MUPLAY_FASHION_MNIST_TRAIN;
+  limits.fashion_mnist_test = MUPLAY_FASHION_MNIST_TEST;
+#endif
+  return limits;
+}
+
 }  // namespace
 
 int main() {
@@ -140,13 +150,7 @@ int main() {
     fail("Dear ImGui backend initialisation failed");
   glfwSetKeyCallback(window, key_callback);  // replaces the backend's own, which key_callback chains to
 
-  // The page's subset is fetched only when a spec needs it (web/data_loader.js); its sizes are known from the build,
-  // so specs validate before it arrives (web/CMakeLists.txt defines them when the build has the data to serve).
-  set_fashion_mnist_dir("/data/fashion-mnist");
-#ifdef MUPLAY_FASHION_MNIST_TRAIN
-  declare_fashion_mnist_sizes(MUPLAY_FASHION_MNIST_TRAIN, MUPLAY_FASHION_MNIST_TEST);
-#endif
-  set_time_budget(kBrowserTimeBudget);
+  the_app().spec_limits = page_spec_limits();
   // Sweep members on every core, in the threaded build (1 thread in the plain one). At most 8: the pool of web
   // workers emscripten starts before main() is as large (web/CMakeLists.txt, PTHREAD_POOL_SIZE), and a thread
   // beyond it could not start while this thread never yields.

@@ -101,12 +101,7 @@ Value member(const Member& run) {
 }  // namespace
 
 json::Value init_document(const Runner& runner) {
-  // The same data the runner built (make_task is deterministic in the task seed), with the same input bias.
-  TaskData data = make_task(runner.spec().task);
-  if (runner.spec().model.input_bias) {
-    append_constant_input(data.train);
-    append_constant_input(data.test);
-  }
+  const TaskData& data = runner.data();  // with the input bias column, as the members train on it
   Value root = Value::make_object();
   root.set("schema", Value::make_string("muplay-init"));
   root.set("version", Value::make_number(kInitExportVersion));

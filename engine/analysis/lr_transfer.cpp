@@ -16,13 +16,13 @@ double final_value(const Member& run, const std::string& series) {
   return std::isfinite(s->values.back()) ? s->values.back() : kInf;
 }
 
-double mean_over_seeds_at(const ExperimentSpec& spec, int width, double lr) {
+double mean_over_seeds_at(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, int width, double lr) {
   ExperimentSpec s = spec;
   s.sweep.width = {width};
   s.sweep.lr = {lr};
   if (std::find(s.metrics.begin(), s.metrics.end(), "batch_loss_mean") == s.metrics.end())
     s.metrics.push_back("batch_loss_mean");
-  Runner runner(s);
+  Runner runner(s, fashion_mnist_dir);
   while (runner.step()) {}
   return lr_curves(runner)[0].losses[0];
 }
@@ -79,11 +79,12 @@ std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series) 
   return curves;
 }
 
-LrCurve bracket_best_lr(const ExperimentSpec& spec, int width, double start, int max_points) {
+LrCurve bracket_best_lr(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, int width, double start,
+                        int max_points) {
   std::map<int, double> loss;  // half-octave index k -> loss at start·2^(k/2)
   auto lr_at = [&](int k) { return start * std::exp2(0.5 * k); };
   auto evaluate = [&](int k) {
-    if (!loss.count(k) && int(loss.size()) < max_points) loss[k] = mean_over_seeds_at(spec, width, lr_at(k));
+    if (!loss.count(k) && int(loss.size()) < max_points) loss[k] = mean_over_seeds_at(spec, fashion_mnist_dir, width, lr_at(k));
   };
   for (int k : {-1, 0, 1}) evaluate(k);
   for (;;) {

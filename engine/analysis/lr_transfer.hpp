@@ -34,4 +34,6 @@ std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series =
 // batch_loss_mean added) at start·2^(k/2) for k = −1, 0, 1 and walks the half-octave grid downhill until the
 // grid minimum has both neighbours, or `max_points` learning rates were tried. The curve is unimodal in
 // practice (too small: slow; too large: unstable), so this finds the grid minimum a full grid would.
-LrCurve bracket_best_lr(const ExperimentSpec& spec, int width, double start, int max_points = 12);
+// fashion_mnist_dir: as for Runner.
+LrCurve bracket_best_lr(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, int width, double start,
+                        int max_points = 12);

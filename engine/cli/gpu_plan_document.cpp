@@ -4,8 +4,8 @@
 #include "engine/gpu/transformer_gpu_plan.hpp"
 #include "engine/run/runner.hpp"
 
-json::Value mlp_gpu_plan_document(const ExperimentSpec& spec) {
-  const Runner runner(spec);
+json::Value mlp_gpu_plan_document(const ExperimentSpec& spec, const std::string& fashion_mnist_dir) {
+  const Runner runner(spec, fashion_mnist_dir);
   const Member& run = *runner.members().front();
   const Mlp& mlp = *run.mlp();
   const int train_size = runner.data().train.size;
@@ -26,8 +26,8 @@ json::Value mlp_gpu_plan_document(const ExperimentSpec& spec) {
   return doc;
 }
 
-json::Value transformer_gpu_plan_document(const ExperimentSpec& spec) {
-  const Runner runner(spec);
+json::Value transformer_gpu_plan_document(const ExperimentSpec& spec, const std::string& fashion_mnist_dir) {
+  const Runner runner(spec, fashion_mnist_dir);
   const Member& run = *runner.members().front();
   const Transformer& model = run.transformer()->model();
   const int train_size = runner.data().anchor.train.size;

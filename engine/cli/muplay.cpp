@@ -26,7 +26,6 @@
 #include "engine/spec/spec.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/spec/time_budget.hpp"
-#include "engine/task/fashion_mnist.hpp"
 
 #ifndef MUPLAY_EXAMPLES_DIR
 #define MUPLAY_EXAMPLES_DIR "examples"
@@ -65,13 +64,22 @@ int bad_input(const std::string& message) {
   return 2;
 }
 
-bool load_spec(const std::string& path, SpecResult& out) {
+// The command line's limits: its time budget, and the Fashion-MNIST subset of $MUPLAY_FASHION_MNIST_DIR, else the one
+// this build cut (data/CMakeLists.txt).
+SpecLimits command_line_limits() {
+  SpecLimits limits;
+  const char* data_dir = std::getenv("MUPLAY_FASHION_MNIST_DIR");
+  limits.fashion_mnist_dir = data_dir && *data_dir ? data_dir : MUPLAY_FASHION_MNIST_DIR;
+  return limits;
+}
+
+bool load_spec(const std::string& path, const SpecLimits& limits, SpecResult& out) {
   std::string text;
   if (!read_text_file(path, text)) {
     out.errors.push_back("cannot read " + path);
     return false;
   }
-  out = read_spec_text(text);  // older spec versions are migrated
+  out = read_spec_text(text, limits);  // older spec versions are migrated
   return out.ok();
 }
 
@@ -80,12 +88,12 @@ int report_errors(const std::string& path, const SpecResult& r) {
   return 2;
 }
 
-int cmd_validate(const std::string& path) {
+int cmd_validate(const std::string& path, const SpecLimits& limits) {
   SpecResult r;
-  if (!load_spec(path, r)) return report_errors(path, r);
+  if (!load_spec(path, limits, r)) return report_errors(path, r);
   std::printf("%s: valid (%s); about %.3g GFLOP, %s at an assumed %.3g GFLOP/s, %.0f MB\n", path.c_str(),
               r.spec.name.c_str(), estimate_flops(r.spec) / 1e9,
-              describe_duration(estimate_seconds(r.spec, time_budget())).c_str(), time_budget().flops_per_second / 1e9,
+              describe_duration(estimate_seconds(r.spec, limits.budget)).c_str(), limits.budget.flops_per_second / 1e9,
               estimate_memory_bytes(r.spec) / 1e6);
   return 0;
 }
@@ -95,11 +103,11 @@ bool write_file(const std::string& path, const std::string& text) {
   return bool(out << text);
 }
 
-int cmd_run(const std::string& path, const std::string& out_path, const std::string& csv_path, bool quiet,
-            int threads) {
+int cmd_run(const std::string& path, const SpecLimits& limits, const std::string& out_path, const std::string& csv_path,
+            bool quiet, int threads) {
   SpecResult r;
-  if (!load_spec(path, r)) return report_errors(path, r);
-  Runner runner(r.spec);
+  if (!load_spec(path, limits, r)) return report_errors(path, r);
+  Runner runner(r.spec, limits.fashion_mnist_dir);
   if (!runner.backend_note().empty()) std::fprintf(stderr, "%s: %s\n", path.c_str(), runner.backend_note().c_str());
   const long planned = runner.planned_steps();
   long next_report = planned / 20;
@@ -133,29 +141,30 @@ int cmd_run(const std::string& path, const std::string& out_path, const std::str
   return diverged || failed ? 1 : 0;
 }
 
-int cmd_export_init(const std::string& path, const std::string& out_path) {
+int cmd_export_init(const std::string& path, const SpecLimits& limits, const std::string& out_path) {
   SpecResult r;
-  if (!load_spec(path, r)) return report_errors(path, r);
-  const Runner runner(r.spec);  // not stepped: every model is at init
+  if (!load_spec(path, limits, r)) return report_errors(path, r);
+  const Runner runner(r.spec, limits.fashion_mnist_dir);  // not stepped: every model is at init
   const std::string text = json::write(init_document(runner)) + "\n";
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
   else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
   return 0;
 }
 
-int cmd_gpu_plan(const std::string& path, const std::string& out_path) {
+int cmd_gpu_plan(const std::string& path, const SpecLimits& limits, const std::string& out_path) {
   SpecResult r;
-  if (!load_spec(path, r)) return report_errors(path, r);
+  if (!load_spec(path, limits, r)) return report_errors(path, r);
+  const std::string& data_dir = limits.fashion_mnist_dir;
   const bool transformer = r.spec.model.kind == ModelKind::transformer;
-  const std::string text =
-      json::write(transformer ? transformer_gpu_plan_document(r.spec) : mlp_gpu_plan_document(r.spec)) + "\n";
+  const std::string text = json::write(transformer ? transformer_gpu_plan_document(r.spec, data_dir)
+                                                   : mlp_gpu_plan_document(r.spec, data_dir)) + "\n";
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
   else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
   return 0;
 }
 
-int cmd_presets(const std::string& dir) {
-  const std::vector<PresetFile> presets = list_presets(dir);
+int cmd_presets(const std::string& dir, const SpecLimits& limits) {
+  const std::vector<PresetFile> presets = list_presets(dir, limits);
   if (presets.empty()) return bad_input("no preset files (*.json) in " + dir);
   for (const PresetFile& p : presets) {
     std::printf("%-40s %s%s\n", p.path.c_str(), p.name.c_str(), p.errors.empty() ? "" : "  [INVALID]");
@@ -178,9 +187,6 @@ int cmd_names() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The Fashion-MNIST subset: $MUPLAY_FASHION_MNIST_DIR, else the one this build cut (data/CMakeLists.txt).
-  const char* data_dir = std::getenv("MUPLAY_FASHION_MNIST_DIR");
-  set_fashion_mnist_dir(data_dir && *data_dir ? data_dir : MUPLAY_FASHION_MNIST_DIR);
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -205,11 +211,12 @@ int main(int argc, char** argv) {
     else if (!arg.empty() && arg[0] != '-' && positional.empty()) positional = arg;
     else return bad_input("unexpected argument '" + arg + "' (see muplay --help)");
   }
-  if (cmd == "presets") return cmd_presets(dir);
+  const SpecLimits limits = command_line_limits();
+  if (cmd == "presets") return cmd_presets(dir, limits);
   if (cmd == "names") return cmd_names();
-  if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, out_path);
-  if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, out_path);
+  if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, limits, out_path);
+  if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, limits, out_path);
   if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
   if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");
-  return cmd == "run" ? cmd_run(positional, out_path, csv_path, quiet, threads) : cmd_validate(positional);
+  return cmd == "run" ? cmd_run(positional, limits, out_path, csv_path, quiet, threads) : cmd_validate(positional, limits);
 }

@@ -11,8 +11,8 @@
 
 namespace {
 
-TaskData make_data(const ExperimentSpec& spec) {
-  TaskData data = make_task(spec.task);
+TaskData make_data(const ExperimentSpec& spec, const std::string& fashion_mnist_dir) {
+  TaskData data = make_task(spec.task, fashion_mnist_dir);
   if (spec.model.input_bias) {
     append_constant_input(data.train);
     append_constant_input(data.test);
@@ -66,10 +66,12 @@ extern "C" [[gnu::noinline]] void muplay_guarded_step(Member* run, const char* i
   }
 }
 
-Runner::Runner(const ExperimentSpec& spec) : Runner(spec, nullptr, "this program has no WebGPU (only the page does)") {}
+Runner::Runner(const ExperimentSpec& spec, const std::string& fashion_mnist_dir)
+    : Runner(spec, fashion_mnist_dir, nullptr, "this program has no WebGPU (only the page does)") {}
 
-Runner::Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none)
-    : spec_(spec), data_(make_data(spec_)) {
+Runner::Runner(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, GpuDevice* device,
+               const std::string& why_none)
+    : spec_(spec), data_(make_data(spec_, fashion_mnist_dir)) {
   for (const MemberCoords& c : sweep_members(spec_)) members_.push_back(make_member(spec_, data_, c, device, why_none));
   batch_.reserve(members_.size());
 }

@@ -12,9 +12,11 @@
 
 class Runner {
  public:
-  explicit Runner(const ExperimentSpec& spec);  // spec must be valid (parse_spec)
+  // spec must be valid (parse_spec); fashion_mnist_dir: where a fashion_mnist task's files are (SpecLimits).
+  explicit Runner(const ExperimentSpec& spec, const std::string& fashion_mnist_dir = "");
   // Members train on `device` where the spec's backend picks it (make_member); null: none, `why_none` says why.
-  Runner(const ExperimentSpec& spec, GpuDevice* device, const std::string& why_none);
+  Runner(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, GpuDevice* device,
+         const std::string& why_none);
 
   // Advances the next unfinished member by one step. Returns false when every member is done.
   // An exception in a member's step ends that member as failed (Member::error() says why); the others go on.

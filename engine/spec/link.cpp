@@ -74,7 +74,7 @@ std::string spec_to_link(const ExperimentSpec& spec) {
   return kPrefix + std::to_string(spec.version) + "." + base64url_encode(json::write(diff));
 }
 
-SpecResult spec_from_link(const std::string& fragment) {
+SpecResult spec_from_link(const std::string& fragment, const SpecLimits& limits) {
   const size_t start = !fragment.empty() && fragment[0] == '#' ? 1 : 0;
   const size_t length = fragment.size() - start;
   if (length > kMaxLinkChars)
@@ -105,5 +105,5 @@ SpecResult spec_from_link(const std::string& fragment) {
   for (auto it = doc.object.begin(); it != doc.object.end(); ++it)
     if (it->first == "version") { doc.object.erase(it); break; }
   doc.object.insert(doc.object.begin(), {"version", json::Value::make_number(version)});
-  return read_spec_document(doc);
+  return read_spec_document(doc, limits);
 }

@@ -20,8 +20,8 @@ std::string spec_to_link(const ExperimentSpec& spec);
 
 // Reads a fragment (with or without the leading '#'). Errors say what is wrong with the link
 // (not a share link, truncated, corrupted, too long, from a newer build) or, for a link that decodes,
-// which spec fields are invalid, each with its path.
-SpecResult spec_from_link(const std::string& fragment);
+// which spec fields are invalid (checked against `limits`), each with its path.
+SpecResult spec_from_link(const std::string& fragment, const SpecLimits& limits = {});
 
 // The fields of `doc` whose values differ from `base`, recursing into objects (arrays count as one value).
 json::Value fields_differing_from(const json::Value& doc, const json::Value& base);

@@ -16,7 +16,7 @@ bool read_text_file(const std::string& path, std::string& out) {
   return true;
 }
 
-std::vector<PresetFile> list_presets(const std::string& dir) {
+std::vector<PresetFile> list_presets(const std::string& dir, const SpecLimits& limits) {
   namespace fs = std::filesystem;
   std::vector<PresetFile> out;
   std::error_code ec;
@@ -27,7 +27,7 @@ std::vector<PresetFile> list_presets(const std::string& dir) {
     if (!read_text_file(p.path, p.text)) {
       p.errors.push_back("cannot read the file");
     } else {
-      SpecResult r = read_spec_text(p.text);  // older preset files are migrated, as the CLI and page do
+      SpecResult r = read_spec_text(p.text, limits);  // older preset files are migrated, as the CLI and page do
       p.name = r.spec.name;
       p.description = r.spec.description;
       p.errors = r.errors;

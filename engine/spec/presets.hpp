@@ -4,15 +4,17 @@
 #include <string>
 #include <vector>
 
+#include "engine/spec/spec.hpp"
+
 struct PresetFile {
   std::string path;
   std::string name;         // the spec's "name"
   std::string description;  // the spec's "description"
   std::string text;         // the file's JSON text
-  std::vector<std::string> errors;  // non-empty when the file is not a valid spec
+  std::vector<std::string> errors;  // non-empty when the file is not a valid spec (under the limits it was listed with)
 };
 
-std::vector<PresetFile> list_presets(const std::string& dir);
+std::vector<PresetFile> list_presets(const std::string& dir, const SpecLimits& limits = {});
 
 // Whole file as a string; false when it cannot be read.
 bool read_text_file(const std::string& path, std::string& out);

@@ -298,11 +298,19 @@ void read_sweep(ObjectReader& r, SweepSpec& s) {
   r.finish();
 }
 
+// The files in the front end's folder, or the sizes it declared while they are not there yet.
+FashionMnistFiles fashion_mnist_files(const SpecLimits& limits) {
+  const FashionMnistFiles files = probe_fashion_mnist(limits.fashion_mnist_dir);
+  if (!files.error.empty() && limits.fashion_mnist_train > 0)
+    return FashionMnistFiles{limits.fashion_mnist_train, limits.fashion_mnist_test, ""};
+  return files;
+}
+
 // The data must exist where the front end said, with enough images: say so before a run starts.
-void check_fashion_mnist(const TaskConfig& t, std::vector<std::string>& errors) {
+void check_fashion_mnist(const TaskConfig& t, const SpecLimits& limits, std::vector<std::string>& errors) {
   if (t.input_dim != kFashionMnistPixels)
     errors.push_back("task.input_dim: " + std::to_string(t.input_dim) + " is not 784 (fashion_mnist images are 28×28)");
-  const FashionMnistFiles files = probe_fashion_mnist(fashion_mnist_dir());
+  const FashionMnistFiles files = fashion_mnist_files(limits);
   if (!files.error.empty()) return errors.push_back("task.kind: fashion_mnist: " + files.error);
   if (t.train_size > files.train)
     errors.push_back("task.train_size: " + std::to_string(t.train_size) + " is more than the " +
@@ -446,7 +454,7 @@ void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& 
 
 }  // namespace
 
-std::vector<std::string> check_spec(const ExperimentSpec& s) {
+std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& limits) {
   std::vector<std::string> errors;
   const int layers = int(s.model.widths.size()) + 1;
   if (s.version != kSpecVersion)
@@ -462,7 +470,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
                      std::to_string(s.model.widths.size()));
   if (s.task.kind == TaskKind::sectors && s.task.input_dim != 2)
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) + " is not 2 (sectors is a 2-D task)");
-  if (s.task.kind == TaskKind::fashion_mnist) check_fashion_mnist(s.task, errors);
+  if (s.task.kind == TaskKind::fashion_mnist) check_fashion_mnist(s.task, limits, errors);
   if (s.task.kind == TaskKind::skipgram && (s.task.input_dim < 4 || s.task.input_dim % 2 != 0))
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) +
                      " is not an even number >= 4 (skipgram: the vocabulary, two clusters of equal size)");
@@ -490,11 +498,11 @@ std::vector<std::string> check_spec(const ExperimentSpec& s) {
                   "use smaller widths, batch or sweep", bytes / 1e6, kMemoryBudgetBytes / 1e6);
     errors.push_back(std::string("sweep: ") + buf);
   }
-  check_time_budget(s, errors);
+  check_time_budget(s, limits.budget, errors);
   return errors;
 }
 
-SpecResult parse_spec(const json::Value& v) {
+SpecResult parse_spec(const json::Value& v, const SpecLimits& limits) {
   SpecResult out;
   std::vector<std::string>& errors = out.errors;
   ExperimentSpec& s = out.spec;
@@ -528,18 +536,18 @@ SpecResult parse_spec(const json::Value& v) {
   root.choice("backend", s.backend, kBackendNames);
   root.choice("precision", s.precision, kPrecisionNames);
   root.finish();
-  if (errors.empty()) errors = check_spec(s);
+  if (errors.empty()) errors = check_spec(s, limits);
   return out;
 }
 
-SpecResult parse_spec_text(const std::string& text) {
+SpecResult parse_spec_text(const std::string& text, const SpecLimits& limits) {
   json::ParseResult parsed = json::parse(text);
   if (!parsed.ok()) {
     SpecResult out;
     out.errors.push_back("not valid JSON: " + parsed.error);
     return out;
   }
-  return parse_spec(parsed.value);
+  return parse_spec(parsed.value, limits);
 }
 
 json::Value spec_to_json(const ExperimentSpec& s) {

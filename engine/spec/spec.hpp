@@ -10,6 +10,7 @@
 
 #include "engine/base/json.hpp"
 #include "engine/spec/experiment_spec.hpp"
+#include "engine/spec/time_budget.hpp"
 
 struct SpecResult {
   ExperimentSpec spec;
@@ -17,8 +18,18 @@ struct SpecResult {
   bool ok() const { return errors.empty(); }
 };
 
-SpecResult parse_spec(const json::Value& v);
-SpecResult parse_spec_text(const std::string& text);
+// What a spec is checked against that the front end decides: the time a sweep may take and where the Fashion-MNIST
+// files are. The defaults are the command line's budget and no data folder (a fashion_mnist spec is refused).
+struct SpecLimits {
+  TimeBudget budget = kCommandLineTimeBudget;
+  std::string fashion_mnist_dir;  // the folder of the four files (engine/task/fashion_mnist.hpp)
+  // A front end that fetches the files on demand (the page) declares the sizes of the subset its build serves, so a
+  // spec validates before the files arrive (0: nothing declared; the files must be in the folder, as for the CLI).
+  int fashion_mnist_train = 0, fashion_mnist_test = 0;
+};
+
+SpecResult parse_spec(const json::Value& v, const SpecLimits& limits = {});
+SpecResult parse_spec_text(const std::string& text, const SpecLimits& limits = {});
 json::Value spec_to_json(const ExperimentSpec& s);
 
 // The spec's fields whose value is one of a few names, by JSON path ("model.activation", "task.anchor.kind"), each
@@ -29,4 +40,4 @@ const std::vector<std::string>& spec_field_choices(const std::string& json_path)
 
 // Checks that need the whole spec (sizes against the memory and time budgets, options that fit the task, ...).
 // parse_spec already calls it; exposed for code that edits a spec in place.
-std::vector<std::string> check_spec(const ExperimentSpec& s);
+std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& limits = {});

@@ -55,22 +55,22 @@ MigrationResult migrate_spec(json::Value doc) {
   return r;
 }
 
-SpecResult read_spec_document(const json::Value& doc) {
+SpecResult read_spec_document(const json::Value& doc, const SpecLimits& limits) {
   MigrationResult m = migrate_spec(doc);
   if (!m.errors.empty()) {
     SpecResult out;
     out.errors = m.errors;
     return out;
   }
-  return parse_spec(m.doc);
+  return parse_spec(m.doc, limits);
 }
 
-SpecResult read_spec_text(const std::string& text) {
+SpecResult read_spec_text(const std::string& text, const SpecLimits& limits) {
   json::ParseResult parsed = json::parse(text);
   if (!parsed.ok()) {
     SpecResult out;
     out.errors.push_back("not valid JSON: " + parsed.error);
     return out;
   }
-  return read_spec_document(parsed.value);
+  return read_spec_document(parsed.value, limits);
 }

@@ -27,5 +27,5 @@ struct MigrationResult {
 MigrationResult migrate_spec(json::Value doc);
 
 // A spec from outside (a file, the page's editor, a link's JSON): parse, migrate, validate.
-SpecResult read_spec_text(const std::string& text);
-SpecResult read_spec_document(const json::Value& doc);
+SpecResult read_spec_text(const std::string& text, const SpecLimits& limits = {});
+SpecResult read_spec_document(const json::Value& doc, const SpecLimits& limits = {});

@@ -7,15 +7,6 @@
 
 namespace {
 
-TimeBudget g_budget = kCommandLineTimeBudget;
-
-}  // namespace
-
-void set_time_budget(const TimeBudget& budget) { g_budget = budget; }
-const TimeBudget& time_budget() { return g_budget; }
-
-namespace {
-
 constexpr int kAutoStepEvery = 100, kAutoStepIters = 50;  // gd_auto's λ_max estimates (engine/run/mlp_member.cpp)
 constexpr double kTranscendentalFlops = 200;  // tanh, GELU, sigmoid, sin, ...: see activation_flops
 // A step of the gradient-augmented loss against a plain step: the input derivative's forward and its second-order
@@ -99,8 +90,7 @@ std::string describe_duration(double seconds) {
   return buf;
 }
 
-void check_time_budget(const ExperimentSpec& s, std::vector<std::string>& errors) {
-  const TimeBudget& b = time_budget();
+void check_time_budget(const ExperimentSpec& s, const TimeBudget& b, std::vector<std::string>& errors) {
   const double flops = estimate_flops(s);
   const double rate = assumed_flops_per_second(s, b);
   const double seconds = flops / rate;

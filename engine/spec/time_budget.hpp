@@ -23,12 +23,7 @@ struct TimeBudget {
 // The command line's budget (the default): a day at the native float64 engine's throughput (measured 5.7 GFLOP/s of
 // CPU time on one core here, README "Limits"). A longer sweep is better split into several runs of muplay.
 constexpr TimeBudget kCommandLineTimeBudget{5.0e9, 24 * 3600.0, "on the command line", 1.5};
-// The page's (web/main.cpp sets it): an hour, at the wasm engine's throughput (measured 3.0 GFLOP/s) times the part of
-// each frame that training gets (10 ms of 16.7 on a desktop, about a third where drawing is slow): 1 GFLOP/s.
-constexpr TimeBudget kBrowserTimeBudget{1.0e9, 3600.0, "in the browser", 2.0};
-
-void set_time_budget(const TimeBudget& budget);
-const TimeBudget& time_budget();
+// The page passes its own budget (web/page_limits.hpp).
 
 // Floating-point operations of the whole sweep, member by member: per training step 3 forward passes of the batch
 // (an MLP's forward is 2·P per example, its backward 4·P for the input and weight gradients) plus the optimizer's
@@ -40,8 +35,8 @@ double estimate_flops(const ExperimentSpec& s);
 double assumed_flops_per_second(const ExperimentSpec& s, const TimeBudget& budget);
 double estimate_seconds(const ExperimentSpec& s, const TimeBudget& budget);
 
-// Appends "sweep: needs about ... more than the limit of ..." when the estimate exceeds the budget in force.
-void check_time_budget(const ExperimentSpec& s, std::vector<std::string>& errors);
+// Appends "sweep: would train for about ... more than the limit of ..." when the estimate exceeds `budget`.
+void check_time_budget(const ExperimentSpec& s, const TimeBudget& budget, std::vector<std::string>& errors);
 
 // "3.2 h", "14 min", "40 s", "2.5 days": a duration in the unit a person would use.
 std::string describe_duration(double seconds);

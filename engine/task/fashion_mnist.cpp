@@ -7,9 +7,6 @@
 
 namespace {
 
-std::string g_dir;
-int g_declared_train = 0, g_declared_test = 0;
-
 constexpr uint32_t kImagesMagic = 0x00000803;  // IDX: unsigned bytes, 3 dimensions
 constexpr uint32_t kLabelsMagic = 0x00000801;  // IDX: unsigned bytes, 1 dimension
 constexpr double kMean = 0.2860, kStd = 0.3530;  // pixel/255 over the 60 000 training images
@@ -74,13 +71,6 @@ const char* kHowToGetIt = " (the build cuts it from Debian's dataset-fashion-mni
 
 }  // namespace
 
-void set_fashion_mnist_dir(const std::string& dir) { g_dir = dir; }
-void declare_fashion_mnist_sizes(int train, int test) {
-  g_declared_train = train;
-  g_declared_test = test;
-}
-const std::string& fashion_mnist_dir() { return g_dir; }
-
 FashionMnistFiles probe_fashion_mnist(const std::string& dir) {
   FashionMnistFiles out;
   if (dir.empty()) {
@@ -89,13 +79,11 @@ FashionMnistFiles probe_fashion_mnist(const std::string& dir) {
   }
   Split train, test;
   if (!open_split(dir, "train", train, out.error) || !open_split(dir, "test", test, out.error)) {
-    if (g_declared_train > 0) return FashionMnistFiles{g_declared_train, g_declared_test, "", false};
     out.error = "Fashion-MNIST data not found: " + out.error + kHowToGetIt;
     return out;
   }
   out.train = int(train.items());
   out.test = int(test.items());
-  out.present = true;
   return out;
 }
 

@@ -95,7 +95,7 @@ AnchorTaskConfig anchor_task_config(const TaskConfig& c) {
   return a;
 }
 
-TaskData make_task(const TaskConfig& c) {
+TaskData make_task(const TaskConfig& c, const std::string& fashion_mnist_dir) {
   Rng rng = Rng::stream(c.seed, /*purpose=*/1);
   TaskData t;
   if (c.kind == TaskKind::anchor) {
@@ -106,7 +106,7 @@ TaskData make_task(const TaskConfig& c) {
     t.classification = true;
     t.outputs = kFashionMnistClasses;
     std::string error;
-    if (!load_fashion_mnist(fashion_mnist_dir(), c.train_size, c.test_size, t.train, t.test, error))
+    if (!load_fashion_mnist(fashion_mnist_dir, c.train_size, c.test_size, t.train, t.test, error))
       throw std::runtime_error(error);
   } else if (c.kind == TaskKind::function_1d) {
     t.train = function_1d_train(c, rng);

@@ -16,6 +16,7 @@
 //                   pixels, 10 classes; engine/task/fashion_mnist.hpp). Not generated: `seed` does not apply.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/task/task_config.hpp"
@@ -30,8 +31,9 @@ struct TaskData {
 // The anchor task of a TaskConfig, with its sizes and seed.
 AnchorTaskConfig anchor_task_config(const TaskConfig& config);
 
+// fashion_mnist_dir: where a fashion_mnist task's files are (engine/task/fashion_mnist.hpp); other tasks need none.
 // Throws std::runtime_error if a data file cannot be read (check_spec reports that before a run can start).
-TaskData make_task(const TaskConfig& config);
+TaskData make_task(const TaskConfig& config, const std::string& fashion_mnist_dir = "");
 
 bool task_is_classification(TaskKind k);
 // The rows make_task gives the train and the test set: train_size and test_size, but for skipgram one example per

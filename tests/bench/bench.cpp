@@ -165,23 +165,23 @@ BENCH_EXPORT double bench_mlp_steps_per_second(int precision, int steps) {
 BENCH_EXPORT double bench_mlp_sustained() { return g_mlp_sustained; }
 BENCH_EXPORT double bench_mlp_last_loss() { return g_mlp_loss; }
 
-// Runs a preset file to the end; returns wall seconds (negative when the spec is invalid). precision: -1 as the
-// file says, 0 float64, 1 float32.
-BENCH_EXPORT double bench_preset_seconds(const char* path, int precision) {
+// Runs a preset file to the end, with Fashion-MNIST from `data_dir`; returns wall seconds (negative when the spec is
+// invalid). precision: -1 as the file says, 0 float64, 1 float32.
+BENCH_EXPORT double bench_preset_seconds(const char* path, const char* data_dir, int precision) {
   std::string text;
   if (!read_text_file(path, text)) return -1;
-  SpecResult r = read_spec_text(text);
+  SpecLimits limits;
+  limits.fashion_mnist_dir = data_dir;
+  SpecResult r = read_spec_text(text, limits);
   if (!r.ok()) return -2;
   if (precision >= 0) r.spec.precision = precision == 1 ? Precision::float32 : Precision::float64;
   const double t0 = wall_now();
-  Runner runner(r.spec);
+  Runner runner(r.spec, limits.fashion_mnist_dir);
   while (runner.step()) {}
   return wall_now() - t0;
 }
 
 BENCH_EXPORT const char* bench_kernel_name() { return gemm_f32_kernel_name(); }
-
-BENCH_EXPORT void bench_set_data_dir(const char* dir) { set_fashion_mnist_dir(dir); }
 
 #ifndef __EMSCRIPTEN__
 // Native: GEMM sizes and the MLP workload as one JSON object on stdout (presets: scripts/bench runs the CLI).

@@ -25,6 +25,13 @@ ExperimentSpec fashion_spec(int train, int test) {
   return s;
 }
 
+// The command line's limits with this build's subset.
+SpecLimits with_data() {
+  SpecLimits limits;
+  limits.fashion_mnist_dir = MUPLAY_FASHION_MNIST_DIR;
+  return limits;
+}
+
 bool contains(const std::vector<std::string>& errors, const std::string& text) {
   for (const std::string& e : errors)
     if (e.find(text) != std::string::npos) return true;
@@ -34,12 +41,11 @@ bool contains(const std::vector<std::string>& errors, const std::string& text) {
 }  // namespace
 
 TEST(FashionMnist, SubsetLoadsStandardized) {
-  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);
-  const FashionMnistFiles files = probe_fashion_mnist(fashion_mnist_dir());
+  const FashionMnistFiles files = probe_fashion_mnist(MUPLAY_FASHION_MNIST_DIR);
   if (!files.error.empty()) GTEST_SKIP() << files.error;
   EXPECT_GE(files.train, 2048);  // the native build cuts 10 000 + 2 000; the page 2 048 + 512
   EXPECT_GE(files.test, 512);
-  const TaskData data = make_task(fashion_spec(1000, 200).task);
+  const TaskData data = make_task(fashion_spec(1000, 200).task, MUPLAY_FASHION_MNIST_DIR);
   ASSERT_EQ(data.train.size, 1000);
   ASSERT_EQ(data.test.size, 200);
   EXPECT_TRUE(data.classification);
@@ -61,13 +67,12 @@ TEST(FashionMnist, SubsetLoadsStandardized) {
 }
 
 TEST(FashionMnist, TrainsAndReportsAccuracy) {
-  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);
-  if (!probe_fashion_mnist(fashion_mnist_dir()).error.empty()) GTEST_SKIP();
+  if (!probe_fashion_mnist(MUPLAY_FASHION_MNIST_DIR).error.empty()) GTEST_SKIP();
   const SpecResult r = parse_spec_text(R"({"version":1,"task":{"kind":"fashion_mnist","input_dim":784,
       "train_size":256,"test_size":128},"model":{"widths":[32]},"optimizer":{"kind":"adam","lr":0.05},
-      "schedule":{"steps":16,"batch_size":32},"metrics":["train_loss","test_accuracy"]})");
+      "schedule":{"steps":16,"batch_size":32},"metrics":["train_loss","test_accuracy"]})", with_data());
   ASSERT_TRUE(r.ok()) << r.errors[0];
-  Runner runner(r.spec);
+  Runner runner(r.spec, MUPLAY_FASHION_MNIST_DIR);
   while (runner.step()) {}
   const ::Member& run = *runner.members()[0];
   ASSERT_EQ(run.status(), RunStatus::finished);
@@ -78,20 +83,19 @@ TEST(FashionMnist, TrainsAndReportsAccuracy) {
 }
 
 TEST(FashionMnist, MissingOrShortDataIsAClearSpecError) {
-  set_fashion_mnist_dir("");
   EXPECT_TRUE(contains(check_spec(fashion_spec(100, 100)), "task.kind: fashion_mnist: no Fashion-MNIST folder"));
-  set_fashion_mnist_dir("/nonexistent");
-  const std::vector<std::string> errors = check_spec(fashion_spec(100, 100));
+  SpecLimits nowhere;
+  nowhere.fashion_mnist_dir = "/nonexistent";
+  const std::vector<std::string> errors = check_spec(fashion_spec(100, 100), nowhere);
   EXPECT_TRUE(contains(errors, "Fashion-MNIST data not found: cannot open /nonexistent/train-images.idx3"));
   EXPECT_TRUE(contains(errors, "dataset-fashion-mnist"));  // says how to get it
-  EXPECT_THROW(make_task(fashion_spec(100, 100).task), std::runtime_error);
-  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);
-  if (!probe_fashion_mnist(fashion_mnist_dir()).error.empty()) GTEST_SKIP();
-  EXPECT_TRUE(contains(check_spec(fashion_spec(100000, 100)), "task.train_size: 100000 is more than the"));
+  EXPECT_THROW(make_task(fashion_spec(100, 100).task, nowhere.fashion_mnist_dir), std::runtime_error);
+  if (!probe_fashion_mnist(MUPLAY_FASHION_MNIST_DIR).error.empty()) GTEST_SKIP();
+  EXPECT_TRUE(contains(check_spec(fashion_spec(100000, 100), with_data()), "task.train_size: 100000 is more than the"));
   ExperimentSpec wrong_dim = fashion_spec(100, 100);
   wrong_dim.task.input_dim = 8;
-  EXPECT_TRUE(contains(check_spec(wrong_dim), "task.input_dim: 8 is not 784"));
-  EXPECT_TRUE(check_spec(fashion_spec(100, 100)).empty());
+  EXPECT_TRUE(contains(check_spec(wrong_dim, with_data()), "task.input_dim: 8 is not 784"));
+  EXPECT_TRUE(check_spec(fashion_spec(100, 100), with_data()).empty());
 }
 
 // Full batch: every step's batch loss is the train loss at that step, so batch_loss_mean at record t is the mean

@@ -69,7 +69,7 @@ constexpr double kTolerance = 1e-4;
 TEST(GpuPlan, RegressionWithSgdMatchesTheCpuPath) {
   ExperimentSpec s = regression_spec();
   ReferenceGpuDevice device;
-  Runner gpu(s, &device, "");
+  Runner gpu(s, "", &device, "");
   EXPECT_EQ(gpu.members_on_gpu(), 2);
   Runner cpu(s);
   EXPECT_EQ(cpu.members_on_gpu(), 0);
@@ -87,7 +87,7 @@ TEST(GpuPlan, ClassificationWithAdamAndMiniBatchesMatchesTheCpuPath) {
     ExperimentSpec s = classification_spec();
     s.optimizer.kind = kind;
     ReferenceGpuDevice device;
-    Runner gpu(s, &device, "");
+    Runner gpu(s, "", &device, "");
     Runner cpu(s);
     run_all(gpu);
     run_all(cpu);
@@ -105,7 +105,7 @@ TEST(GpuPlan, SgdWithMomentumAndWeightDecayMatchesTheCpuPath) {
   s.model.activation = Activation::tanh;
   s.schedule.batch_size = 16;
   ReferenceGpuDevice device;
-  Runner gpu(s, &device, "");
+  Runner gpu(s, "", &device, "");
   Runner cpu(s);
   run_all(gpu);
   run_all(cpu);
@@ -135,7 +135,7 @@ TEST(GpuPlan, LostDeviceContinuesOnTheCpuFromTheLastStepThatCameBack) {
   s.sweep.width = {};
   s.schedule.record_every = 5;
   ReferenceGpuDevice device;
-  Runner gpu(s, &device, "");
+  Runner gpu(s, "", &device, "");
   while (gpu.members()[0]->steps_done() < 13) gpu.step();
   device.lose();
   run_all(gpu);
@@ -156,7 +156,7 @@ TEST(GpuPlan, DeviceLostBeforeAnythingCameBackStartsOverOnTheCpu) {
   ExperimentSpec s = regression_spec();
   s.sweep.width = {};
   ReferenceGpuDevice device;
-  Runner gpu(s, &device, "");
+  Runner gpu(s, "", &device, "");
   device.lose();
   run_all(gpu);
   EXPECT_NE(gpu.members()[0]->backend_note().find("from step 0"), std::string::npos) << gpu.members()[0]->backend_note();

@@ -35,7 +35,7 @@ ExperimentSpec spec_from(const char* text) {
 // of the first member, on a reference device, after its first two record steps came back.
 long allocations_while_stepping(const ExperimentSpec& spec, int calls) {
   ReferenceGpuDevice device;
-  Runner runner(spec, &device, "");
+  Runner runner(spec, "", &device, "");
   Member& run = *runner.members()[0];
   while (run.recorded_steps().size() < 2) run.step();
   const size_t records_before = run.recorded_steps().size();

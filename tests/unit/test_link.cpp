@@ -5,7 +5,6 @@
 #include "engine/base/base64url.hpp"
 #include "engine/spec/link.hpp"
 #include "engine/spec/presets.hpp"
-#include "engine/task/fashion_mnist.hpp"
 
 namespace {
 
@@ -74,14 +73,15 @@ TEST(Link, TheDefaultSpecIsTheShortestLink) {
 }
 
 TEST(Link, EveryPresetRoundTripsExactlyAndHoldsOnlyItsChangedFields) {
-  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);  // presets 15-* validate only where their data is
-  const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR);
+  SpecLimits limits;
+  limits.fashion_mnist_dir = MUPLAY_FASHION_MNIST_DIR;  // presets 15-* validate only where their data is
+  const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR, limits);
   ASSERT_FALSE(presets.empty());
   for (const PresetFile& p : presets) {
-    SpecResult spec = parse_spec_text(p.text);
+    SpecResult spec = parse_spec_text(p.text, limits);
     ASSERT_TRUE(spec.ok()) << p.path;
     const std::string link = spec_to_link(spec.spec);
-    SpecResult back = spec_from_link("#" + link);
+    SpecResult back = spec_from_link("#" + link, limits);
     ASSERT_TRUE(back.ok()) << p.path << ": " << all_errors(back);
     EXPECT_EQ(canonical(back.spec), canonical(spec.spec)) << p.path;
     // Only what differs from the defaults is in the data: e.g. no "activation": "relu", no "version".

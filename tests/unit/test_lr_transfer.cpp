@@ -23,10 +23,7 @@ namespace {
 const std::vector<int> kWidths{32, 64, 128};
 constexpr int kImages = 2048;
 
-bool have_data() {
-  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);
-  return probe_fashion_mnist(fashion_mnist_dir()).error.empty();
-}
+bool have_data() { return probe_fashion_mnist(MUPLAY_FASHION_MNIST_DIR).error.empty(); }
 
 ExperimentSpec transfer_spec(Preset preset) {
   ExperimentSpec s;
@@ -50,7 +47,7 @@ ExperimentSpec transfer_spec(Preset preset) {
 std::vector<LrCurve> best_lrs(Preset preset, double start) {
   std::vector<LrCurve> curves;
   for (int width : kWidths) {
-    curves.push_back(bracket_best_lr(transfer_spec(preset), width, start));
+    curves.push_back(bracket_best_lr(transfer_spec(preset), MUPLAY_FASHION_MNIST_DIR, width, start));
     const LrCurve& c = curves.back();
     std::printf("  %s n=%-4d log2 η* %+.2f  best loss %.4f %s |", preset_name(preset), width, std::log2(c.best_lr),
                 c.best_loss, c.bracketed ? "" : "(grid edge)");
@@ -89,7 +86,7 @@ TEST(LrTransfer, ParabolaVertex) {
 }
 
 TEST(LrTransfer, MupBestLearningRateTransfers) {
-  if (!have_data()) GTEST_SKIP() << probe_fashion_mnist(fashion_mnist_dir()).error;
+  if (!have_data()) GTEST_SKIP() << probe_fashion_mnist(MUPLAY_FASHION_MNIST_DIR).error;
   const std::vector<LrCurve> curves = best_lrs(Preset::mup, std::exp2(-4.5));
   double lo = INFINITY, hi = -INFINITY;
   for (const LrCurve& c : curves) {
@@ -103,7 +100,7 @@ TEST(LrTransfer, MupBestLearningRateTransfers) {
 }
 
 TEST(LrTransfer, SpBestLearningRateShrinks) {
-  if (!have_data()) GTEST_SKIP() << probe_fashion_mnist(fashion_mnist_dir()).error;
+  if (!have_data()) GTEST_SKIP() << probe_fashion_mnist(MUPLAY_FASHION_MNIST_DIR).error;
   const std::vector<LrCurve> curves = best_lrs(Preset::sp, std::exp2(-6.5));
   std::vector<double> widths, lrs;
   for (const LrCurve& c : curves) {

@@ -7,14 +7,17 @@
 
 #include "engine/run/runner.hpp"
 #include "engine/spec/presets.hpp"
-#include "engine/task/fashion_mnist.hpp"
 
 namespace {
 
-std::vector<PresetFile> all_presets() {
-  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);  // the presets 15-* train on this build's subset
-  return list_presets(MUPLAY_EXAMPLES_DIR);
+// The command line's limits with this build's subset, which the presets 15-* train on.
+SpecLimits with_data() {
+  SpecLimits limits;
+  limits.fashion_mnist_dir = MUPLAY_FASHION_MNIST_DIR;
+  return limits;
 }
+
+std::vector<PresetFile> all_presets() { return list_presets(MUPLAY_EXAMPLES_DIR, with_data()); }
 
 // "15-fashion-mnist-transfer-sp.json" → "15_fashion_mnist_transfer_sp": a test name.
 std::string test_name(const PresetFile& p) {
@@ -35,7 +38,7 @@ TEST(Presets, ThereAreSome) { EXPECT_GE(all_presets().size(), 3u); }
 TEST_P(PresetTrains, LossFalls) {
   const PresetFile& p = GetParam();
   ASSERT_TRUE(p.errors.empty()) << p.path << ": " << p.errors[0];
-  SpecResult r = parse_spec_text(p.text);
+  SpecResult r = parse_spec_text(p.text, with_data());
   // A shortened copy: the first 60 steps must already lower the train loss of every stable member.
   // Transformer presets get 300: a small-init member (31-anchor-gamma-sweep, gamma 0.8) sits on a plateau at first
   // (at its former lr 2e-3: loss 4.90 -> 4.58 after 60 steps, 4.52 after 150, 4.20 after 300). Under a small init (the
@@ -46,7 +49,7 @@ TEST_P(PresetTrains, LossFalls) {
   const bool default_init = transformer && r.spec.model.transformer.init == InitScheme::pytorch;
   const int steps = default_init ? 100 : transformer ? 300 : small_init ? 1000 : 60;
   r.spec.schedule.steps = std::min(r.spec.schedule.steps, steps);
-  Runner runner(r.spec);
+  Runner runner(r.spec, MUPLAY_FASHION_MNIST_DIR);
   while (runner.step()) {}
   int finished = 0;
   for (const auto& run : runner.members()) {

@@ -6,7 +6,7 @@
 #include "engine/spec/spec.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/spec/time_budget.hpp"
-#include "engine/task/fashion_mnist.hpp"
+#include "web/page_limits.hpp"
 
 namespace {
 
@@ -26,12 +26,6 @@ std::string joined(const std::vector<std::string>& errors) {
   for (const auto& e : errors) all += e + "\n";
   return all;
 }
-
-// Restores the command line's budget after a test that sets the page's.
-struct BudgetScope {
-  explicit BudgetScope(const TimeBudget& b) { set_time_budget(b); }
-  ~BudgetScope() { set_time_budget(kCommandLineTimeBudget); }
-};
 
 }  // namespace
 
@@ -96,22 +90,17 @@ TEST(TimeBudget, ThePageRefusesWhatTheCommandLineAccepts) {
   const ExperimentSpec s = spec_of(e2);
   EXPECT_DOUBLE_EQ(estimate_flops(s), expected);
   EXPECT_TRUE(check_spec(s).empty()) << joined(check_spec(s));
-  {
-    BudgetScope page(TimeBudget{1.0e9, 60.0, "in the browser"});  // a one-minute limit refuses it
-    const std::string all = joined(check_spec(s));
-    EXPECT_NE(all.find("more than the limit of 60 s in the browser"), std::string::npos) << all;
-  }
-  EXPECT_TRUE(check_spec(s).empty());  // back to the command line's budget
+  const std::string all = joined(check_spec(s, SpecLimits{TimeBudget{1.0e9, 60.0, "in the browser"}}));  // one minute
+  EXPECT_NE(all.find("more than the limit of 60 s in the browser"), std::string::npos) << all;
 }
 
 TEST(TimeBudget, EveryPresetFitsThePagesBudget) {
-  set_fashion_mnist_dir(MUPLAY_FASHION_MNIST_DIR);
-  BudgetScope page(kBrowserTimeBudget);
-  const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR);
+  const SpecLimits page{kBrowserTimeBudget, MUPLAY_FASHION_MNIST_DIR};  // the presets 15-* read this build's subset
+  const std::vector<PresetFile> presets = list_presets(MUPLAY_EXAMPLES_DIR, page);
   ASSERT_GE(presets.size(), 10u);
   for (const PresetFile& p : presets) {
     EXPECT_TRUE(p.errors.empty()) << p.path << ": " << joined(p.errors);
-    const ExperimentSpec s = read_spec_text(p.text).spec;
+    const ExperimentSpec s = read_spec_text(p.text, page).spec;
     EXPECT_LT(estimate_seconds(s, kBrowserTimeBudget), kBrowserTimeBudget.max_seconds / 4) << p.path;
   }
 }
@@ -142,16 +131,16 @@ TEST(TimeBudget, Float32IsAssumedFasterAndCountsItsPackingBuffers) {
 
   // 9 000 Adam-free steps of 784-512-512-1 at batch 128: ~4.6e12 FLOP, over the page's hour at 1 GFLOP/s in float64,
   // within it at the float32 rate.
-  BudgetScope page(kBrowserTimeBudget);
+  const SpecLimits page{kBrowserTimeBudget};
   const std::string sweep = R"({"version":1,"model":{"widths":[512,512]},"task":{"input_dim":784,"train_size":2048},
       "schedule":{"steps":9000,"batch_size":128,"record_every":1000})";
-  const SpecResult r64 = parse_spec_text(sweep + "}");
+  const SpecResult r64 = parse_spec_text(sweep + "}", page);
   ASSERT_FALSE(r64.ok());
   EXPECT_NE(joined(r64.errors).find("at an assumed 1 GFLOP/s), more than the limit of 1 h"), std::string::npos)
       << joined(r64.errors);
-  const SpecResult r32 = parse_spec_text(sweep + R"(,"precision":"float32"})");
+  const SpecResult r32 = parse_spec_text(sweep + R"(,"precision":"float32"})", page);
   EXPECT_TRUE(r32.ok()) << joined(r32.errors);
-  const SpecResult longer = parse_spec_text(replaced_steps(sweep, "20000") + R"(,"precision":"float32"})");
+  const SpecResult longer = parse_spec_text(replaced_steps(sweep, "20000") + R"(,"precision":"float32"})", page);
   ASSERT_FALSE(longer.ok());
   EXPECT_NE(joined(longer.errors).find("at an assumed 2 GFLOP/s in float32)"), std::string::npos)
       << joined(longer.errors);

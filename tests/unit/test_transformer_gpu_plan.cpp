@@ -107,7 +107,7 @@ constexpr double kLossTolerance = 1e-4, kParamTolerance = 1e-3, kAccuracyToleran
 void expect_match(const char* text) {
   const ExperimentSpec s = spec(text);
   ReferenceGpuDevice device;
-  Runner gpu(s, &device, "");
+  Runner gpu(s, "", &device, "");
   EXPECT_EQ(gpu.members_on_gpu(), int(gpu.members().size()));
   ExperimentSpec on_cpu = s;
   on_cpu.backend = Backend::cpu;
@@ -133,7 +133,7 @@ TEST(TransformerGpuPlan, PreLnMupWithAdamMatchesTheCpu) { expect_match(kPreLn); 
 TEST(TransformerGpuPlan, ALostDeviceContinuesOnTheCpuFromTheLastRecord) {
   ExperimentSpec s = spec(kPreLn);
   ReferenceGpuDevice device;
-  Runner gpu(s, &device, "");
+  Runner gpu(s, "", &device, "");
   // Steps 0-6 issued: the record read of step 5 came back, so the CPU finishes update 5 and goes on from 6.
   for (int i = 0; i < 40 && gpu.members()[0]->steps_done() < 7; i++) gpu.step();
   device.lose();
@@ -154,7 +154,7 @@ TEST(TransformerGpuPlan, SgdTrainsOnTheCpuWithANote) {
   text.replace(text.find("\"mup\""), 5, "\"sp\"");
   text.replace(text.find("\"adam\""), 6, "\"sgd\"");
   ReferenceGpuDevice device;
-  Runner r(spec(text.c_str()), &device, "");
+  Runner r(spec(text.c_str()), "", &device, "");
   EXPECT_EQ(r.members_on_gpu(), 0);
   EXPECT_NE(r.members()[0]->backend_note().find("implements Adam and AdamW, not sgd"), std::string::npos)
       << r.members()[0]->backend_note();

@@ -1,0 +1,10 @@
+// What the page checks a spec against (SpecLimits, engine/spec/spec.hpp): its time budget and its data folder.
+#pragma once
+#include "engine/spec/time_budget.hpp"
+
+// An hour, at the wasm engine's throughput (measured 3.0 GFLOP/s) times the part of each frame that training gets
+// (10 ms of 16.7 on a desktop, about a third where drawing is slow): 1 GFLOP/s.
+constexpr TimeBudget kBrowserTimeBudget{1.0e9, 3600.0, "in the browser", 2.0};
+
+// Where web/data_loader.js puts the Fashion-MNIST files it fetches, in the module's file system.
+constexpr const char* kPageFashionMnistDir = "/data/fashion-mnist";
