@@ -73,8 +73,12 @@ double spectral_norm_flops(const ExperimentSpec&, const MemberSize& m) {
   return 4 * m.params * PowerIteration{}.max_iters;
 }
 // Power iteration on Hessian-vector products: each product is two gradients on the train set (forward and backward,
-// 3 forward passes' worth each); 100 iterations at most, usually far fewer from the warm start.
-double sharpness_flops(const ExperimentSpec& s, const MemberSize& m) { return 100 * 2 * 3 * train_set_flops(s, m); }
+// 3 forward passes' worth each). At most 100 iterations, but from the warm start far fewer: 20 is what preset 27's
+// records cost (scripts/bench-estimates.mjs, README "Time estimates").
+constexpr int kSharpnessIterations = 20;
+double sharpness_flops(const ExperimentSpec& s, const MemberSize& m) {
+  return kSharpnessIterations * 2 * 3 * train_set_flops(s, m);
+}
 
 std::unique_ptr<Probe> train_loss_probe(const ExperimentSpec&, Record&) {
   return value_probe("train_loss", [](Record& r) { return r.train_loss; });

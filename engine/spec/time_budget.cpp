@@ -8,7 +8,7 @@
 namespace {
 
 constexpr int kAutoStepEvery = 100, kAutoStepIters = 50;  // gd_auto's λ_max estimates (engine/run/mlp_member.cpp)
-constexpr double kTranscendentalFlops = 200;  // tanh, GELU, sigmoid, sin, ...: see activation_flops
+constexpr double kTranscendentalFlops = 100;  // tanh, GELU, sigmoid, sin, ...: see activation_flops
 // A step of the gradient-augmented loss against a plain step: the input derivative's forward and its second-order
 // backward (engine/model/gradient_loss.hpp).
 constexpr double kGradientLossStep = 3;

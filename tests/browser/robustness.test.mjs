@@ -60,7 +60,7 @@ test('a spec that would train for hours is refused with the estimate and the pag
   assert.equal(checked.ok, false);
   console.log(`the page refuses: ${checked.errors[0]}`);
   assert.match(checked.errors.join('\n'), /^sweep: would train for about [\d.]+ h \([\d.e+]+ GFLOP, at an assumed 1 GFLOP\/s\), more than the limit of 1 h in the browser: use fewer steps/m);
-  // The command line would accept it (24 h at 5 GFLOP/s); the page keeps its spec and works on.
+  // The command line would accept it (24 h at 8 GFLOP/s); the page keeps its spec and works on.
   assert.equal(JSON.parse(await call(page, 'muplay_check_spec', JSON.stringify({ ...long, schedule: { steps: 1000 } }))).ok, true);
 });
 
