@@ -4,24 +4,10 @@
 // operator new, in this test binary only (as in test_no_allocation.cpp).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <new>
-
 #include "engine/gpu/gpu_device.hpp"
 #include "engine/run/runner.hpp"
 #include "engine/spec/spec.hpp"
-
-namespace {
-long g_allocations = 0;
-}
-
-void* operator new(size_t n) {
-  g_allocations++;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
+#include "allocation_counter.hpp"
 
 namespace {
 

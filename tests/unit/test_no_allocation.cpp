@@ -2,23 +2,8 @@
 // operator new while stepping.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include "engine/run/runner.hpp"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(size_t size) {
-  g_allocations++;
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
+#include "allocation_counter.hpp"
 
 TEST(StepLoop, AllocatesNothing) {
   for (OptimizerKind kind : {OptimizerKind::sgd, OptimizerKind::adam}) {

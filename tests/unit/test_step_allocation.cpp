@@ -3,22 +3,8 @@
 // a replaced global operator new, in this test binary only.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <new>
-
 #include "phenomena_util.hpp"
-
-namespace {
-long g_allocations = 0;
-}
-
-void* operator new(size_t n) {
-  g_allocations++;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
+#include "allocation_counter.hpp"
 
 namespace {
 
