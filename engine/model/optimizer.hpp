@@ -8,6 +8,9 @@
 // gd_auto: full-batch gradient descent whose step is η = lr / λ_max (lr is the fraction, e.g. 0.5), λ_max the
 // top Hessian eigenvalue, re-estimated by the MLP member (engine/metrics/hessian.hpp); the update itself is plain SGD.
 enum class OptimizerKind { sgd, adam, adamw, gd_auto };
+// gd_auto re-estimates λ_max every kGdAutoEstimateEvery steps, by at most kGdAutoEstimateIters power iterations
+// (engine/run/mlp_member.cpp; the time budget counts them).
+constexpr int kGdAutoEstimateEvery = 100, kGdAutoEstimateIters = 50;
 inline constexpr EnumName<OptimizerKind> kOptimizerNames[] = {
     {OptimizerKind::sgd, "sgd"},
     {OptimizerKind::adam, "adam"},

@@ -25,10 +25,8 @@ std::string mlp_cpu_only(const ExperimentSpec& s) {
 
 namespace {
 
-constexpr int kAutoStepEvery = 100;         // gd_auto re-estimates λ_max this often
-constexpr double kAutoStepTolerance = 0.01;  // and undoes a step that raises the loss by more than 1%
-constexpr int kAutoStepIters = 50;
-constexpr double kAutoStepTol = 1e-3;
+constexpr double kAutoStepTolerance = 0.01;  // gd_auto undoes a step that raises the loss by more than 1%
+constexpr double kAutoStepTol = 1e-3;        // and needs λ_max to a few digits only
 
 Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
   std::vector<int> dims = model_dims(s, c.width);
@@ -46,14 +44,10 @@ Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
   return m;
 }
 
-bool wants(const ExperimentSpec& s, const char* metric) {
-  return std::find(s.metrics.begin(), s.metrics.end(), metric) != s.metrics.end();
-}
-
 // Rows the model's buffers hold: a mini-batch, the whole train set for the metrics that look at it at once and for
 // gd_auto, and at least the activation metrics' probe batch.
 int capacity(const ExperimentSpec& s, const TaskData& data) {
-  const bool whole = s.schedule.batch_size == 0 || wants(s, "fp_delta") || wants(s, "sharpness") ||
+  const bool whole = s.schedule.batch_size == 0 || lists_metric(s, "fp_delta") || lists_metric(s, "sharpness") ||
                      s.optimizer.kind == OptimizerKind::gd_auto;
   return std::max(whole ? data.train.size : s.schedule.batch_size, std::min(data.train.size, kProbeRows));
 }
@@ -85,7 +79,7 @@ MlpMember::MlpMember(const ExperimentSpec& spec, const TaskData& data, MemberCoo
   for (double y : train.y) zero_loss_ += 0.5 * y * y / train.size;
 
   const bool gd_auto = spec.optimizer.kind == OptimizerKind::gd_auto;
-  if (wants(spec, "sharpness") || gd_auto) {
+  if (lists_metric(spec, "sharpness") || gd_auto) {
     hessian_ = std::make_unique<HessianProbe>(mlp_, train.x.data(), train.y.data(), train.size);
     grads_before_.resize(mlp_.params().size());
     record_.hessian = hessian_.get();
@@ -152,14 +146,14 @@ void MlpMember::finish() {
 
 void MlpMember::estimate_step_size() {
   // η needs λ_max to a few digits only: a loose tolerance saves most of the Hessian-vector products
-  const double lambda = hessian_->top_eigenvalue(kAutoStepIters, kAutoStepTol);
+  const double lambda = hessian_->top_eigenvalue(kGdAutoEstimateIters, kAutoStepTol);
   eta_ = lambda > 0 ? spec_.optimizer.lr / lambda : coords_.lr;
 }
 
 bool MlpMember::auto_step(int t, double loss) {
   std::vector<double>& theta = mlp_.params();
   std::copy(mlp_.grads().begin(), mlp_.grads().end(), grads_before_.begin());
-  if (t % kAutoStepEvery == 0 || eta_ <= 0) estimate_step_size();
+  if (t % kGdAutoEstimateEvery == 0 || eta_ <= 0) estimate_step_size();
   std::copy(theta.begin(), theta.end(), params_before_.begin());
   for (int attempt = 0; attempt < 30; attempt++) {
     optimizer_.set_lr(eta_);

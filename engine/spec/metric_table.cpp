@@ -20,14 +20,11 @@ double ood_set_flops(const ExperimentSpec& s, const MemberSize& m) {
   return forward_flops(m, s.task.anchor.ood_test_size);
 }
 
-bool lists(const ExperimentSpec& s, const char* metric) {
-  return std::find(s.metrics.begin(), s.metrics.end(), metric) != s.metrics.end();
-}
 // The test-set pass that test_loss, test_accuracy, id_accuracy and plus_one_share share (Record::test): the first
 // of them in the table pays it.
 double test_pass_flops(const ExperimentSpec& s, const MemberSize& m, std::initializer_list<const char*> before) {
   for (const char* other : before)
-    if (lists(s, other)) return 0;
+    if (lists_metric(s, other)) return 0;
   return test_set_flops(s, m);
 }
 
@@ -111,10 +108,11 @@ const std::vector<MetricDef>& metric_table() {
        [](S, Record& r) { return frequency_probe(r); }},
       {"fp_filter", kForMlp, true, nullptr, false, true, false, check_fp_filter,
        [](S s, const MemberSize& m) {  // the n × n filter, and the train pass unless fp_delta made it
-         return 2.0 * s.task.train_size * s.task.train_size + (lists(s, "fp_delta") ? 0 : train_set_flops(s, m));
+         return 2.0 * s.task.train_size * s.task.train_size + (lists_metric(s, "fp_delta") ? 0 : train_set_flops(s, m));
        },
        [](S s, Record& r) { return filter_probe(r, s.task.filter_width); }},
-      {"sign_accuracy", kForMlp, true, nullptr, true, true, false, [](S s) { return needs_regression("sign_accuracy", s); },
+      {"sign_accuracy", kForMlp, true, nullptr, true, true, false,
+       [](S s) { return needs_regression("sign_accuracy", s); },
        [](S s, const MemberSize& m) { return train_set_flops(s, m) + test_set_flops(s, m); },
        [](S, Record& r) { return sign_accuracy_probe(r); }},
       {"weight_rd", kForMlp, true, nullptr, false, true, true, fine, no_cost,
@@ -171,7 +169,11 @@ bool records_metric(const ExperimentSpec& s, const MetricDef& m) {
   const unsigned kind = s.model.kind == ModelKind::transformer ? kForTransformer : kForMlp;
   if (!(m.models & kind)) return false;
   if (m.implied && m.implied(s)) return true;
-  return std::find(s.metrics.begin(), s.metrics.end(), m.name) != s.metrics.end();
+  return lists_metric(s, m.name);
+}
+
+bool lists_metric(const ExperimentSpec& s, const char* name) {
+  return std::find(s.metrics.begin(), s.metrics.end(), name) != s.metrics.end();
 }
 
 namespace {

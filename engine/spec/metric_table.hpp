@@ -47,5 +47,7 @@ const MetricDef* find_metric(const std::string& name);
 std::vector<std::string> listable_metrics();
 // Whether a member of `s` records this metric: listed in s.metrics, or implied, for the spec's model kind.
 bool records_metric(const ExperimentSpec& s, const MetricDef& m);
+// Whether s.metrics names `name`.
+bool lists_metric(const ExperimentSpec& s, const char* name);
 // Appends an error for every listed metric that is unknown, not for this model kind or not possible for this spec.
 void check_metrics(const ExperimentSpec& s, std::vector<std::string>& errors);

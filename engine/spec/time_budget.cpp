@@ -7,7 +7,6 @@
 
 namespace {
 
-constexpr int kAutoStepEvery = 100, kAutoStepIters = 50;  // gd_auto's λ_max estimates (engine/run/mlp_member.cpp)
 constexpr double kTranscendentalFlops = 100;  // tanh, GELU, sigmoid, sin, ...: see activation_flops
 // A step of the gradient-augmented loss against a plain step: the input derivative's forward and its second-order
 // backward (engine/model/gradient_loss.hpp).
@@ -48,7 +47,7 @@ double step_flops(const ExperimentSpec& s, const MemberSize& m) {
   const double batch = s.schedule.batch_size == 0 ? train : std::min(s.schedule.batch_size, train);
   double flops = 3 * m.forward_flops * batch * (s.task.gradient_loss ? kGradientLossStep : 1) + 10 * m.params;
   if (s.optimizer.kind == OptimizerKind::gd_auto)
-    flops += m.forward_flops * train * (1 + 2.0 * 3 * kAutoStepIters / kAutoStepEvery);
+    flops += m.forward_flops * train * (1 + 2.0 * 3 * kGdAutoEstimateIters / kGdAutoEstimateEvery);
   return flops;
 }
 
