@@ -5,6 +5,7 @@
 #include "engine/spec/link.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/task/fashion_mnist.hpp"
+#include "web/overlay.hpp"
 
 const char* run_state_name(RunState s) {
   switch (s) {
@@ -79,13 +80,74 @@ std::vector<std::string> load_spec_text(App& app, const std::string& text) {
   return {};
 }
 
-std::vector<std::string> import_file_text(App& app, const std::string& text) {
-  // A result document carries its full spec: importing one opens the experiment that made it.
+namespace {
+
+constexpr size_t kMaxImports = 8;  // each up to 4 MB of text (web/files.js): the page's memory stays bounded
+
+bool has_run(const App& app) { return app.runner && app.runner->total_steps() > 0; }
+
+bool has_series(const ImportedSet& set) {
+  for (const ImportedRun& run : set.runs)
+    if (!run.series.empty()) return true;
+  return false;
+}
+
+// Why the set cannot be drawn over the page's experiment: the runner's, else the editor's spec when valid.
+std::string mismatch_with_page(const App& app, const ImportedSet& set) {
+  if (app.runner) return overlay_mismatch(set, app.runner->spec());
+  const SpecResult editor = parse_spec(app.spec_doc, app.spec_limits);
+  return editor.ok() ? overlay_mismatch(set, editor.spec) : "";
+}
+
+// Keeps the set, replacing one of the same name (a file imported again after it changed).
+void keep_import(App& app, ImportedSet set) {
+  const auto same = std::find_if(app.imports.begin(), app.imports.end(), [&](const ImportedSet& s) { return s.name == set.name; });
+  if (same != app.imports.end()) *same = std::move(set);
+  else app.imports.push_back(std::move(set));
+  app.imports_revision += 1;
+}
+
+}  // namespace
+
+ImportOutcome import_file(App& app, const std::string& text, const std::string& file_name) {
+  ImportOutcome out;
   json::ParseResult parsed = json::parse(text);
-  const json::Value* schema = parsed.ok() ? parsed.value.find("schema") : nullptr;
-  const json::Value* spec = parsed.ok() ? parsed.value.find("spec") : nullptr;
-  if (schema && schema->is_string() && schema->string == "muplay-result" && spec) return load_spec_text(app, json::write(*spec));
-  return load_spec_text(app, text);
+  if (!parsed.ok() || !is_result_document(parsed.value)) {
+    out.errors = load_spec_text(app, text);  // a spec (or not JSON at all: the reason)
+    out.opened_spec = out.errors.empty();
+    return out;
+  }
+  ImportedSet set = read_imported_set(parsed.value, file_name, out.errors);
+  if (!out.errors.empty()) {
+    app.message = "not a readable result document: " + out.errors[0] + " (nothing was changed)";
+    return out;
+  }
+  // The page's own engine made it and nothing has run yet: open the experiment that made it, as a saved run opens.
+  if (set.engine == "muplay" && !has_run(app) && parse_spec(set.spec, app.spec_limits).ok()) {
+    out.errors = load_spec_text(app, json::write(set.spec));
+    out.opened_spec = out.errors.empty();
+    if (!out.opened_spec) return out;
+  }
+  if (!has_series(set)) return out;  // nothing recorded: nothing to draw
+  out.refused = mismatch_with_page(app, set);
+  const bool replaces = std::any_of(app.imports.begin(), app.imports.end(), [&](const ImportedSet& s) { return s.name == set.name; });
+  if (out.refused.empty() && !replaces && app.imports.size() >= kMaxImports)
+    out.refused = "the page keeps at most " + std::to_string(kMaxImports) + " imported sets: remove one first";
+  if (!out.refused.empty()) return out;
+  out.overlay = set.name;
+  keep_import(app, std::move(set));
+  return out;
+}
+
+bool remove_import(App& app, int index) {
+  if (index < 0 || index >= int(app.imports.size())) return false;
+  app.imports.erase(app.imports.begin() + index);
+  app.imports_revision += 1;
+  return true;
+}
+
+std::vector<const ImportedSet*> drawn_imports(const App& app) {
+  return app.runner ? drawn_sets(app.imports, app.runner->spec()) : std::vector<const ImportedSet*>{};
 }
 
 std::vector<std::string> open_link(App& app, const std::string& fragment) {

@@ -16,6 +16,7 @@
 #include "imgui.h"
 #include "web/abc_explorer.hpp"
 #include "web/embedding_view.hpp"
+#include "web/imported_runs.hpp"
 #include "web/view.hpp"
 #include "web/width_view.hpp"
 #include "web/anchor_view.hpp"
@@ -47,6 +48,11 @@ struct App {
   std::unique_ptr<WorkerPool> pool;
   int slice_members = 1, slice_steps = 1;
   double last_advance_ms = 0;
+
+  // Result documents imported as reference sets (web/imported_runs.hpp), drawn over the page's runs where they are of
+  // the same model kind and task. They are not part of the share link (a spec only) nor kept in browser storage.
+  std::vector<ImportedSet> imports;
+  double imports_revision = 0;  // counts changes of `imports`: the page's list of them (web/imports.js) follows it
 
   // Plot choices.
   int plot_metric = 0;  // index into the metric names of the first run
@@ -98,8 +104,21 @@ int find_preset(const App& app, const std::string& stem);
 // valid spec); on a JSON syntax error, or a spec from a newer build, the editor keeps its previous document, so
 // nothing the user made is lost.
 std::vector<std::string> load_spec_text(App& app, const std::string& text);
-// A file the user imports: a spec, or a result document (its spec is loaded).
-std::vector<std::string> import_file_text(App& app, const std::string& text);
+// A file the user imports (`file_name`: "" when unknown). A spec opens in the editor. A result document's runs are
+// kept as an imported reference set and drawn over the page's runs, unless its model kind or task differs from the
+// page's experiment (then `refused` says why); a result of the page's own engine (no "engine" in its header) also
+// opens its spec when the page has not run anything yet and the spec fits the page's limits, so Run reproduces it.
+struct ImportOutcome {
+  std::vector<std::string> errors;  // a bad file: nothing changed
+  std::string refused;   // a good result document that cannot be drawn over this experiment: why
+  bool opened_spec = false;
+  std::string overlay;   // the name of the reference set now drawn, or ""
+};
+ImportOutcome import_file(App& app, const std::string& text, const std::string& file_name);
+// Removes the `index`-th imported set; false when there is none.
+bool remove_import(App& app, int index);
+// The imported sets drawn over the current experiment (none without a runner).
+std::vector<const ImportedSet*> drawn_imports(const App& app);
 
 // Opens a share link's fragment. A bad link opens the default experiment and says why in app.message.
 std::vector<std::string> open_link(App& app, const std::string& fragment);

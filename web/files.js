@@ -1,6 +1,7 @@
 // Export and import. Downloads: the spec (JSON), the runs' metrics (CSV) and the result document (JSON), written by
 // the engine exactly as `muplay run --out --csv` writes them, and the plot as PNG (its pixels as drawn, read back by
-// the app). Import: a spec or result file, from the file picker or dropped anywhere on the page.
+// the app). Import: a spec or result file, from the file picker or dropped anywhere on the page; a result document's
+// runs are drawn over the page's (listed by web/imports.js).
 const $ = (id) => document.getElementById(id);
 
 const MAX_IMPORT_BYTES = 4 << 20;  // engine/base/json.hpp's kMaxTextBytes: the parser refuses more anyway
@@ -38,14 +39,21 @@ async function plotPng(m) {
   throw new Error('the plot was not drawn in time');
 }
 
+// A spec opens; a result document's runs are drawn over the page's (web/app.hpp: import_file). The status bar or a
+// notice says which happened.
 async function importFile(m, file, ui) {
   if (file.size > MAX_IMPORT_BYTES) {
     return ui.notice(`"${file.name}" is ${file.size} bytes, more than the ${MAX_IMPORT_BYTES} a spec or result file can be.`);
   }
-  const result = JSON.parse(m.muplay_import(await file.text()));
-  if (result.ok) return ui.status(`Opened ${file.name}.`);
-  const more = result.errors.length > 1 ? `\n(and ${result.errors.length - 1} more problems)` : '';
-  return ui.notice(`Could not open "${file.name}":\n${result.errors[0]}${more}`);
+  const result = JSON.parse(m.muplay_import(await file.text(), file.name));
+  if (result.errors.length) {
+    const more = result.errors.length > 1 ? `\n(and ${result.errors.length - 1} more problems)` : '';
+    return ui.notice(`Could not open "${file.name}":\n${result.errors[0]}${more}`);
+  }
+  if (result.refused) return ui.notice(`The runs of "${file.name}" are not drawn: ${result.refused}.`);
+  const drawn = "its runs are drawn over the page's (the toolbar's Imported lists them)";
+  if (result.overlay) return ui.status(`${result.opened_spec ? 'Opened' : 'Imported'} ${file.name}: ${drawn}.`);
+  return ui.status(`Opened ${file.name}.`);
 }
 
 export function startFiles(m, ui) {

@@ -19,6 +19,8 @@
 #include "imgui.h"
 #include "engine/analysis/analysis.hpp"
 #include "web/app.hpp"
+#include "web/lr_view.hpp"
+#include "web/step_view.hpp"
 #include "web/webgpu_device.hpp"
 #include "web/width_view.hpp"
 #include "engine/analysis/phase_diagram.hpp"
@@ -38,6 +40,8 @@ json::Value string_list(const std::vector<std::string>& items) {
 }
 
 std::string arg(const char* text) { return text ? text : ""; }
+
+json::Value finite_or_null(double x) { return std::isfinite(x) ? json::Value::make_number(x) : json::Value(); }
 
 // {"ok": true when there are no errors, "errors": [...]} as JSON.
 const char* outcome(const std::vector<std::string>& errors) {
@@ -80,8 +84,94 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_load_spec(const char* text) { return out
 // Checks a spec without loading it: {"ok", "errors"}. The embed API refuses a bad spec before it touches the page.
 EMSCRIPTEN_KEEPALIVE const char* muplay_check_spec(const char* text) { return outcome(read_spec_text(arg(text), the_app().spec_limits).errors); }
 
-// Loads an imported file: a spec, or a result document (its spec). Returns {"ok", "errors"}.
-EMSCRIPTEN_KEEPALIVE const char* muplay_import(const char* text) { return outcome(import_file_text(the_app(), arg(text))); }
+// Imports a file named `name` ("" when unknown): a spec opens; a result document's runs are drawn over the page's
+// (web/app.hpp: import_file). Returns {"ok", "errors", "refused": why its runs are not drawn ("" when they are or
+// there are none), "opened_spec", "overlay": the name of the imported set now drawn, or ""}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_import(const char* text, const char* name) {
+  const ImportOutcome o = import_file(the_app(), arg(text), arg(name));
+  json::Value r = json::Value::make_object();
+  r.set("ok", json::Value::make_bool(o.errors.empty() && o.refused.empty()));
+  r.set("errors", string_list(o.errors));
+  r.set("refused", json::Value::make_string(o.refused));
+  r.set("opened_spec", json::Value::make_bool(o.opened_spec));
+  r.set("overlay", json::Value::make_string(o.overlay));
+  return out(json::write(r));
+}
+
+// The imported sets: [{"name", "engine", "device", "runs", "widths": [ascending], "drawn": over the current
+// experiment, "why": why not ("" when drawn)}], and a counter of their changes (the page's list follows it).
+EMSCRIPTEN_KEEPALIVE const char* muplay_imports() {
+  const App& app = the_app();
+  const std::vector<const ImportedSet*> drawn = drawn_imports(app);
+  json::Value list = json::Value::make_array();
+  for (const ImportedSet& set : app.imports) {
+    json::Value item = json::Value::make_object();
+    item.set("name", json::Value::make_string(set.name));
+    item.set("engine", json::Value::make_string(set.engine));
+    item.set("device", json::Value::make_string(set.device));
+    item.set("runs", json::Value::make_number(double(set.runs.size())));
+    std::vector<int> widths;
+    for (const ImportedRun& run : set.runs) widths.push_back(run.width);
+    std::sort(widths.begin(), widths.end());
+    widths.erase(std::unique(widths.begin(), widths.end()), widths.end());
+    json::Value w = json::Value::make_array();
+    for (int width : widths) w.push(json::Value::make_number(width));
+    item.set("widths", w);
+    const bool is_drawn = std::find(drawn.begin(), drawn.end(), &set) != drawn.end();
+    item.set("drawn", json::Value::make_bool(is_drawn));
+    item.set("why", json::Value::make_string(is_drawn ? "" : app.runner ? overlay_mismatch(set, app.runner->spec())
+                                                                         : "no experiment to draw them over yet"));
+    list.push(item);
+  }
+  return out(json::write(list));
+}
+EMSCRIPTEN_KEEPALIVE double muplay_imports_revision() { return the_app().imports_revision; }
+EMSCRIPTEN_KEEPALIVE int muplay_remove_import(int index) { return remove_import(the_app(), index) ? 1 : 0; }
+
+// The curves a view draws, the page's runs and the imported ones alike: view "step" (`quantity`: the metric), "width"
+// (`quantity`: the series family, `record`: the record index) or "lr". {"curves": [{"label", "group": the imported
+// source or "", "dashed", "x", "y"}], "slopes" (width only): [{"series", "source", "page", "imported", "together"}],
+// "step" (width only)}. Non-finite numbers are null.
+EMSCRIPTEN_KEEPALIVE const char* muplay_view_curves(const char* view, const char* quantity, int record) {
+  const App& app = the_app();
+  const std::string which = arg(view);
+  json::Value r = json::Value::make_object();
+  std::vector<PlotCurve> curves;
+  if (which == "step") {
+    curves = step_curves(app, arg(quantity));
+  } else if (which == "lr") {
+    curves = lr_picture(app).curves;
+  } else if (which == "width" && app.runner) {
+    const WidthPicture p = width_picture(*app.runner, drawn_imports(app), arg(quantity), record);
+    curves = p.curves;
+    json::Value slopes = json::Value::make_array();
+    for (const WidthSlopes& w : p.slopes) {
+      json::Value row = json::Value::make_object();
+      row.set("series", json::Value::make_string(w.series));
+      row.set("source", json::Value::make_string(w.source));
+      row.set("page", finite_or_null(w.page));
+      row.set("imported", finite_or_null(w.imported));
+      row.set("together", finite_or_null(w.together));
+      slopes.push(row);
+    }
+    r.set("slopes", slopes);
+    r.set("step", json::Value::make_number(p.step));
+  }
+  json::Value list = json::Value::make_array();
+  for (const PlotCurve& c : curves) {
+    json::Value item = json::Value::make_object(), x = json::Value::make_array(), y = json::Value::make_array();
+    for (double v : c.x) x.push(finite_or_null(v));
+    for (double v : c.y) y.push(finite_or_null(v));
+    item.set("label", json::Value::make_string(c.label));
+    item.set("group", json::Value::make_string(c.group));
+    item.set("dashed", json::Value::make_bool(c.dashed));
+    item.set("x", x);
+    item.set("y", y);
+    list.push(item);
+  }
+  r.set("curves", list);
+  return out(json::write(r));
+}
 
 // Counts the changes of the editor's spec: the page saves the draft and updates the address bar when it moves.
 EMSCRIPTEN_KEEPALIVE double muplay_spec_revision() { return the_app().spec_revision; }

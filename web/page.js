@@ -9,6 +9,7 @@
 import { startDataLoader } from './data_loader.js';
 import { startEmbedApi } from './embed_api.js';
 import { startFiles } from './files.js';
+import { startImports } from './imports.js';
 import { startSavedRuns } from './saved_runs.js';
 import { startShare } from './share.js';
 import { describeStorageError, openStorage } from './storage.js';
@@ -161,6 +162,7 @@ async function main() {
   wireToolbar(m);
   const share = startShare(m, ui);
   startFiles(m, ui);
+  startImports(m, ui);
   // The address bar's links for the draft: the current one, and the one it showed before the spec's own link last
   // replaced it. A reload begun just before that replacement reloads the earlier link while the draft (and the unload
   // backup) already name the new one: the draft must win there too, or the edit is lost.

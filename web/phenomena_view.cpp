@@ -165,7 +165,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   std::vector<PlotCurve> curves;
   std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
   for (const Series& s : run.series())
-    if (s.name.rfind("delta_F/", 0) == 0) curves.push_back({s.name, steps, s.values, 0, false});
+    if (s.name.rfind("delta_F/", 0) == 0) curves.push_back(solid_curve(s.name, steps, s.values, 0));
   for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
   PlotAxes axes;
   axes.title = "relative error Delta_F(k) at the target's peaks";
@@ -196,8 +196,8 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   fit.x_label = "x";
   fit.y_label = "f(x)";
   fit.log_y = false;
-  line_plot("##fp_fit", fit, {{"target", xs, train.y, IM_COL32(230, 230, 230, 255), false},
-                              {"network", xs, out, IM_COL32(255, 140, 40, 255), false}},
+  line_plot("##fp_fit", fit, {solid_curve("target", xs, train.y, IM_COL32(230, 230, 230, 255)),
+                              solid_curve("network", xs, out, IM_COL32(255, 140, 40, 255))},
             ImVec2(half, kPanelHeight));
   ImGui::SameLine();
   const std::vector<double> target_spectrum = dft_magnitudes(train.y.data(), train.size);
@@ -213,8 +213,8 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   spec_axes.title = "|DFT| of target and network vs frequency k";
   spec_axes.x_label = "k";
   spec_axes.y_label = "|F_k|";
-  line_plot("##fp_spectrum", spec_axes, {{"target", ks, yt, IM_COL32(230, 230, 230, 255), false},
-                                         {"network", ks, yn, IM_COL32(255, 140, 40, 255), false}},
+  line_plot("##fp_spectrum", spec_axes, {solid_curve("target", ks, yt, IM_COL32(230, 230, 230, 255)),
+                                         solid_curve("network", ks, yn, IM_COL32(255, 140, 40, 255))},
             ImVec2(half, kPanelHeight));
 }
 
@@ -372,7 +372,7 @@ void filter_panel(const Member& run, float width) {
   const ImU32 colors[2] = {IM_COL32(240, 200, 60, 255), IM_COL32(70, 110, 240, 255)};
   int i = 0;
   for (const char* name : {"filter/e_low", "filter/e_high"})
-    if (const Series* s = run.find_series(name)) curves.push_back({name + 7, steps, s->values, colors[i++], false});
+    if (const Series* s = run.find_series(name)) curves.push_back(solid_curve(name + 7, steps, s->values, colors[i++]));
   PlotAxes axes;
   axes.title = "filtering method: error of the low / high part";
   axes.x_label = "step";
@@ -429,9 +429,9 @@ void sharpness_panel(const Runner& runner) {
     if (!s) continue;
     const ImU32 color = curve_color(i++, count);
     std::vector<double> steps(r->recorded_steps().begin(), r->recorded_steps().begin() + long(s->values.size()));
-    curves.push_back({"sharpness " + r->label(), steps, s->values, color, r->status() == RunStatus::diverged});
+    curves.push_back(solid_curve("sharpness " + r->label(), steps, s->values, color, r->status() == RunStatus::diverged));
     if (!steps.empty() && r->coords().lr > 0)
-      curves.push_back({"2/eta", {steps.front(), steps.back()}, {2 / r->coords().lr, 2 / r->coords().lr}, color, false});
+      curves.push_back(solid_curve("2/eta", {steps.front(), steps.back()}, {2 / r->coords().lr, 2 / r->coords().lr}, color));
   }
   PlotAxes axes;
   axes.title = "sharpness (top Hessian eigenvalue) vs step; flat lines: 2/eta";

@@ -94,14 +94,55 @@ void draw_axes(ImDrawList* dl, const PlotAxes& axes, const Scale& sx, const Scal
               axes.title.c_str());
 }
 
+// A polyline in dashes of 7 px with gaps of 5 px, the pattern running on across the points.
+void dashed_polyline(ImDrawList* dl, const std::vector<ImVec2>& points, ImU32 color, float thickness) {
+  constexpr float kDash = 7, kGap = 5;
+  float phase = 0;  // distance into the current dash + gap period
+  for (size_t i = 1; i < points.size(); i++) {
+    const ImVec2 a = points[i - 1], b = points[i];
+    const float length = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
+    for (float done = 0; done < length;) {
+      const bool in_dash = phase < kDash;
+      const float piece = std::min(length - done, in_dash ? kDash - phase : kDash + kGap - phase);
+      if (in_dash) {
+        const float t0 = done / length, t1 = (done + piece) / length;
+        dl->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
+                    ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), color, thickness);
+      }
+      done += piece;
+      phase = std::fmod(phase + piece, kDash + kGap);
+    }
+  }
+}
+
+void draw_marker(ImDrawList* dl, PlotMarker marker, ImVec2 p, ImU32 color) {
+  constexpr float r = 4.5f, t = 1.8f;
+  switch (marker) {
+    case PlotMarker::none: break;
+    case PlotMarker::square: dl->AddRect(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), color, 0, 0, t); break;
+    case PlotMarker::diamond:
+      dl->AddQuad(ImVec2(p.x, p.y - r - 1), ImVec2(p.x + r + 1, p.y), ImVec2(p.x, p.y + r + 1), ImVec2(p.x - r - 1, p.y), color, t);
+      break;
+    case PlotMarker::triangle:
+      dl->AddTriangle(ImVec2(p.x, p.y - r - 1), ImVec2(p.x + r + 1, p.y + r), ImVec2(p.x - r - 1, p.y + r), color, t);
+      break;
+    case PlotMarker::circle: dl->AddCircle(p, r, color, 0, t); break;
+  }
+}
+
 void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy) {
   std::vector<ImVec2> points;
   for (const PlotCurve& c : curves) {
     points.clear();
     for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
       if (usable(c.x[i], sx.log) && usable(c.y[i], sy.log)) points.emplace_back(sx.pixel(c.x[i]), sy.pixel(c.y[i]));
-    if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), c.color, ImDrawFlags_None, 2.0f);
-    if (points.size() == 1) dl->AddCircleFilled(points[0], 3, c.color);
+    if (points.size() >= 2 && c.dashed) dashed_polyline(dl, points, c.color, 2.0f);
+    else if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), c.color, ImDrawFlags_None, 2.0f);
+    // A vs-step curve has a point per record: markers on each would be a smear, so only short curves get them all.
+    if (c.marker != PlotMarker::none && points.size() <= 64)
+      for (const ImVec2& p : points) draw_marker(dl, c.marker, p, c.color);
+    else if (c.marker != PlotMarker::none && !points.empty()) draw_marker(dl, c.marker, points.back(), c.color);
+    if (points.size() == 1 && c.marker == PlotMarker::none) dl->AddCircleFilled(points[0], 3, c.color);
     if (c.diverged && !points.empty()) {
       const ImVec2 p = points.back();
       dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), c.color, 2.5f);
@@ -110,21 +151,38 @@ void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Sca
   }
 }
 
-// Curves without a label (markers such as η*) stay out of the legend.
+// Curves without a label (markers such as η*) stay out of the legend. The page's own curves come first; an imported
+// source's curves follow under a heading row with its name.
 void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, ImVec2 top_right) {
-  const float line = ImGui::GetTextLineHeight();
+  struct Row { const PlotCurve* curve; const std::string* heading; };
+  std::vector<Row> rows;
+  const std::string* group = nullptr;
   float width = 0;
-  int rows = 0;
-  for (const PlotCurve& c : curves)
-    if (!c.label.empty()) { width = std::max(width, ImGui::CalcTextSize(c.label.c_str()).x); rows++; }
-  if (rows == 0) return;
-  const ImVec2 a(top_right.x - width - 34, top_right.y + 6);
-  dl->AddRectFilled(a, ImVec2(top_right.x - 6, a.y + line * float(rows) + 6), IM_COL32(20, 20, 24, 210));
-  int row = 0;
   for (const PlotCurve& c : curves) {
     if (c.label.empty()) continue;
-    const float y = a.y + 3 + line * float(row++);
-    dl->AddLine(ImVec2(a.x + 4, y + line / 2), ImVec2(a.x + 22, y + line / 2), c.color, 3);
+    if (!c.group.empty() && (!group || *group != c.group)) {
+      rows.push_back({nullptr, &c.group});
+      width = std::max(width, ImGui::CalcTextSize(c.group.c_str()).x - 28);  // headings start at the swatch
+    }
+    group = &c.group;
+    rows.push_back({&c, nullptr});
+    width = std::max(width, ImGui::CalcTextSize(c.label.c_str()).x);
+  }
+  if (rows.empty()) return;
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 a(top_right.x - width - 34, top_right.y + 6);
+  dl->AddRectFilled(a, ImVec2(top_right.x - 6, a.y + line * float(rows.size()) + 6), IM_COL32(20, 20, 24, 210));
+  for (size_t row = 0; row < rows.size(); row++) {
+    const float y = a.y + 3 + line * float(row);
+    if (rows[row].heading) {
+      dl->AddText(ImVec2(a.x + 4, y), ImGui::GetColorU32(ImGuiCol_Text), rows[row].heading->c_str());
+      continue;
+    }
+    const PlotCurve& c = *rows[row].curve;
+    const std::vector<ImVec2> swatch = {ImVec2(a.x + 4, y + line / 2), ImVec2(a.x + 22, y + line / 2)};
+    if (c.dashed) dashed_polyline(dl, swatch, c.color, 2.0f);
+    else dl->AddLine(swatch[0], swatch[1], c.color, 3);
+    draw_marker(dl, c.marker, ImVec2(a.x + 13, y + line / 2), c.color);
     dl->AddText(ImVec2(a.x + 28, y), ImGui::GetColorU32(ImGuiCol_Text), c.label.c_str());
   }
 }
@@ -142,19 +200,38 @@ void hover_readout(const std::vector<PlotCurve>& curves, const Scale& sx) {
       if (d < best_d) { best_d = d; best = i; }
     }
     if (best_d == INFINITY) continue;
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.color), "%s: x = %g, y = %.4g", c.label.c_str(), c.x[best],
-                       c.y[best]);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.color), "%s%s%s: x = %g, y = %.4g", c.group.c_str(),
+                       c.group.empty() ? "" : ": ", c.label.c_str(), c.x[best], c.y[best]);
   }
   ImGui::EndTooltip();
 }
 
 }  // namespace
 
+PlotCurve solid_curve(std::string label, std::vector<double> x, std::vector<double> y, ImU32 color, bool diverged) {
+  PlotCurve c;
+  c.label = std::move(label);
+  c.x = std::move(x);
+  c.y = std::move(y);
+  c.color = color;
+  c.diverged = diverged;
+  return c;
+}
+
 ImU32 curve_color(int index, int count) {
   // Samples of the viridis-like "plasma" ramp: ordered, readable on a dark background.
   static const ImU32 ramp[] = {IM_COL32(252, 225, 56, 255), IM_COL32(252, 166, 54, 255), IM_COL32(239, 112, 74, 255),
                                IM_COL32(214, 66, 112, 255), IM_COL32(177, 42, 144, 255), IM_COL32(130, 34, 167, 255),
                                IM_COL32(84, 40, 190, 255),  IM_COL32(60, 90, 220, 255)};
+  const int n = int(sizeof ramp / sizeof ramp[0]);
+  if (count <= 1) return ramp[2];
+  return ramp[std::min(n - 1, index * (n - 1) / std::max(1, count - 1))];
+}
+
+ImU32 imported_color(int index, int count) {
+  // Greens to teal: apart from the page's yellow-to-blue ramp, so imported runs read as another family of curves.
+  static const ImU32 ramp[] = {IM_COL32(205, 245, 135, 255), IM_COL32(150, 230, 120, 255), IM_COL32(95, 210, 125, 255),
+                               IM_COL32(55, 190, 150, 255), IM_COL32(35, 165, 170, 255), IM_COL32(30, 135, 175, 255)};
   const int n = int(sizeof ramp / sizeof ramp[0]);
   if (count <= 1) return ramp[2];
   return ramp[std::min(n - 1, index * (n - 1) / std::max(1, count - 1))];

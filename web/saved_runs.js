@@ -26,7 +26,7 @@ function runItem(m, run, ui) {
   const info = Object.assign(document.createElement('div'), { className: 'summary', textContent: summary(result) });
   const open = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Open its spec' });
   open.addEventListener('click', () => {
-    const r = JSON.parse(m.muplay_import(run.result));
+    const r = JSON.parse(m.muplay_load_spec(JSON.stringify(result.spec)));
     if (r.ok) {
       $('saved-dialog').close();
       ui.status(`Opened "${run.name}": Run reproduces it.`);

@@ -10,10 +10,11 @@
 #include "web/app.hpp"
 #include "web/backend_panel.hpp"
 #include "web/plot.hpp"
+#include "web/lr_view.hpp"
 #include "web/spec_editor.hpp"
+#include "web/step_view.hpp"
 #include "web/width_view.hpp"
 #include "web/phenomena_view.hpp"
-#include "engine/analysis/lr_transfer.hpp"
 
 namespace {
 
@@ -101,34 +102,6 @@ void shortcuts(App& app) {
   app.pressed_keys.clear();
 }
 
-// The series names of the first run ("train_loss", "act_rms/h1", ...): the metrics one can plot.
-std::vector<std::string> metric_names(const App& app) {
-  std::vector<std::string> out;
-  if (app.runner && !app.runner->members().empty())
-    for (const Series& s : app.runner->members()[0]->series()) out.push_back(s.name);
-  return out;
-}
-
-std::vector<PlotCurve> curves_for(const App& app, const std::string& metric) {
-  std::vector<PlotCurve> out;
-  if (!app.runner) return out;
-  const auto& runs = app.runner->members();
-  for (size_t i = 0; i < runs.size(); i++) {
-    const Member& run = *runs[i];
-    const Series* s = run.find_series(metric);
-    if (!s) continue;
-    PlotCurve c;
-    c.label = run.label() + (run.status() == RunStatus::diverged ? " (diverged at " + std::to_string(run.diverged_at()) + ")" : "") +
-              (run.status() == RunStatus::failed ? " (failed)" : "");
-    c.x.assign(run.recorded_steps().begin(), run.recorded_steps().begin() + long(s->values.size()));
-    c.y = s->values;
-    c.color = curve_color(int(i), int(runs.size()));
-    c.diverged = run.status() == RunStatus::diverged;
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
 // The width-∞ curve (engine/analysis/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle;
 // where the experiment has none, one line says why, so a student knows what to change to see it.
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
@@ -140,7 +113,7 @@ void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   ImGui::Checkbox("n=inf curve", &app.show_limit);
   if (!app.show_limit) return;
   for (const LimitCurve& c : app.limits)
-    curves.push_back({c.label, std::vector<double>(c.steps.begin(), c.steps.end()), c.train_loss, IM_COL32(255, 255, 255, 255), false});
+    curves.push_back(solid_curve(c.label, std::vector<double>(c.steps.begin(), c.steps.end()), c.train_loss, IM_COL32(255, 255, 255, 255)));
 }
 
 void plot_panel(App& app) {
@@ -157,7 +130,7 @@ void plot_panel(App& app) {
   ImGui::Checkbox("log x", &app.log_x);
   ImGui::SameLine();
   ImGui::Checkbox("log y", &app.log_y);
-  std::vector<PlotCurve> curves = curves_for(app, metric);
+  std::vector<PlotCurve> curves = step_curves(app, metric);
   if (metric == "train_loss") limit_toggle(app, curves);
   PlotAxes axes;
   axes.title = metric + " vs step, one curve per sweep member";
@@ -205,33 +178,6 @@ void runs_table(const App& app) {
   ImGui::EndTable();
 }
 
-// Loss against the learning rate, one curve per width, η* (parabola fit, engine/analysis/lr_transfer.hpp) marked: the
-// learning-rate transfer picture of Tensor Programs V (E2). Needs a sweep over lr; the loss is the mean over the run
-// (batch_loss_mean) when recorded, else the final train loss.
-void lr_view(const App& app) {
-  if (!app.runner || app.runner->spec().sweep.lr.size() < 2) {
-    ImGui::TextDisabled("This view needs a sweep over learning rates (sweep.lr with 2 or more values).");
-    return;
-  }
-  const bool mean = app.runner->members().front()->find_series("batch_loss_mean") != nullptr;
-  const std::vector<LrCurve> lr_curves_found = lr_curves(*app.runner, mean ? "batch_loss_mean" : "train_loss");
-  std::vector<PlotCurve> curves;
-  for (size_t i = 0; i < lr_curves_found.size(); i++) {
-    const LrCurve& c = lr_curves_found[i];
-    const ImU32 color = curve_color(int(i), int(lr_curves_found.size()));
-    char label[96];
-    std::snprintf(label, sizeof label, "n=%d  eta*=%.3g", c.width, c.best_lr);
-    curves.push_back({label, c.lrs, c.losses, color, false});
-    if (c.grid_min >= 0) curves.push_back({"", {c.best_lr}, {c.best_loss}, color, false});  // the η* marker
-  }
-  PlotAxes axes;
-  axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") + " vs learning rate (dot: eta*)";
-  axes.x_label = "learning rate";
-  axes.y_label = mean ? "mean train loss" : "train loss";
-  axes.log_x = axes.log_y = true;
-  line_plot("##lr", axes, curves, ImVec2(0, 0));
-}
-
 // Writes the explorer's exponents into the spec as a custom parametrization, with as many hidden layers.
 void use_exponents(App& app, const std::vector<Abc>& abc) {
   json::Value* model = nullptr;
@@ -268,7 +214,7 @@ void views(App& app) {
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("vs width")) {
-    if (app.runner) width_view(app.width_view, *app.runner);
+    if (app.runner) width_view(app.width_view, *app.runner, drawn_imports(app), app.imports_revision);
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("vs learning rate")) {

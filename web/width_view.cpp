@@ -7,6 +7,7 @@
 
 #include "engine/analysis/analysis.hpp"
 #include "imgui.h"
+#include "web/overlay.hpp"
 #include "web/plot.hpp"
 
 namespace {
@@ -21,17 +22,87 @@ std::vector<std::string> families(const Member& run) {
   return out;
 }
 
-// Geometric mean over seeds (the mean of log y, which is what a log-log fit sees) per width, for one series at
-// one record, over the runs with the first learning rate of the sweep.
+double slope_of(const std::vector<double>& x, const std::vector<double>& y) { return x.size() >= 2 ? loglog_slope(x, y) : NAN; }
+
+// One series at one record over the runs with the first learning rate of the sweep.
 PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int record) {
-  std::map<int, std::pair<double, int>> log_sum;  // width → (Σ log y, count)
+  std::vector<std::pair<int, double>> points;
   const double lr = runner.members().front()->coords().lr;
   for (const auto& run : runner.members()) {
     const Series* s = run->find_series(name);
-    if (!s || run->coords().lr != lr || record >= int(s->values.size())) continue;
-    const double y = s->values[size_t(record)];
+    if (s && run->coords().lr == lr && record < int(s->values.size())) points.emplace_back(run->width(), s->values[size_t(record)]);
+  }
+  PlotCurve c = geometric_mean_by_width(points);
+  char label[160];
+  std::snprintf(label, sizeof label, "%s  slope %+.2f", name.c_str(), slope_of(c.x, c.y));
+  c.label = label;
+  return c;
+}
+
+// The steps the record slider walks: the page's recorded steps, or the first imported set's while the page has none.
+std::vector<int> record_steps(const Runner& runner, const std::vector<const ImportedSet*>& imports) {
+  const std::vector<int>& page = runner.members().front()->recorded_steps();
+  if (!page.empty() || imports.empty() || imports.front()->runs.empty()) return page;
+  return imports.front()->runs.front().recorded_steps;
+}
+
+std::string width_range(const std::vector<double>& x) {
+  if (x.empty()) return "";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, x.size() == 1 ? "%.0f" : "%.0f-%.0f", x.front(), x.back());
+  return buf;
+}
+
+WidthSlopes slopes_row(const PlotCurve& page, const PlotCurve& imported, const std::string& series) {
+  WidthSlopes row;
+  row.series = series;
+  row.source = imported.group;
+  row.page = slope_of(page.x, page.y);
+  row.imported = slope_of(imported.x, imported.y);
+  std::vector<double> x = page.x, y = page.y;
+  x.insert(x.end(), imported.x.begin(), imported.x.end());
+  y.insert(y.end(), imported.y.begin(), imported.y.end());
+  row.together = slope_of(x, y);
+  row.page_widths = width_range(page.x);
+  row.imported_widths = width_range(imported.x);
+  return row;
+}
+
+void slope_cell(double slope, const std::string& widths) {
+  ImGui::TableNextColumn();
+  if (std::isnan(slope)) ImGui::TextDisabled("-");
+  else if (widths.empty()) ImGui::Text("%+.3f", slope);
+  else ImGui::Text("%+.3f  (n=%s)", slope, widths.c_str());
+}
+
+// The three slopes per series and imported set: how far the page's exponent carries to the imported widths.
+void slopes_table(const std::vector<WidthSlopes>& rows, float height) {
+  if (!ImGui::BeginTable("width slopes", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
+                         ImVec2(0, height)))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h : {"fitted slope of", "this page", "imported", "both together", "imported from"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const WidthSlopes& r : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.series.c_str());
+    slope_cell(r.page, r.page_widths);
+    slope_cell(r.imported, r.imported_widths);
+    slope_cell(r.together, "");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.source.c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+PlotCurve geometric_mean_by_width(const std::vector<std::pair<int, double>>& points) {
+  std::map<int, std::pair<double, int>> log_sum;  // width → (Σ log y, count)
+  for (const auto& [width, y] : points) {
     if (!(y > 0) || !std::isfinite(y)) continue;
-    auto& acc = log_sum[run->width()];
+    auto& acc = log_sum[width];
     acc.first += std::log(y);
     acc.second += 1;
   }
@@ -40,13 +111,8 @@ PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int reco
     c.x.push_back(width);
     c.y.push_back(std::exp(acc.first / acc.second));
   }
-  char label[160];
-  std::snprintf(label, sizeof label, "%s  slope %+.2f", name.c_str(), c.x.size() >= 2 ? loglog_slope(c.x, c.y) : NAN);
-  c.label = label;
   return c;
 }
-
-}  // namespace
 
 std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& family, int record) {
   std::vector<PlotCurve> curves;
@@ -57,7 +123,27 @@ std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& fam
   return curves;
 }
 
-void width_view(WidthView& v, const Runner& runner) {
+WidthPicture width_picture(const Runner& runner, const std::vector<const ImportedSet*>& imports,
+                           const std::string& family, int record) {
+  WidthPicture p;
+  if (runner.members().empty()) return p;
+  const std::vector<int> steps = record_steps(runner, imports);
+  p.step = record >= 0 && record < int(steps.size()) ? steps[size_t(record)] : 0;
+  p.curves = width_curves(runner, family, record);
+  const size_t page_count = p.curves.size();
+  const double lr = runner.members().front()->coords().lr;
+  for (size_t k = 0; k < imports.size(); k++)
+    for (size_t i = 0; i < page_count; i++) {
+      const std::string series = p.curves[i].label.substr(0, p.curves[i].label.find(' '));
+      PlotCurve c = imported_width_curve(*imports[k], int(k), series, p.step, lr);
+      c.color = p.curves[i].color;  // the same layer in the same colour: the eye follows it across the widths
+      p.slopes.push_back(slopes_row(p.curves[i], c, series));
+      p.curves.push_back(std::move(c));
+    }
+  return p;
+}
+
+void width_view(WidthView& v, const Runner& runner, const std::vector<const ImportedSet*>& imports, double imports_revision) {
   if (runner.members().empty()) return;
   const Member& first = *runner.members().front();
   const std::vector<std::string> names = families(first);
@@ -66,7 +152,7 @@ void width_view(WidthView& v, const Runner& runner) {
     v.family = it == names.end() ? 0 : int(it - names.begin());
   }
   v.family = std::clamp(v.family, 0, int(names.size()) - 1);
-  const int records = int(first.recorded_steps().size());
+  const int records = int(record_steps(runner, imports).size());
   v.record = std::clamp(v.record, 0, std::max(0, records - 1));
 
   ImGui::SetNextItemWidth(200);
@@ -75,24 +161,27 @@ void width_view(WidthView& v, const Runner& runner) {
       if (ImGui::Selectable(names[size_t(i)].c_str(), i == v.family)) v.family = i;
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(200);
-  const int step = records ? first.recorded_steps()[size_t(v.record)] : 0;
-  char step_label[32];
-  std::snprintf(step_label, sizeof step_label, "step %d", step);
-  ImGui::SliderInt("record", &v.record, 0, std::max(0, records - 1), step_label);
-
-  if (v.curves_at != runner.total_steps() || v.curves_family != v.family || v.curves_record != v.record) {
-    v.curves = width_curves(runner, names[size_t(v.family)], v.record);
+  if (v.curves_at != runner.total_steps() || v.curves_family != v.family || v.curves_record != v.record ||
+      v.curves_imports != imports_revision) {
+    v.picture = width_picture(runner, imports, names[size_t(v.family)], v.record);
     v.curves_at = runner.total_steps();
     v.curves_family = v.family;
     v.curves_record = v.record;
+    v.curves_imports = imports_revision;
   }
-  const std::vector<PlotCurve>& curves = v.curves;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(200);
+  char step_label[32];
+  std::snprintf(step_label, sizeof step_label, "step %d", v.picture.step);
+  ImGui::SliderInt("record", &v.record, 0, std::max(0, records - 1), step_label);
+
   PlotAxes axes;
-  axes.title = names[size_t(v.family)] + " at step " + std::to_string(step) + " vs width (geometric mean over seeds)";
+  axes.title = names[size_t(v.family)] + " at step " + std::to_string(v.picture.step) + " vs width (geometric mean over seeds)";
   axes.x_label = "width n";
   axes.y_label = names[size_t(v.family)];
   axes.log_x = axes.log_y = true;
-  line_plot("##width", axes, curves, ImVec2(0, 0));
+  const std::vector<WidthSlopes>& slopes = v.picture.slopes;
+  const float table_height = slopes.empty() ? 0 : std::min(160.0f, ImGui::GetFrameHeightWithSpacing() * float(slopes.size() + 1) + 8);
+  line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - table_height)));
+  if (!slopes.empty()) slopes_table(slopes, table_height);
 }

@@ -1,25 +1,56 @@
 // "vs width": a recorded quantity at one step against the width, on log-log axes, one curve per layer, with the
 // fitted slope (the scaling exponent) in the legend. The coordinate check (experiment E3) reads off this view:
-// flat lines under μP, growth under SP, shrinkage under NTP.
+// flat lines under μP, growth under SP, shrinkage under NTP. Imported reference sets (web/overlay.hpp) add their
+// own curves, e.g. a PyTorch run at widths the page cannot train, and a table of the slopes over the page's widths,
+// over the imported widths and over both together.
 #pragma once
+#include <cmath>
 #include <string>
-
+#include <utility>
 #include <vector>
 
 #include "engine/run/runner.hpp"
+#include "web/imported_runs.hpp"
 #include "web/plot.hpp"
+
+// One series' fitted log-log slope over the page's widths, over one imported set's, and over both together.
+struct WidthSlopes {
+  std::string series, source;
+  double page = NAN, imported = NAN, together = NAN;
+  std::string page_widths, imported_widths;  // "64-512"
+};
+
+// What the view draws at one recorded step: the page's curves, then the imported ones, and the slopes table (one row
+// per imported set and series; empty without imports).
+struct WidthPicture {
+  int step = 0;
+  std::vector<PlotCurve> curves;
+  std::vector<WidthSlopes> slopes;
+};
 
 struct WidthView {
   int family = -1;  // which series family (act_delta_rms, act_rms, ...); -1: act_delta_rms if recorded
   int record = 1;  // which recorded step
-  // The curves drawn, kept until the sweep steps or the family or record changes (cleared by App's reset).
-  std::vector<PlotCurve> curves;
+  // The picture drawn, kept until the sweep steps, the family or record changes, or the imports change (cleared by
+  // App's reset).
+  WidthPicture picture;
   long curves_at = -1;
   int curves_family = -1, curves_record = -1;
+  double curves_imports = -1;
 };
 
-void width_view(WidthView& v, const Runner& runner);
+// `imports_revision` counts changes of `imports` (App::imports_revision): the cached picture follows it.
+void width_view(WidthView& v, const Runner& runner, const std::vector<const ImportedSet*>& imports, double imports_revision);
 
-// The view's curves: for every series of `family` ("act_delta_rms" → h1, h2, ..., f), its value at record `record`
-// against the width (geometric mean over seeds, first learning rate of the sweep). The label holds the fitted slope.
+// The view's picture for series `family` ("act_delta_rms" → h1, h2, ..., f) at record `record` of the page's runs
+// (or of the first imported set's, while the page has recorded nothing).
+WidthPicture width_picture(const Runner& runner, const std::vector<const ImportedSet*>& imports,
+                           const std::string& family, int record);
+
+// The page's curves: for every series of `family`, its value at record `record` against the width (geometric mean
+// over seeds, first learning rate of the sweep). The label holds the fitted slope.
 std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& family, int record);
+
+// (width, value) points → one point per width: the geometric mean of its values (the mean of log y, which is what a
+// log-log fit sees), skipping values that are not positive and finite.
+PlotCurve geometric_mean_by_width(const std::vector<std::pair<int, double>>& points);

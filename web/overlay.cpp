@@ -1,0 +1,155 @@
+#include "web/overlay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "engine/analysis/analysis.hpp"
+#include "engine/analysis/lr_transfer.hpp"
+#include "web/width_view.hpp"
+
+namespace {
+
+// The set's widths, ascending: imported curves are coloured by their width's place among them.
+std::vector<int> widths_of(const ImportedSet& set) {
+  std::set<int> widths;
+  for (const ImportedRun& run : set.runs) widths.insert(run.width);
+  return {widths.begin(), widths.end()};
+}
+
+ImU32 width_color(const std::vector<int>& widths, int width) {
+  const auto at = std::lower_bound(widths.begin(), widths.end(), width);
+  return imported_color(int(at - widths.begin()), int(widths.size()));
+}
+
+PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string label) {
+  PlotCurve c;
+  c.label = std::move(label);
+  c.dashed = true;
+  c.marker = imported_marker(set_index);
+  c.group = set.name;
+  return c;
+}
+
+// A run's index of recorded step `step`, or -1.
+int record_at(const ImportedRun& run, int step) {
+  const auto it = std::find(run.recorded_steps.begin(), run.recorded_steps.end(), step);
+  return it == run.recorded_steps.end() ? -1 : int(it - run.recorded_steps.begin());
+}
+
+// The final value of `series`, +inf when the run did not finish (as engine/analysis/lr_transfer.cpp counts it).
+double final_value(const ImportedRun& run, const std::string& series) {
+  const Series* s = run.find_series(series);
+  if (run.status != "finished" || !s || s->values.empty() || !std::isfinite(s->values.back())) return INFINITY;
+  return s->values.back();
+}
+
+size_t distinct_lrs(const ImportedSet& set) {
+  std::set<double> lrs;
+  for (const ImportedRun& run : set.runs) lrs.insert(run.lr);
+  return lrs.size();
+}
+
+// As lr_curves (engine/analysis/lr_transfer.hpp) does for the page's runs: (width, lr) → mean over seeds, η* fitted.
+std::vector<LrCurve> lr_curves_of(const ImportedSet& set, const std::string& series) {
+  std::map<int, std::map<double, std::pair<double, int>>> sums;
+  for (const ImportedRun& run : set.runs) {
+    auto& cell = sums[run.width][run.lr];
+    cell.first += final_value(run, series);
+    cell.second++;
+  }
+  std::vector<LrCurve> curves;
+  for (const auto& [width, by_lr] : sums) {
+    LrCurve c;
+    c.width = width;
+    for (const auto& [lr, cell] : by_lr) {
+      c.lrs.push_back(lr);
+      c.losses.push_back(cell.first / cell.second);
+    }
+    fit_best_lr(c);
+    curves.push_back(c);
+  }
+  return curves;
+}
+
+}  // namespace
+
+std::vector<const ImportedSet*> drawn_sets(const std::vector<ImportedSet>& sets, const ExperimentSpec& spec) {
+  std::vector<const ImportedSet*> out;
+  for (const ImportedSet& set : sets)
+    if (overlay_mismatch(set, spec).empty()) out.push_back(&set);
+  return out;
+}
+
+PlotMarker imported_marker(int index) {
+  static const PlotMarker shapes[] = {PlotMarker::square, PlotMarker::diamond, PlotMarker::triangle, PlotMarker::circle};
+  return shapes[size_t(index) % (sizeof shapes / sizeof shapes[0])];
+}
+
+std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*>& sets, const std::string& metric) {
+  std::vector<PlotCurve> out;
+  for (size_t k = 0; k < sets.size(); k++) {
+    const ImportedSet& set = *sets[k];
+    const std::vector<int> widths = widths_of(set);
+    for (const ImportedRun& run : set.runs) {
+      const Series* s = run.find_series(metric);
+      if (!s) continue;
+      PlotCurve c = imported_curve(set, int(k), run.label + (run.status == "diverged" ? " (diverged)" : ""));
+      c.x.assign(run.recorded_steps.begin(), run.recorded_steps.begin() + long(std::min(s->values.size(), run.recorded_steps.size())));
+      c.y.assign(s->values.begin(), s->values.begin() + long(c.x.size()));
+      c.color = width_color(widths, run.width);
+      c.diverged = run.status == "diverged";
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std::string& series, int step, double lr) {
+  const bool has_lr = std::any_of(set.runs.begin(), set.runs.end(), [&](const ImportedRun& r) { return r.lr == lr; });
+  const double use_lr = has_lr || set.runs.empty() ? lr : set.runs.front().lr;
+  std::vector<std::pair<int, double>> points;
+  for (const ImportedRun& run : set.runs) {
+    const Series* s = run.find_series(series);
+    const int record = record_at(run, step);
+    if (run.lr == use_lr && s && record >= 0 && record < int(s->values.size())) points.emplace_back(run.width, s->values[size_t(record)]);
+  }
+  PlotCurve c = geometric_mean_by_width(points);
+  char other_lr[48] = "";  // the reader must know when the imported points are at another learning rate
+  if (use_lr != lr) std::snprintf(other_lr, sizeof other_lr, "  (lr=%g)", use_lr);
+  char label[200];
+  std::snprintf(label, sizeof label, "%s  slope %+.2f%s", series.c_str(), c.x.size() >= 2 ? loglog_slope(c.x, c.y) : NAN,
+                other_lr);
+  PlotCurve styled = imported_curve(set, set_index, label);
+  styled.x = std::move(c.x);
+  styled.y = std::move(c.y);
+  return styled;
+}
+
+std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series) {
+  std::vector<PlotCurve> out;
+  for (size_t k = 0; k < sets.size(); k++) {
+    if (distinct_lrs(*sets[k]) < 2) continue;
+    const std::vector<LrCurve> curves = lr_curves_of(*sets[k], series);
+    for (size_t i = 0; i < curves.size(); i++) {
+      const LrCurve& c = curves[i];
+      char label[96];
+      std::snprintf(label, sizeof label, "n=%d  eta*=%.3g", c.width, c.best_lr);
+      PlotCurve curve = imported_curve(*sets[k], int(k), label);
+      curve.x = c.lrs;
+      curve.y = c.losses;
+      curve.color = imported_color(int(i), int(curves.size()));
+      out.push_back(curve);
+      if (c.grid_min < 0) continue;
+      PlotCurve best = imported_curve(*sets[k], int(k), "");  // the η* marker: no legend row
+      best.x = {c.best_lr};
+      best.y = {c.best_loss};
+      best.color = curve.color;
+      best.marker = PlotMarker::circle;
+      out.push_back(best);
+    }
+  }
+  return out;
+}

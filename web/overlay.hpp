@@ -1,0 +1,29 @@
+// Imported reference sets (web/imported_runs.hpp) as the curves each view draws over the page's own runs: the same
+// quantities the view shows for the page's runs, read from the imported document, in the imported style (dashed,
+// one hollow marker shape per source, listed in the legend under the source's name).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/spec/experiment_spec.hpp"
+#include "web/imported_runs.hpp"
+#include "web/plot.hpp"
+
+// The sets drawn over an experiment with `spec`: those of the same model kind and task (overlay_mismatch).
+std::vector<const ImportedSet*> drawn_sets(const std::vector<ImportedSet>& sets, const ExperimentSpec& spec);
+
+// The marker of the `index`-th imported source.
+PlotMarker imported_marker(int index);
+
+// vs step: one curve per imported run that recorded `metric`, coloured by its width (imported_color).
+std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*>& sets, const std::string& metric);
+
+// vs width: `series` at recorded step `step` against the width, the geometric mean over seeds as for the page's runs
+// (web/width_view.hpp), over the runs with learning rate `lr`, or the set's first learning rate when none has it.
+// The label is the series name, its fitted slope, and the learning rate when it is not `lr`.
+PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std::string& series, int step, double lr);
+
+// vs learning rate: per imported width, `series` at the end of each run against its learning rate (mean over seeds,
+// +inf for a run that did not finish) with η* fitted as for the page's runs (engine/analysis/lr_transfer.hpp), and
+// η*'s marker; only for sets that swept two or more learning rates.
+std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series);
