@@ -1,5 +1,6 @@
-# cmake -DDIR=engine/export/torch -DOUT=torch_pieces.cpp -DPIECES="header;tasks;..." -P embed_pieces.cmake
+# cmake -DDIR=engine/export/torch -DOUT=torch_pieces.cpp -DPIECES=header,tasks,... -P embed_pieces.cmake
 # Writes the Python pieces as C++ raw strings (engine/export/torch_pieces.hpp), in the order given.
+string(REPLACE "," ";" PIECES "${PIECES}")
 set(body "// Written by engine/export/embed_pieces.cmake from engine/export/torch/*.py at build time.\n")
 string(APPEND body "#include \"engine/export/torch_pieces.hpp\"\n\nconst TorchPiece kTorchPieces[] = {\n")
 list(LENGTH PIECES count)

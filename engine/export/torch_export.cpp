@@ -8,9 +8,6 @@
 
 namespace {
 
-// The task kinds train.py cannot generate (engine/export/torch/tasks.py).
-constexpr TaskKind kTasksNotExported[] = {TaskKind::skipgram};
-
 // One tensor of one member, as the engine builds it: how it is drawn and its three numbers.
 struct TensorValues {
   std::string tensor;
@@ -138,6 +135,29 @@ std::string series_lists(const ExperimentSpec& s) {
   return "SERIES = [" + series + "]\nHIGHER_IS_BETTER = {" + higher + "}\n";
 }
 
+// The spec as train.py reads it: spec_to_json leaves out fields at their defaults, so those train.py reads are
+// written with the spec's values.
+json::Value complete_spec(const ExperimentSpec& s) {
+  using json::Value;
+  Value spec = spec_to_json(s);
+  Value model = *spec.find("model"), param = *spec.find("parametrization"), schedule = *spec.find("schedule");
+  model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
+  model.set("activation_param", Value::make_number(s.model.activation_param));
+  param.set("gamma", Value::make_number(s.parametrization.gamma));
+  param.set("gamma_prime", Value::make_number(s.parametrization.gamma_prime));
+  const ScheduleSpec& t = s.schedule;
+  for (const auto& [name, value] : {std::pair<const char*, double>{"warmup_fraction", t.warmup_fraction},
+                                    {"final_lr_fraction", t.final_lr_fraction},
+                                    {"clip_norm", t.clip_norm},
+                                    {"stop_loss_ratio", t.stop_loss_ratio}})
+    schedule.set(name, Value::make_number(value));
+  schedule.set("cosine", Value::make_bool(t.cosine));
+  spec.set("model", model);
+  spec.set("parametrization", param);
+  spec.set("schedule", schedule);
+  return spec;
+}
+
 // The part of train.py that is this experiment.
 std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& errors) {
   std::string rules, attention;
@@ -145,7 +165,7 @@ std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& 
   std::string out =
       "\n\n# ---- The experiment, as `muplay export torch` wrote it ----\n"
       "SPEC = json.loads(r\"\"\"\n" +
-      json::write(spec_to_json(s), 1) +
+      json::write(complete_spec(s), 1) +
       "\n\"\"\")\n"
       "RUN_SPEC = SPEC  # main() applies the command line's overrides (--widths, --lrs, --seeds, --steps)\n"
       "# The series each member records, in the engine's order; the summary keeps the maximum of these, else the "
@@ -180,9 +200,6 @@ void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors)
   if (s.task.gradient_loss) errors.push_back(std::string("task.gradient_loss: not exported") + why);
   if (s.optimizer.kind == OptimizerKind::gd_auto)
     errors.push_back(std::string("optimizer.kind: gd_auto (steps of lr / λ_max) is not exported") + why);
-  for (TaskKind k : kTasksNotExported)
-    if (s.task.kind == k)
-      errors.push_back(std::string("task.kind: \"") + task_name(k) + "\" has no generator in train.py" + why);
   for (const std::string& name : s.metrics)
     if (const MetricDef* m = find_metric(name); m && !m->exported)
       errors.push_back("metrics: \"" + name + "\" is not recorded by the PyTorch export; leave it out to export" + why);

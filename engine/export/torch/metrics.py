@@ -24,8 +24,8 @@ def accuracy(f, labels):
 def spectral_norm(m, max_iters=300, tol=1e-7):
     """‖M‖_* by the engine's power iteration (engine/kernels/spectral.cpp): from the same fixed start vector, so
     the same matrix gives the same number; it needs two matrix-vector products per iteration, at any width."""
-    start = Rng(0x5EC7A1)
-    v = torch.tensor([start.normal() for _ in range(m.shape[1])], dtype=m.dtype, device=m.device)
+    start = {"state": 0x5EC7A1, "spare": None}  # Rng(0x5EC7A1): a raw state, not a stream
+    v = torch.tensor([rng_normal(start) for _ in range(m.shape[1])], dtype=m.dtype, device=m.device)
     v = v / v.norm()
     sigma = 0.0
     for _ in range(max_iters):

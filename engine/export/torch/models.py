@@ -3,9 +3,6 @@
 # forward multiplier in every product, trained at lr · its learning-rate multiplier. Tensors are created in the
 # engine's order with the engine's names, so an init file of `muplay export-init` loads into them one to one.
 
-Rule = namedtuple("Rule", "tensor init std_coef std_exp mult_coef mult_exp lr_coef lr_exp decay")
-
-
 def rules_at(group, width):
     """{tensor: (init, std, multiplier, lr_multiplier, decay)} of a member of this width: each c·n^(−e) evaluated."""
     return {r.tensor: (r.init, r.std_coef * width ** -r.std_exp, r.mult_coef * width ** -r.mult_exp,

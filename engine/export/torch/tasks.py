@@ -10,9 +10,6 @@
 # inputs (that is why the engine has them), and one such bit in a Box-Muller radius changes a whole data set.
 # Why no sum(): since Python 3.12 sum() of floats is compensated; the engine adds left to right.
 
-# Every task kind is generated here; the C++ exporter refuses the kinds listed (none).
-UNSUPPORTED_TASKS = frozenset()
-
 # The engine's defaults (engine/task/task_config.hpp, anchor_tasks.hpp) for fields a spec leaves out: the full
 # spec that muplay writes omits target, noise and center_target when they have their default.
 TASK_DEFAULTS = {"kind": "sin_regression", "input_dim": 8, "train_size": 64, "test_size": 256, "frequency": 2.0,

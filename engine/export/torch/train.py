@@ -6,14 +6,14 @@ class BatchOrder:
     reshuffled by Fisher–Yates from the member's seed (stream 3) whenever the next slice would not fit."""
 
     def __init__(self, seed, rows, shuffle_first):
-        self.rng, self.order = Rng.stream(seed, 3), list(range(rows))
+        self.rng, self.order = rng_stream(seed, 3), list(range(rows))
         self.pos = rows if shuffle_first else 0
 
     def next(self, batch):
         rows = len(self.order)
         if self.pos + batch > rows:
             for i in range(rows - 1, 0, -1):
-                j = self.rng.below(i + 1)
+                j = rng_below(self.rng, i + 1)
                 self.order[i], self.order[j] = self.order[j], self.order[i]
             self.pos = 0
         self.pos += batch
