@@ -3,6 +3,7 @@
 //   muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet] [--threads N]
 //                                                         train every sweep member, write the result document
 //   muplay export-init SPEC.json [--out INIT.json]     every member's initial weights, multipliers and data
+//   muplay export torch SPEC.json --out DIR               the spec as a PyTorch project (train.py, README.md)
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
 //   muplay gpu-plan SPEC.json [--out PLAN.json]           the first member's training step as a GPU kernel plan
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
@@ -14,12 +15,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "engine/analysis/init_export.hpp"
 #include "engine/base/worker_pool.hpp"
 #include "engine/cli/gpu_plan_document.hpp"
+#include "engine/export/torch_export.hpp"
 #include "engine/run/runner.hpp"
 #include "engine/spec/presets.hpp"
 #include "engine/spec/result_files.hpp"
@@ -46,6 +49,10 @@ const char* kUsage =
     "  muplay export-init SPEC.json [--out INIT.json]\n"
     "      Write every member's initial weights (row-major fan_out x fan_in), forward and learning-rate\n"
     "      multipliers, and the train/test data as JSON (schema muplay-init v1), for cross-checks.\n"
+    "  muplay export torch SPEC.json --out DIR\n"
+    "      Write the spec as a standalone PyTorch project in DIR: train.py (the same models, parametrization,\n"
+    "      task, sweep and metrics; torchrun splits the sweep or trains a member with DDP), README.md with\n"
+    "      its commands, requirements.txt and spec.json. A spec it cannot express is refused, field by field.\n"
     "  muplay validate SPEC.json\n"
     "      Check a spec; print every problem with its field path. Exit 2 if any.\n"
     "  muplay presets [--dir DIR]\n"
@@ -151,6 +158,25 @@ int cmd_export_init(const std::string& path, const SpecLimits& limits, const std
   return 0;
 }
 
+int cmd_export_torch(const std::string& path, const SpecLimits& limits, const std::string& out_dir) {
+  if (out_dir.empty()) return bad_input("export torch needs --out DIR (see muplay --help)");
+  SpecResult r;
+  if (!load_spec(path, limits, r)) return report_errors(path, r);
+  std::vector<std::string> errors;
+  const std::vector<ExportFile> files = export_torch_project(r.spec, errors);
+  if (!errors.empty()) {
+    r.errors = errors;
+    return report_errors(path + " (export torch)", r);
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  for (const ExportFile& f : files)
+    if (!write_file(out_dir + "/" + f.path, f.text)) return bad_input("cannot write " + out_dir + "/" + f.path);
+  std::fprintf(stderr, "muplay: wrote %s/train.py, README.md, requirements.txt, spec.json; next: cd %s && python3 "
+               "train.py\n", out_dir.c_str(), out_dir.c_str());
+  return 0;
+}
+
 int cmd_gpu_plan(const std::string& path, const SpecLimits& limits, const std::string& out_path) {
   SpecResult r;
   if (!load_spec(path, limits, r)) return report_errors(path, r);
@@ -191,11 +217,13 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
-  const std::string cmd = argv[1];
+  // "export torch" is one command of two words.
+  const bool export_torch = !std::strcmp(argv[1], "export") && argc > 2 && !std::strcmp(argv[2], "torch");
+  const std::string cmd = export_torch ? "export torch" : argv[1];
   std::string positional, out_path, csv_path, dir = MUPLAY_EXAMPLES_DIR;
   bool quiet = false;
   int threads = WorkerPool::available_threads();
-  for (int i = 2; i < argc; i++) {
+  for (int i = export_torch ? 3 : 2; i < argc; i++) {
     const std::string arg = argv[i];
     if (arg == "--threads" && i + 1 < argc) {
       char* end = nullptr;
@@ -216,7 +244,9 @@ int main(int argc, char** argv) {
   if (cmd == "names") return cmd_names();
   if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, limits, out_path);
   if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, limits, out_path);
-  if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan") return bad_input("unknown command '" + cmd + "' (see muplay --help)");
+  if (cmd == "export torch" && !positional.empty()) return cmd_export_torch(positional, limits, out_path);
+  if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan" && cmd != "export torch")
+    return bad_input("unknown command '" + cmd + "' (see muplay --help)");
   if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");
   return cmd == "run" ? cmd_run(positional, limits, out_path, csv_path, quiet, threads) : cmd_validate(positional, limits);
 }

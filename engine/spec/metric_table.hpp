@@ -31,6 +31,7 @@ struct MetricDef {
   bool (*implied)(const ExperimentSpec& s);
   bool higher_is_better;      // the result summary keeps max_<name> (else min_<name>)
   bool on_device;             // recorded for a member that trains on a device, from the state read back
+  bool exported;              // the PyTorch program of `muplay export torch` records it (engine/export/)
   bool needs_initial_params;  // the member keeps θ at init (Record::initial_params)
   // Why `s` cannot record it ("" when it can): the task, the layers, the sizes.
   std::string (*check)(const ExperimentSpec& s);

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const LAYERS = ['base', 'kernels', 'param', 'task', 'model', 'metrics', 'spec', 'gpu', 'run', 'analysis', 'cli',
+export const LAYERS = ['base', 'kernels', 'param', 'task', 'model', 'metrics', 'spec', 'gpu', 'run', 'analysis', 'export', 'cli',
                        'web'];
 
 // "engine/run/run.cpp" → {layer: "run", module: "run/run"}; "web/app.cpp" → {layer: "web", module: "web/app"}.

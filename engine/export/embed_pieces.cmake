@@ -1,0 +1,17 @@
+# cmake -DDIR=engine/export/torch -DOUT=torch_pieces.cpp -DPIECES=header,tasks,... -P embed_pieces.cmake
+# Writes the Python pieces as C++ raw strings (engine/export/torch_pieces.hpp), in the order given.
+string(REPLACE "," ";" PIECES "${PIECES}")
+set(body "// Written by engine/export/embed_pieces.cmake from engine/export/torch/*.py at build time.\n")
+string(APPEND body "#include \"engine/export/torch_pieces.hpp\"\n\nconst TorchPiece kTorchPieces[] = {\n")
+list(LENGTH PIECES count)
+foreach(piece IN LISTS PIECES)
+  file(READ "${DIR}/${piece}.py" text)
+  string(FIND "${text}" ")py\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${piece}.py contains the raw-string delimiter )py\"")
+  endif()
+  string(APPEND body "    {\"${piece}.py\", R\"py(${text})py\"},\n")
+endforeach()
+string(APPEND body "};\nconst int kTorchPieceCount = ${count};\n")
+file(WRITE "${OUT}.new" "${body}")
+file(COPY_FILE "${OUT}.new" "${OUT}" ONLY_IF_DIFFERENT)

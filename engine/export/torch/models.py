@@ -1,0 +1,143 @@
+# ---- The models ----
+# Each tensor follows its row of RULES: initialized from N(0, std²) or U(±std) (or a constant), multiplied by its
+# forward multiplier in every product, trained at lr · its learning-rate multiplier. Tensors are created in the
+# engine's order with the engine's names, so an init file of `muplay export-init` loads into them one to one.
+
+def rules_at(group, width):
+    """{tensor: (init, std, multiplier, lr_multiplier, decay)} of a member of this width: each c·n^(−e) evaluated."""
+    return {r.tensor: (r.init, r.std_coef * width ** -r.std_exp, r.mult_coef * width ** -r.mult_exp,
+                       r.lr_coef * width ** -r.lr_exp, r.decay) for r in RULES[group]}
+
+
+def init_tensor(p, init, std, generator):
+    """Draws on the CPU from the member's generator (the same numbers on every device), then copies."""
+    values = torch.empty(p.shape, dtype=torch.float64)
+    if init == "normal":
+        values.normal_(0.0, std, generator=generator)
+    elif init == "uniform":
+        values.uniform_(-std, std, generator=generator)
+    else:  # constant: the std column holds the value
+        values.fill_(std)
+    with torch.no_grad():
+        p.copy_(values)
+
+
+def activation(name, a):
+    """φ of the engine (engine/kernels/activation.cpp); a is the width of sin(a x) and of the Ricker function."""
+    ricker_c = math.pi ** 0.25 / (15 * a)
+    return {
+        "relu": torch.relu, "tanh": torch.tanh, "linear": lambda h: h, "sigmoid": torch.sigmoid,
+        "gelu": lambda h: F.gelu(h, approximate="tanh"), "softplus": F.softplus,
+        "x_tanh": lambda h: h * torch.tanh(h), "x2_tanh": lambda h: h * h * torch.tanh(h),
+        "sin": lambda h: torch.sin(a * h),
+        "ricker": lambda h: ricker_c * (1 - (h / a) ** 2) * torch.exp(-0.5 * (h / a) ** 2),
+    }[name]
+
+
+class Mlp(torch.nn.Module):
+    """h_l = m_l · (x_{l−1} W_lᵀ), x_l = φ(h_l), output f = h_{L+1}. No biases: a bias is a constant input column."""
+
+    def __init__(self, dims, act, act_param, rules):
+        super().__init__()
+        self.names = [f"W{l + 1}" for l in range(len(dims) - 1)]
+        self.weights = torch.nn.ParameterList(
+            [torch.nn.Parameter(torch.empty(dims[l + 1], dims[l])) for l in range(len(dims) - 1)])
+        self.multipliers = [rules[n][2] for n in self.names]
+        self.phi = activation(act, act_param)
+
+    def named_tensors(self):
+        return list(zip(self.names, self.weights))
+
+    def preactivations(self, x):
+        hs = []
+        for l, (w, m) in enumerate(zip(self.weights, self.multipliers)):
+            hs.append(m * (x @ w.T))
+            if l + 1 < len(self.weights):
+                x = self.phi(hs[-1])
+        return hs
+
+    def forward(self, x):
+        return self.preactivations(x)[-1]
+
+
+class AnchorTransformer(torch.nn.Module):
+    """The anchor-function Transformer (engine/model/transformer.hpp): token + position embeddings, pre- or post-LN
+    blocks of causal softmax attention and an FFN, the last position's logits. Biases only where the spec asks."""
+
+    def __init__(self, t, width, vocab, outputs, seq_len, rules, attention_scale):
+        super().__init__()
+        self.pre_ln, self.heads, self.layers = t["norm"] == "pre", t["heads"], t["layers"]
+        self.scale = attention_scale
+        self.phi = activation(t["activation"], 1.0)
+        d, f = width, t["d_ff"]
+        w = t["heads"] * (t["d_head"] or width // t["heads"])
+        shapes = [("wte", (vocab, d)), ("wpe", (seq_len, d))]
+        for l in range(t["layers"]):
+            h = f"h{l}."
+            shapes += [(h + "ln1.g", (d,)), (h + "ln1.b", (d,)), (h + "wq", (w, d)), (h + "wk", (w, d)), (h + "wv", (w, d))]
+            if t["attention_bias"]:
+                shapes += [(h + "bq", (w,)), (h + "bk", (w,)), (h + "bv", (w,))]
+            shapes += [(h + "wo", (d, w))] + ([(h + "bo", (d,))] if t["attention_bias"] else [])
+            shapes += [(h + "ln2.g", (d,)), (h + "ln2.b", (d,)), (h + "w1", (f, d))]
+            shapes += ([(h + "b1", (f,))] if t["mlp_bias"] else []) + [(h + "w2", (d, f))]
+            shapes += [(h + "b2", (d,))] if t["mlp_bias"] else []
+        if self.pre_ln:
+            shapes += [("ln_f.g", (d,)), ("ln_f.b", (d,))]
+        shapes += [("head.w", (outputs, d))] + ([("head.b", (outputs,))] if t["output_bias"] else [])
+        self.names = [n for n, _ in shapes]
+        self.tensors = torch.nn.ParameterList([torch.nn.Parameter(torch.empty(s)) for _, s in shapes])
+        self.index = {n: i for i, n in enumerate(self.names)}
+        self.multipliers = {n: rules[n][2] for n in self.names}
+
+    def named_tensors(self):
+        return list(zip(self.names, self.tensors))
+
+    def p(self, name):
+        return self.tensors[self.index[name]] if name in self.index else None
+
+    def linear(self, x, w, b):
+        y = self.multipliers[w] * (x @ self.p(w).T)
+        return y + self.p(b) if b in self.index else y
+
+    def norm(self, x, name):
+        return F.layer_norm(x, (x.shape[-1],), self.p(name + ".g"), self.p(name + ".b"), eps=1e-5)
+
+    def attention(self, x, h):
+        batch, length, _ = x.shape
+        q, k, v = (self.linear(x, h + "w" + c, h + "b" + c) for c in "qkv")
+        dh = q.shape[-1] // self.heads
+        q, k, v = (z.reshape(batch, length, self.heads, dh).transpose(1, 2) for z in (q, k, v))
+        s = self.scale * (q @ k.transpose(-1, -2))
+        future = torch.triu(torch.ones(length, length, dtype=torch.bool, device=x.device), 1)
+        y = (s.masked_fill(future, float("-inf")).softmax(-1) @ v).transpose(1, 2).reshape(batch, length, -1)
+        return self.linear(y, h + "wo", h + "bo")
+
+    def ffn(self, x, h):
+        return self.linear(self.phi(self.linear(x, h + "w1", h + "b1")), h + "w2", h + "b2")
+
+    def forward(self, tokens):
+        x = self.multipliers["wte"] * self.p("wte")[tokens] + self.multipliers["wpe"] * self.p("wpe")[:tokens.shape[1]]
+        for l in range(self.layers):
+            h = f"h{l}."
+            if self.pre_ln:
+                x = x + self.attention(self.norm(x, h + "ln1"), h)
+                x = x + self.ffn(self.norm(x, h + "ln2"), h)
+            else:
+                x = self.norm(x + self.attention(x, h), h + "ln1")
+                x = self.norm(x + self.ffn(x, h), h + "ln2")
+        z = x[:, -1]
+        return self.linear(self.norm(z, "ln_f") if self.pre_ln else z, "head.w", "head.b")
+
+
+def initialize(model, rules, seed, init_member):
+    """The engine's weights when an init file gives them, else draws of torch's generator seeded with the seed."""
+    if init_member is not None:
+        stored = {x["name"]: x["w"] for x in init_member.get("layers") or init_member["transformer"]["tensors"]}
+        for name, p in model.named_tensors():
+            with torch.no_grad():
+                p.copy_(torch.tensor(stored[name], dtype=torch.float64).reshape(p.shape))
+        return
+    generator = torch.Generator().manual_seed(seed)
+    for name, p in model.named_tensors():
+        init, std = rules[name][0], rules[name][1]
+        init_tensor(p, init, std, generator)

@@ -1,0 +1,277 @@
+#include "engine/export/torch_export.hpp"
+
+#include <cmath>
+
+#include "engine/export/torch_pieces.hpp"
+#include "engine/spec/metric_table.hpp"
+#include "engine/spec/result_files.hpp"
+
+namespace {
+
+// One tensor of one member, as the engine builds it: how it is drawn and its three numbers.
+struct TensorValues {
+  std::string tensor;
+  const char* init;  // "normal" N(0, std²), "uniform" U(±std), "constant" (std holds the value)
+  double std = 0, multiplier = 1, lr_multiplier = 1;
+  bool decay = true;  // weight decay applies
+};
+
+// value(n) = coef · n^(−exponent)
+struct PowerLaw {
+  double coef = 0, exponent = 0;
+};
+
+// An MLP's rules are read at widths n0, 2 n0 (the fit) and 8 n0 (the check).
+constexpr int kMlpFitWidth = 64;
+
+std::string number(double x) { return json::write(json::Value::make_number(x)); }
+
+// Fits coef · n^(−e) through v(n0) and v(2 n0), and checks it at 8 n0. An exponent within 1e-13 of a multiple of
+// 1e-12 is rounded to it, so a table reads 0.5, not 0.49999999999999994.
+bool fit(double v1, double v2, double v8, int n0, PowerLaw& out) {
+  if (v1 == 0 && v2 == 0 && v8 == 0) {
+    out = {0, 0};
+    return true;
+  }
+  if (v1 == 0 || v2 == 0 || (v1 > 0) != (v2 > 0)) return false;
+  double e = std::log2(v1 / v2);
+  const double rounded = std::round(e * 1e12) / 1e12;
+  if (std::fabs(e - rounded) < 1e-13) e = rounded;
+  out = {v1 * std::pow(double(n0), e), e};
+  const double predicted = out.coef * std::pow(8.0 * n0, -e);
+  return std::fabs(predicted - v8) <= 1e-12 * std::fabs(v8);
+}
+
+std::vector<TensorValues> mlp_values(const ExperimentSpec& s, int width, PhasePoint phase) {
+  const std::vector<TensorScaling> scaling = spec_scaling(s, model_dims(s, width), phase);
+  std::vector<TensorValues> out;
+  for (size_t l = 0; l < scaling.size(); l++)
+    out.push_back({"W" + std::to_string(l + 1), "normal", scaling[l].init_std, scaling[l].multiplier,
+                   scaling[l].lr_multiplier, true});
+  return out;
+}
+
+// A Transformer of d_model `width` built as the engine builds it (with room for one sequence): its tensors' rules.
+std::vector<TensorValues> transformer_values(const ExperimentSpec& s, int width, double gamma,
+                                             double& attention_scale) {
+  const Transformer m(transformer_config(s.model.transformer, s.task.anchor, width),
+                      transformer_init(s.model.transformer, s.parametrization, gamma), 1);
+  attention_scale = m.attention_scale();
+  std::vector<TensorValues> out;
+  for (const TransformerTensor& t : m.tensors()) {
+    const TensorInit& i = t.init;
+    const char* init = i.scale == 0 ? "constant" : (i.uniform ? "uniform" : "normal");
+    out.push_back({t.name, init, i.scale == 0 ? i.constant : i.scale, i.multiplier, i.lr_multiplier, t.is_matrix()});
+  }
+  return out;
+}
+
+// A block of rules: a member's scaling depends on its width and on its group's coordinate (γ of a Transformer,
+// (γ, γ′) of the two-layer model); `key` is that coordinate as a Python tuple.
+struct RuleGroup {
+  std::string key;
+  double gamma = 0;
+  PhasePoint phase;
+};
+
+std::vector<RuleGroup> rule_groups(const ExperimentSpec& s) {
+  std::vector<RuleGroup> out;
+  if (s.model.kind == ModelKind::transformer) {
+    const std::vector<double> gammas = s.sweep.gamma.empty() ? std::vector<double>{s.model.transformer.gamma}
+                                                             : s.sweep.gamma;
+    for (double g : gammas) out.push_back({"(" + number(g) + ",)", g, {}});
+  } else if (s.parametrization.preset == Preset::two_layer_gamma) {
+    std::vector<PhasePoint> phases = s.sweep.phase_points;
+    if (phases.empty()) phases.push_back({s.parametrization.gamma, s.parametrization.gamma_prime});
+    for (const PhasePoint& p : phases)
+      out.push_back({"(" + number(p.gamma) + ", " + number(p.gamma_prime) + ")", 0, p});
+  } else {
+    out.push_back({"()", 0, {}});
+  }
+  return out;
+}
+
+std::string quoted(const std::string& s) { return json::write(json::Value::make_string(s)); }
+
+// The Python of one group: its Rule rows (and a Transformer's attention scale into `attention`).
+std::string group_rules(const ExperimentSpec& s, const RuleGroup& g, std::string& attention,
+                        std::vector<std::string>& errors) {
+  const bool transformer = s.model.kind == ModelKind::transformer;
+  // A Transformer's d_model must split into its heads at every width read.
+  const int n0 = transformer ? 8 * s.model.transformer.heads : kMlpFitWidth;
+  double scale[3] = {0, 0, 0};
+  std::vector<TensorValues> at[3];
+  const int widths[3] = {n0, 2 * n0, 8 * n0};
+  for (int k = 0; k < 3; k++)
+    at[k] = transformer ? transformer_values(s, widths[k], g.gamma, scale[k]) : mlp_values(s, widths[k], g.phase);
+  std::string rows;
+  for (size_t i = 0; i < at[0].size(); i++) {
+    const TensorValues &a = at[0][i], &b = at[1][i], &c = at[2][i];
+    PowerLaw sd, mult, lr;
+    if (!fit(a.std, b.std, c.std, n0, sd) || !fit(a.multiplier, b.multiplier, c.multiplier, n0, mult) ||
+        !fit(a.lr_multiplier, b.lr_multiplier, c.lr_multiplier, n0, lr)) {
+      errors.push_back("parametrization: the rule of tensor " + a.tensor + " is not a power of the width");
+      continue;
+    }
+    rows += "        Rule(" + quoted(a.tensor) + ", " + quoted(a.init) + ", " + number(sd.coef) + ", " +
+            number(sd.exponent) + ", " + number(mult.coef) + ", " + number(mult.exponent) + ", " + number(lr.coef) +
+            ", " + number(lr.exponent) + ", " + (a.decay ? "True" : "False") + "),\n";
+  }
+  if (transformer) {
+    PowerLaw p;
+    if (!fit(scale[0], scale[1], scale[2], n0, p)) errors.push_back("model.transformer: the attention scale");
+    attention += "    " + g.key + ": (" + number(p.coef) + ", " + number(p.exponent) + "),\n";
+  }
+  return "    " + g.key + ": [\n" + rows + "    ],\n";
+}
+
+// The series train.py records, in the engine's order, and those whose summary keeps the maximum.
+std::string series_lists(const ExperimentSpec& s) {
+  std::string series, higher;
+  for (const MetricDef& m : metric_table()) {
+    if (records_metric(s, m)) series += (series.empty() ? "" : ", ") + quoted(m.name);
+    if (m.higher_is_better) higher += (higher.empty() ? "" : ", ") + quoted(m.name);
+  }
+  return "SERIES = [" + series + "]\nHIGHER_IS_BETTER = {" + higher + "}\n";
+}
+
+// The spec as train.py reads it: spec_to_json leaves out fields at their defaults, so those train.py reads are
+// written with the spec's values.
+json::Value complete_spec(const ExperimentSpec& s) {
+  using json::Value;
+  Value spec = spec_to_json(s);
+  Value model = *spec.find("model"), param = *spec.find("parametrization"), schedule = *spec.find("schedule");
+  model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
+  model.set("activation_param", Value::make_number(s.model.activation_param));
+  param.set("gamma", Value::make_number(s.parametrization.gamma));
+  param.set("gamma_prime", Value::make_number(s.parametrization.gamma_prime));
+  const ScheduleSpec& t = s.schedule;
+  for (const auto& [name, value] : {std::pair<const char*, double>{"warmup_fraction", t.warmup_fraction},
+                                    {"final_lr_fraction", t.final_lr_fraction},
+                                    {"clip_norm", t.clip_norm},
+                                    {"stop_loss_ratio", t.stop_loss_ratio}})
+    schedule.set(name, Value::make_number(value));
+  schedule.set("cosine", Value::make_bool(t.cosine));
+  spec.set("model", model);
+  spec.set("parametrization", param);
+  spec.set("schedule", schedule);
+  return spec;
+}
+
+// The part of train.py that is this experiment.
+std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  std::string rules, attention;
+  for (const RuleGroup& g : rule_groups(s)) rules += group_rules(s, g, attention, errors);
+  std::string out =
+      "\n\n# ---- The experiment, as `muplay export torch` wrote it ----\n"
+      "SPEC = json.loads(r\"\"\"\n" +
+      json::write(complete_spec(s), 1) +
+      "\n\"\"\")\n"
+      "RUN_SPEC = SPEC  # main() applies the command line's overrides (--widths, --lrs, --seeds, --steps)\n"
+      "# The series each member records, in the engine's order; the summary keeps the maximum of these, else the "
+      "minimum.\n" +
+      series_lists(s) +
+      "\n# The scaling rules, read from the engine for this spec: per tensor, its init std (or constant), forward\n"
+      "# multiplier and learning-rate multiplier, each coef · n^(−exp) with n the member's width" +
+      (s.model.kind == ModelKind::transformer ? " (d_model)" : " (every hidden layer)") +
+      ".\n"
+      "# A tensor W is drawn w ~ N(0, std²) (or U(±std)), used as multiplier · w, and trained at lr · lr multiplier.\n"
+      "# The blocks are keyed by " +
+      (s.model.kind == ModelKind::transformer                ? "the member's init rate γ"
+       : s.parametrization.preset == Preset::two_layer_gamma ? "the member's (γ, γ′)"
+                                                             : "nothing (one block)") +
+      ".\n"
+      "Rule = namedtuple(\"Rule\", \"tensor init std_coef std_exp mult_coef mult_exp lr_coef lr_exp decay\")\n"
+      "RULES = {\n"
+      "    #        tensor   init   std: coef, exp   multiplier: coef, exp   lr multiplier: coef, exp   decay\n" +
+      rules + "}\n";
+  if (!attention.empty())
+    out += "# The attention logits' factor (1/√d_head or 1/d_head), coef · n^(−exp).\nATTENTION_SCALE = {\n" +
+           attention + "}\n";
+  return out + "\n";
+}
+
+void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  const char* why = " (README \"PyTorch export\": what it covers)";
+  if (s.model.asi) errors.push_back(std::string("model.asi: the antisymmetric initialization is not exported") + why);
+  if (s.model.dropout > 0)
+    errors.push_back(std::string("model.dropout: the engine's dropout masks are its own random stream; the export "
+                                 "would differ from it") + why);
+  if (s.task.gradient_loss) errors.push_back(std::string("task.gradient_loss: not exported") + why);
+  if (s.optimizer.kind == OptimizerKind::gd_auto)
+    errors.push_back(std::string("optimizer.kind: gd_auto (steps of lr / λ_max) is not exported") + why);
+  for (const std::string& name : s.metrics)
+    if (const MetricDef* m = find_metric(name); m && !m->exported)
+      errors.push_back("metrics: \"" + name + "\" is not recorded by the PyTorch export; leave it out to export" + why);
+  if (s.model.kind == ModelKind::mlp && s.sweep.width.empty())
+    for (int w : s.model.widths)
+      if (w != s.model.widths[0])
+        return errors.push_back("model.widths: train.py scales every hidden layer with one width n; give equal "
+                                "widths or a sweep.width");
+}
+
+std::string readme(const ExperimentSpec& s) {
+  const bool fashion = s.task.kind == TaskKind::fashion_mnist;
+  std::string text =
+      "# " + s.name + " — PyTorch\n\n"
+      "Written by `muplay export torch` from `spec.json`: " + std::to_string(sweep_size(s)) +
+      " sweep members, trained as `muplay run spec.json` trains them. `train.py` needs only `torch`.\n\n"
+      "## Run\n\n"
+      "```\n"
+      "pip install -r requirements.txt                 # torch; nothing else\n"
+      "python3 train.py                                # every member: on the first GPU in float32, else the CPU in "
+      "float64\n"
+      "python3 train.py --widths 4096,8192,16384 --device cuda\n"
+      "torchrun --standalone --nproc_per_node=8 train.py --widths 4096,8192,16384   # members split over 8 GPUs\n"
+      "torchrun --standalone --nproc_per_node=8 train.py --widths 65536 --ddp-member  # each member over 8 GPUs (DDP)\n"
+      "torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=HOST:29500 train.py --widths ...\n"
+      "```\n\n"
+      "Options: `--widths`, `--lrs`, `--seeds` replace the sweep's axes; `--steps` the number of steps; `--dtype "
+      "float64|float32|bf16`; `--device cpu|cuda|cuda:N`; `--out result.json`, `--csv metrics.csv`; "
+      "`--init-from FILE`; `--quiet`. `python3 train.py --help` lists them. Without a GPU, torchrun's processes use "
+      "gloo on the CPU.\n\n"
+      "Members are split across processes round-robin; with `--ddp-member` every process holds the member and "
+      "trains on its contiguous part of each global mini-batch (the same batches, in the same order, as one "
+      "process), and DistributedDataParallel averages the gradients.\n\n";
+  if (fashion)
+    text +=
+        "Fashion-MNIST: `--data-dir DIR` (or `MUPLAY_DATA_DIR`) names a folder with the original IDX files "
+        "(`train-images-idx3-ubyte.gz`, `train-labels-idx1-ubyte.gz`, `t10k-images-idx3-ubyte.gz`, "
+        "`t10k-labels-idx1-ubyte.gz`), e.g. torchvision's `FashionMNIST(root, download=True)` folder "
+        "`root/FashionMNIST/raw`.\n\n";
+  text +=
+      "## Output\n\n"
+      "`result.json` is the muplay result document (schema `muplay-result`, version 1, the series of `muplay run`) "
+      "with `\"engine\": \"pytorch\"` and the device in its header; `metrics.csv` holds the same numbers, one row per "
+      "member and recorded step. In the muplay page, Import… `result.json`: its members are drawn over the page's "
+      "runs, marked and named by their source. A share link carries the spec only, never imported runs.\n\n"
+      "## The engine's numbers, exactly\n\n"
+      "```\n"
+      "muplay export-init spec.json --out init.json\n"
+      "python3 train.py --init-from init.json --device cpu --dtype float64\n"
+      "```\n\n"
+      "From the engine's initial weights, in float64 on the CPU, every series equals `muplay run spec.json`'s to "
+      "1e-9 relative or better (muplay's test command checks this). Without `--init-from` the weights are torch's "
+      "own draws from the same distributions: the same experiment, other random numbers.\n\n"
+      "## The scaling rules\n\n"
+      "`RULES` near the top of `train.py` is the parametrization, read from the engine for this spec: for every "
+      "tensor its init std, forward multiplier and learning-rate multiplier as `coef · n^(−exp)` of the member's "
+      "width n. That is what makes `--widths` meaningful: the same rule at any width.\n";
+  return text;
+}
+
+}  // namespace
+
+std::vector<ExportFile> export_torch_project(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  check_exportable(s, errors);
+  if (!errors.empty()) return {};
+  std::string train;
+  for (int i = 0; i < kTorchPieceCount; i++) {
+    train += kTorchPieces[i].text;
+    if (std::string(kTorchPieces[i].name) == "header.py") train += experiment_block(s, errors);
+    else if (i + 1 < kTorchPieceCount) train += "\n\n";
+  }
+  if (!errors.empty()) return {};
+  return {{"train.py", train}, {"README.md", readme(s)}, {"requirements.txt", "torch\n"},
+          {"spec.json", spec_file_text(s)}};
+}
