@@ -1,7 +1,10 @@
 // Export and import. Downloads: the spec (JSON), the runs' metrics (CSV) and the result document (JSON), written by
-// the engine exactly as `muplay run --out --csv` writes them, and the plot as PNG (its pixels as drawn, read back by
-// the app). Import: a spec or result file, from the file picker or dropped anywhere on the page; a result document's
-// runs are drawn over the page's (listed by web/imports.js).
+// the engine exactly as `muplay run --out --csv` writes them, the plot as PNG (its pixels as drawn, read back by
+// the app), and the spec as a PyTorch project (a zip of `muplay export torch`'s files). Import: a spec or result
+// file, from the file picker or dropped anywhere on the page; a result document's runs are drawn over the page's
+// (listed by web/imports.js).
+import { storedZip } from './zip.js';
+
 const $ = (id) => document.getElementById(id);
 
 const MAX_IMPORT_BYTES = 4 << 20;  // engine/base/json.hpp's kMaxTextBytes: the parser refuses more anyway
@@ -39,6 +42,15 @@ async function plotPng(m) {
   throw new Error('the plot was not drawn in time');
 }
 
+// The spec as a PyTorch project (`muplay export torch`'s files), in a folder named after the experiment. A spec the
+// exporter cannot express is refused with the fields it cannot (shown as an export failure).
+function torchZip(m, stem) {
+  const project = JSON.parse(m.muplay_export_torch());
+  if (!project.ok) throw new Error(`the PyTorch script cannot express this spec:\n${project.errors.join('\n')}`);
+  const files = project.files.map((f) => ({ path: `${stem}-pytorch/${f.path}`, text: f.text }));
+  return new Blob([storedZip(files)], { type: 'application/zip' });
+}
+
 // A spec opens; a result document's runs are drawn over the page's (web/app.hpp: import_file). The status bar or a
 // notice says which happened.
 async function importFile(m, file, ui) {
@@ -64,6 +76,7 @@ export function startFiles(m, ui) {
     'export-csv': () => ['.metrics.csv', text('text/csv')(m.muplay_results_csv())],
     'export-results': () => ['.result.json', text('application/json')(m.muplay_result_file())],
     'export-png': async () => ['.plot.png', await plotPng(m)],
+    'export-torch': () => ['-pytorch.zip', torchZip(m, stem())],
   };
   for (const [id, make] of Object.entries(exports)) {
     $(id).addEventListener('click', async () => {

@@ -89,9 +89,10 @@ ImportedRun read_run(Reader& r, const json::Value& v, const std::string& path, b
   const json::Value* status = r.field(v, path + ".", "status", json::Type::string, false);
   run.status = status ? status->string : "finished";
   if (const json::Value* d = r.field(v, path + ".", "diverged_at", json::Type::number, false)) run.diverged_at = int(d->number);
-  if (const json::Value* steps = r.field(v, path + ".", "recorded_steps", json::Type::array, true))
-    run.recorded_steps = read_steps(r, *steps, path + ".recorded_steps");
-  if (const json::Value* series = r.field(v, path + ".", "series", json::Type::object, true))
+  const json::Value* steps = r.field(v, path + ".", "recorded_steps", json::Type::array, true);
+  if (steps) run.recorded_steps = read_steps(r, *steps, path + ".recorded_steps");
+  const json::Value* series = r.field(v, path + ".", "series", json::Type::object, true);
+  if (series && steps)  // without its steps a run's series cannot be placed: one problem is enough
     for (const auto& [name, values] : series->object)
       run.series.push_back(read_series(r, name, values, run.recorded_steps.size(), path + ".series." + name));
   run.label = member_label(run, transformer);
@@ -171,6 +172,7 @@ ImportedSet read_imported_set(const json::Value& doc, const std::string& file_na
 std::string overlay_mismatch(const ImportedSet& set, const ExperimentSpec& spec) {
   const std::string page = experiment_kind(spec_to_json(spec));
   if (set.experiment == page) return "";
-  return "its runs are of a " + set.experiment + ", the page's experiment is a " + page +
-         ": they are not comparable, so they are not drawn (open a " + set.experiment + " experiment to see them)";
+  return "it trained " + set.experiment + " and the page's experiment is " + page +
+         ": its runs are not comparable with the page's, so they are not drawn (open an experiment of " +
+         set.experiment + " to see them)";
 }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "engine/export/torch_export.hpp"
 #include "engine/spec/link.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
@@ -206,6 +207,26 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_result_file() {
 }
 EMSCRIPTEN_KEEPALIVE const char* muplay_results_csv() {
   return out(the_app().runner ? results_csv(the_app().runner->results()) : "");
+}
+
+// The editor's spec as a standalone PyTorch project (engine/export/torch_export.hpp), for the Export menu's zip:
+// {"ok", "errors": the spec's problems or the fields the exporter cannot express, "files": [{"path", "text"}]}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_export_torch() {
+  const SpecResult r = parse_spec(the_app().spec_doc, the_app().spec_limits);
+  std::vector<std::string> errors = r.errors;
+  const std::vector<ExportFile> files = r.ok() ? export_torch_project(r.spec, errors) : std::vector<ExportFile>{};
+  json::Value list = json::Value::make_array();
+  for (const ExportFile& f : files) {
+    json::Value file = json::Value::make_object();
+    file.set("path", json::Value::make_string(f.path));
+    file.set("text", json::Value::make_string(f.text));
+    list.push(file);
+  }
+  json::Value out_doc = json::Value::make_object();
+  out_doc.set("ok", json::Value::make_bool(errors.empty()));
+  out_doc.set("errors", string_list(errors));
+  out_doc.set("files", list);
+  return out(json::write(out_doc));
 }
 
 // PNG export of the plot: request a read-back of its pixels in the next frame (0 when no plot is on screen), then

@@ -151,39 +151,73 @@ void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Sca
   }
 }
 
-// Curves without a label (markers such as η*) stay out of the legend. The page's own curves come first; an imported
-// source's curves follow under a heading row with its name.
-void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, ImVec2 top_right) {
-  struct Row { const PlotCurve* curve; const std::string* heading; };
-  std::vector<Row> rows;
+// The legend's rows: curves without a label (markers such as η*) stay out. The page's own curves come first; an
+// imported source's curves follow under a heading row with its name.
+struct LegendRow {
+  const PlotCurve* curve;     // nullptr for a heading
+  const std::string* heading;
+};
+
+std::vector<LegendRow> legend_rows(const std::vector<PlotCurve>& curves, float& width) {
+  std::vector<LegendRow> rows;
   const std::string* group = nullptr;
-  float width = 0;
+  width = 0;
   for (const PlotCurve& c : curves) {
     if (c.label.empty()) continue;
     if (!c.group.empty() && (!group || *group != c.group)) {
       rows.push_back({nullptr, &c.group});
-      width = std::max(width, ImGui::CalcTextSize(c.group.c_str()).x - 28);  // headings start at the swatch
+      width = std::max(width, ImGui::CalcTextSize(c.group.c_str()).x - 24);  // headings start at the swatch
     }
     group = &c.group;
     rows.push_back({&c, nullptr});
     width = std::max(width, ImGui::CalcTextSize(c.label.c_str()).x);
   }
+  return rows;
+}
+
+// The corner of the plot box (top right first) where the legend hides the fewest points of the curves.
+ImVec2 legend_corner(const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b, ImVec2 size) {
+  const ImVec2 corners[] = {ImVec2(b.x - size.x, a.y), ImVec2(a.x, a.y), ImVec2(b.x - size.x, b.y - size.y),
+                            ImVec2(a.x, b.y - size.y)};
+  ImVec2 best = corners[0];
+  int best_hidden = -1;
+  for (const ImVec2& c : corners) {
+    int hidden = 0;
+    for (const PlotCurve& curve : curves)
+      for (size_t i = 0; i < curve.x.size() && i < curve.y.size(); i++) {
+        if (!usable(curve.x[i], sx.log) || !usable(curve.y[i], sy.log)) continue;
+        const float px = sx.pixel(curve.x[i]), py = sy.pixel(curve.y[i]);
+        hidden += px >= c.x && px <= c.x + size.x && py >= c.y && py <= c.y + size.y;
+      }
+    if (best_hidden < 0 || hidden < best_hidden) {
+      best = c;
+      best_hidden = hidden;
+    }
+  }
+  return best;
+}
+
+void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b) {
+  float width = 0;
+  const std::vector<LegendRow> rows = legend_rows(curves, width);
   if (rows.empty()) return;
-  const float line = ImGui::GetTextLineHeight();
-  const ImVec2 a(top_right.x - width - 34, top_right.y + 6);
-  dl->AddRectFilled(a, ImVec2(top_right.x - 6, a.y + line * float(rows.size()) + 6), IM_COL32(20, 20, 24, 210));
+  const float line = ImGui::GetTextLineHeight(), margin = 6;
+  const ImVec2 size(width + 28, line * float(rows.size()) + 6);  // swatch, text; 3 px above and below the rows
+  const ImVec2 corner = legend_corner(curves, sx, sy, a, b, ImVec2(size.x + 2 * margin, size.y + 2 * margin));
+  const ImVec2 at(corner.x + margin, corner.y + margin);
+  dl->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), IM_COL32(20, 20, 24, 210));
   for (size_t row = 0; row < rows.size(); row++) {
-    const float y = a.y + 3 + line * float(row);
+    const float y = at.y + 3 + line * float(row);
     if (rows[row].heading) {
-      dl->AddText(ImVec2(a.x + 4, y), ImGui::GetColorU32(ImGuiCol_Text), rows[row].heading->c_str());
+      dl->AddText(ImVec2(at.x + 4, y), ImGui::GetColorU32(ImGuiCol_Text), rows[row].heading->c_str());
       continue;
     }
     const PlotCurve& c = *rows[row].curve;
-    const std::vector<ImVec2> swatch = {ImVec2(a.x + 4, y + line / 2), ImVec2(a.x + 22, y + line / 2)};
+    const std::vector<ImVec2> swatch = {ImVec2(at.x + 4, y + line / 2), ImVec2(at.x + 22, y + line / 2)};
     if (c.dashed) dashed_polyline(dl, swatch, c.color, 2.0f);
     else dl->AddLine(swatch[0], swatch[1], c.color, 3);
-    draw_marker(dl, c.marker, ImVec2(a.x + 13, y + line / 2), c.color);
-    dl->AddText(ImVec2(a.x + 28, y), ImGui::GetColorU32(ImGuiCol_Text), c.label.c_str());
+    draw_marker(dl, c.marker, ImVec2(at.x + 13, y + line / 2), c.color);
+    dl->AddText(ImVec2(at.x + 28, y), ImGui::GetColorU32(ImGuiCol_Text), c.label.c_str());
   }
 }
 
@@ -262,7 +296,7 @@ ImVec2 line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCur
   }
   dl->PushClipRect(a, b, true);
   draw_curves(dl, curves, sx, sy);
-  draw_legend(dl, curves, ImVec2(b.x, a.y));
+  draw_legend(dl, curves, sx, sy, a, b);
   dl->PopClipRect();
   if (hovered) hover_readout(curves, sx);
   return size;

@@ -75,25 +75,28 @@ void slope_cell(double slope, const std::string& widths) {
   else ImGui::Text("%+.3f  (n=%s)", slope, widths.c_str());
 }
 
-// The three slopes per series and imported set: how far the page's exponent carries to the imported widths.
-void slopes_table(const std::vector<WidthSlopes>& rows, float height) {
-  if (!ImGui::BeginTable("width slopes", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
-                         ImVec2(0, height)))
-    return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"fitted slope of", "this page", "imported", "both together", "imported from"}) ImGui::TableSetupColumn(h);
+// The three slopes of each series for one imported set, under the set's name: how far the page's exponent carries
+// to the imported widths.
+void slopes_table(const std::vector<WidthSlopes>& rows, const std::string& source) {
+  ImGui::TextDisabled("fitted slopes, %s:", source.c_str());
+  if (!ImGui::BeginTable(source.c_str(), 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  for (const char* h : {"series", "this page", "imported", "both together"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const WidthSlopes& r : rows) {
+    if (r.source != source) continue;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.series.c_str());
     slope_cell(r.page, r.page_widths);
     slope_cell(r.imported, r.imported_widths);
     slope_cell(r.together, "");
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.source.c_str());
   }
   ImGui::EndTable();
+}
+
+// The slopes tables' height: a heading line and a header row per set, a row per series.
+float slopes_height(const std::vector<WidthSlopes>& rows, size_t sets) {
+  return ImGui::GetTextLineHeightWithSpacing() * float(rows.size() + 2 * sets) + 4;
 }
 
 }  // namespace
@@ -181,7 +184,7 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   axes.y_label = names[size_t(v.family)];
   axes.log_x = axes.log_y = true;
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;
-  const float table_height = slopes.empty() ? 0 : std::min(160.0f, ImGui::GetFrameHeightWithSpacing() * float(slopes.size() + 1) + 8);
-  line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - table_height)));
-  if (!slopes.empty()) slopes_table(slopes, table_height);
+  const float tables_height = slopes.empty() ? 0 : slopes_height(slopes, imports.size());
+  line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - tables_height)));
+  for (const ImportedSet* set : imports) slopes_table(slopes, set->name);
 }
