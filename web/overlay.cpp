@@ -46,6 +46,10 @@ double final_value(const ImportedRun& run, const std::string& series) {
   return s->values.back();
 }
 
+bool recorded(const ImportedSet& set, const std::string& series) {
+  return std::any_of(set.runs.begin(), set.runs.end(), [&](const ImportedRun& r) { return r.find_series(series); });
+}
+
 size_t distinct_lrs(const ImportedSet& set) {
   std::set<double> lrs;
   for (const ImportedRun& run : set.runs) lrs.insert(run.lr);
@@ -131,7 +135,7 @@ PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std:
 std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series) {
   std::vector<PlotCurve> out;
   for (size_t k = 0; k < sets.size(); k++) {
-    if (distinct_lrs(*sets[k]) < 2) continue;
+    if (distinct_lrs(*sets[k]) < 2 || !recorded(*sets[k], series)) continue;
     const std::vector<LrCurve> curves = lr_curves_of(*sets[k], series);
     for (size_t i = 0; i < curves.size(); i++) {
       const LrCurve& c = curves[i];

@@ -25,5 +25,5 @@ PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std:
 
 // vs learning rate: per imported width, `series` at the end of each run against its learning rate (mean over seeds,
 // +inf for a run that did not finish) with η* fitted as for the page's runs (engine/analysis/lr_transfer.hpp), and
-// η*'s marker; only for sets that swept two or more learning rates.
+// η*'s marker; only for sets that swept two or more learning rates and recorded `series`.
 std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series);

@@ -78,6 +78,7 @@ void slope_cell(double slope, const std::string& widths) {
 // The three slopes of each series for one imported set, under the set's name: how far the page's exponent carries
 // to the imported widths.
 void slopes_table(const std::vector<WidthSlopes>& rows, const std::string& source) {
+  if (std::none_of(rows.begin(), rows.end(), [&](const WidthSlopes& r) { return r.source == source; })) return;
   ImGui::TextDisabled("fitted slopes, %s:", source.c_str());
   if (!ImGui::BeginTable(source.c_str(), 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   for (const char* h : {"series", "this page", "imported", "both together"}) ImGui::TableSetupColumn(h);
@@ -94,9 +95,12 @@ void slopes_table(const std::vector<WidthSlopes>& rows, const std::string& sourc
   ImGui::EndTable();
 }
 
-// The slopes tables' height: a heading line and a header row per set, a row per series.
-float slopes_height(const std::vector<WidthSlopes>& rows, size_t sets) {
-  return ImGui::GetTextLineHeightWithSpacing() * float(rows.size() + 2 * sets) + 4;
+// The slopes tables' height: a heading line and a header row per set that has rows, a row per series.
+float slopes_height(const std::vector<WidthSlopes>& rows) {
+  std::vector<std::string> sources;
+  for (const WidthSlopes& r : rows)
+    if (std::find(sources.begin(), sources.end(), r.source) == sources.end()) sources.push_back(r.source);
+  return ImGui::GetTextLineHeightWithSpacing() * float(rows.size() + 2 * sources.size()) + 4;
 }
 
 }  // namespace
@@ -139,6 +143,7 @@ WidthPicture width_picture(const Runner& runner, const std::vector<const Importe
     for (size_t i = 0; i < page_count; i++) {
       const std::string series = p.curves[i].label.substr(0, p.curves[i].label.find(' '));
       PlotCurve c = imported_width_curve(*imports[k], int(k), series, p.step, lr);
+      if (c.x.empty()) continue;  // the set did not record this series at this step
       c.color = p.curves[i].color;  // the same layer in the same colour: the eye follows it across the widths
       p.slopes.push_back(slopes_row(p.curves[i], c, series));
       p.curves.push_back(std::move(c));
@@ -184,7 +189,7 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   axes.y_label = names[size_t(v.family)];
   axes.log_x = axes.log_y = true;
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;
-  const float tables_height = slopes.empty() ? 0 : slopes_height(slopes, imports.size());
+  const float tables_height = slopes.empty() ? 0 : slopes_height(slopes);
   line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - tables_height)));
   for (const ImportedSet* set : imports) slopes_table(slopes, set->name);
 }

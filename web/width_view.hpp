@@ -20,8 +20,8 @@ struct WidthSlopes {
   std::string page_widths, imported_widths;  // "64-512"
 };
 
-// What the view draws at one recorded step: the page's curves, then the imported ones, and the slopes table (one row
-// per imported set and series; empty without imports).
+// What the view draws at one recorded step: the page's curves, then the imported ones (of the series an imported set
+// recorded at that step), and the slopes tables' rows (one per imported curve; none without imports).
 struct WidthPicture {
   int step = 0;
   std::vector<PlotCurve> curves;
