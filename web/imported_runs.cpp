@@ -87,7 +87,7 @@ ImportedRun read_run(Reader& r, const json::Value& v, const std::string& path, b
   if (const json::Value* lr = r.field(v, path + ".", "lr", json::Type::number, true)) run.lr = lr->number;
   if (const json::Value* seed = r.field(v, path + ".", "seed", json::Type::number, false)) run.seed = seed->number;
   const json::Value* status = r.field(v, path + ".", "status", json::Type::string, false);
-  run.status = status ? status->string : "finished";
+  run.status = status ? status->string : run_status_name(RunStatus::finished);
   if (const json::Value* d = r.field(v, path + ".", "diverged_at", json::Type::number, false)) run.diverged_at = int(d->number);
   const json::Value* steps = r.field(v, path + ".", "recorded_steps", json::Type::array, true);
   if (steps) run.recorded_steps = read_steps(r, *steps, path + ".recorded_steps");
@@ -134,12 +134,16 @@ bool is_result_document(const json::Value& doc) {
 
 std::string experiment_kind(const json::Value& spec) {
   static const json::Value defaults = spec_to_json(ExperimentSpec{});
-  const json::Value* model = at(spec, "model", "kind");
+  const json::Value* model = at(spec, "model", "kind");  // written for Transformers only: MLP specs keep their form
   const json::Value* task = at(spec, "task", "kind");
-  std::string kind = std::string(model ? model->string : "mlp") + " on " + (task ? task->string : at(defaults, "task", "kind")->string);
+  const std::string task_kind = task ? task->string : at(defaults, "task", "kind")->string;
+  std::string kind = std::string(model ? model->string : model_kind_name(ModelKind::mlp)) + " on " + task_kind;
+  // An anchor task is one of several: its own object in the task names which.
   const json::Value* task_object = spec.find("task");
-  if (task_object && task_object->is_object())
-    if (const json::Value* anchor = at(*task_object, "anchor", "kind")) kind += " (" + anchor->string + ")";
+  if (task_kind == task_name(TaskKind::anchor) && task_object && task_object->is_object())
+    for (const auto& [key, value] : task_object->object)
+      if (const json::Value* sub = value.is_object() ? value.find("kind") : nullptr; sub && sub->is_string())
+        kind += " (" + sub->string + ")";
   return kind;
 }
 
@@ -161,7 +165,8 @@ ImportedSet read_imported_set(const json::Value& doc, const std::string& file_na
   set.name = source_name(file_name, set.engine, set.device);
   if (const json::Value* spec = r.field(doc, "", "spec", json::Type::object, true)) set.spec = *spec;
   set.experiment = experiment_kind(set.spec);
-  const bool transformer = set.experiment.rfind("transformer", 0) == 0;
+  const json::Value* model = at(set.spec, "model", "kind");
+  const bool transformer = model && model->string == model_kind_name(ModelKind::transformer);
   if (const json::Value* runs = r.field(doc, "", "runs", json::Type::array, true))
     for (size_t i = 0; i < runs->array.size(); i++)
       set.runs.push_back(read_run(r, runs->array[i], "runs[" + std::to_string(i) + "]", transformer));

@@ -6,9 +6,7 @@
 #include <map>
 #include <set>
 
-#include "engine/analysis/analysis.hpp"
 #include "engine/analysis/lr_transfer.hpp"
-#include "web/width_view.hpp"
 
 namespace {
 
@@ -24,25 +22,10 @@ ImU32 width_color(const std::vector<int>& widths, int width) {
   return imported_color(int(at - widths.begin()), int(widths.size()));
 }
 
-PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string label) {
-  PlotCurve c;
-  c.label = std::move(label);
-  c.dashed = true;
-  c.marker = imported_marker(set_index);
-  c.group = set.name;
-  return c;
-}
-
-// A run's index of recorded step `step`, or -1.
-int record_at(const ImportedRun& run, int step) {
-  const auto it = std::find(run.recorded_steps.begin(), run.recorded_steps.end(), step);
-  return it == run.recorded_steps.end() ? -1 : int(it - run.recorded_steps.begin());
-}
-
 // The final value of `series`, +inf when the run did not finish (as engine/analysis/lr_transfer.cpp counts it).
 double final_value(const ImportedRun& run, const std::string& series) {
   const Series* s = run.find_series(series);
-  if (run.status != "finished" || !s || s->values.empty() || !std::isfinite(s->values.back())) return INFINITY;
+  if (run.status != run_status_name(RunStatus::finished) || !s || s->values.empty() || !std::isfinite(s->values.back())) return INFINITY;
   return s->values.back();
 }
 
@@ -87,6 +70,15 @@ std::vector<const ImportedSet*> drawn_sets(const std::vector<ImportedSet>& sets,
   return out;
 }
 
+PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string label) {
+  PlotCurve c;
+  c.label = std::move(label);
+  c.dashed = true;
+  c.marker = imported_marker(set_index);
+  c.group = set.name;
+  return c;
+}
+
 PlotMarker imported_marker(int index) {
   static const PlotMarker shapes[] = {PlotMarker::square, PlotMarker::diamond, PlotMarker::triangle, PlotMarker::circle};
   return shapes[size_t(index) % (sizeof shapes / sizeof shapes[0])];
@@ -100,36 +92,15 @@ std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*
     for (const ImportedRun& run : set.runs) {
       const Series* s = run.find_series(metric);
       if (!s) continue;
-      PlotCurve c = imported_curve(set, int(k), run.label + (run.status == "diverged" ? " (diverged)" : ""));
+      PlotCurve c = imported_curve(set, int(k), run.label + (run.status == run_status_name(RunStatus::diverged) ? " (diverged)" : ""));
       c.x.assign(run.recorded_steps.begin(), run.recorded_steps.begin() + long(std::min(s->values.size(), run.recorded_steps.size())));
       c.y.assign(s->values.begin(), s->values.begin() + long(c.x.size()));
       c.color = width_color(widths, run.width);
-      c.diverged = run.status == "diverged";
+      c.diverged = run.status == run_status_name(RunStatus::diverged);
       out.push_back(std::move(c));
     }
   }
   return out;
-}
-
-PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std::string& series, int step, double lr) {
-  const bool has_lr = std::any_of(set.runs.begin(), set.runs.end(), [&](const ImportedRun& r) { return r.lr == lr; });
-  const double use_lr = has_lr || set.runs.empty() ? lr : set.runs.front().lr;
-  std::vector<std::pair<int, double>> points;
-  for (const ImportedRun& run : set.runs) {
-    const Series* s = run.find_series(series);
-    const int record = record_at(run, step);
-    if (run.lr == use_lr && s && record >= 0 && record < int(s->values.size())) points.emplace_back(run.width, s->values[size_t(record)]);
-  }
-  PlotCurve c = geometric_mean_by_width(points);
-  char other_lr[48] = "";  // the reader must know when the imported points are at another learning rate
-  if (use_lr != lr) std::snprintf(other_lr, sizeof other_lr, "  (lr=%g)", use_lr);
-  char label[200];
-  std::snprintf(label, sizeof label, "%s  slope %+.2f%s", series.c_str(), c.x.size() >= 2 ? loglog_slope(c.x, c.y) : NAN,
-                other_lr);
-  PlotCurve styled = imported_curve(set, set_index, label);
-  styled.x = std::move(c.x);
-  styled.y = std::move(c.y);
-  return styled;
 }
 
 std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series) {

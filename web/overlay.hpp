@@ -15,13 +15,12 @@ std::vector<const ImportedSet*> drawn_sets(const std::vector<ImportedSet>& sets,
 // The marker of the `index`-th imported source.
 PlotMarker imported_marker(int index);
 
+// An empty curve in the imported style of the `set_index`-th drawn set: dashed, its marker, listed under its name.
+// (The vs-width view makes its imported curves itself: web/width_view.hpp.)
+PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string label);
+
 // vs step: one curve per imported run that recorded `metric`, coloured by its width (imported_color).
 std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*>& sets, const std::string& metric);
-
-// vs width: `series` at recorded step `step` against the width, the geometric mean over seeds as for the page's runs
-// (web/width_view.hpp), over the runs with learning rate `lr`, or the set's first learning rate when none has it.
-// The label is the series name, its fitted slope, and the learning rate when it is not `lr`.
-PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std::string& series, int step, double lr);
 
 // vs learning rate: per imported width, `series` at the end of each run against its learning rate (mean over seeds,
 // +inf for a run that did not finish) with η* fitted as for the page's runs (engine/analysis/lr_transfer.hpp), and

@@ -22,6 +22,24 @@ std::vector<std::string> families(const Member& run) {
   return out;
 }
 
+// (width, value) points → one point per width: the geometric mean of its values (the mean of log y, which is what a
+// log-log fit sees), skipping values that are not positive and finite.
+PlotCurve geometric_mean_by_width(const std::vector<std::pair<int, double>>& points) {
+  std::map<int, std::pair<double, int>> log_sum;  // width → (Σ log y, count)
+  for (const auto& [width, y] : points) {
+    if (!(y > 0) || !std::isfinite(y)) continue;
+    auto& acc = log_sum[width];
+    acc.first += std::log(y);
+    acc.second += 1;
+  }
+  PlotCurve c;
+  for (const auto& [width, acc] : log_sum) {
+    c.x.push_back(width);
+    c.y.push_back(std::exp(acc.first / acc.second));
+  }
+  return c;
+}
+
 double slope_of(const std::vector<double>& x, const std::vector<double>& y) { return x.size() >= 2 ? loglog_slope(x, y) : NAN; }
 
 // One series at one record over the runs with the first learning rate of the sweep.
@@ -51,6 +69,35 @@ std::string width_range(const std::vector<double>& x) {
   char buf[48];
   std::snprintf(buf, sizeof buf, x.size() == 1 ? "%.0f" : "%.0f-%.0f", x.front(), x.back());
   return buf;
+}
+
+// A run's index of recorded step `step`, or -1.
+int record_at(const ImportedRun& run, int step) {
+  const auto it = std::find(run.recorded_steps.begin(), run.recorded_steps.end(), step);
+  return it == run.recorded_steps.end() ? -1 : int(it - run.recorded_steps.begin());
+}
+
+// An imported set's curve of `series` at recorded step `step` against the width, the geometric mean over seeds as for
+// the page's runs, over its runs with learning rate `lr`, or its first learning rate when none has `lr`. The label is
+// the series name, its fitted slope, and the learning rate when it is not `lr`.
+PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std::string& series, int step, double lr) {
+  const bool has_lr = std::any_of(set.runs.begin(), set.runs.end(), [&](const ImportedRun& r) { return r.lr == lr; });
+  const double use_lr = has_lr || set.runs.empty() ? lr : set.runs.front().lr;
+  std::vector<std::pair<int, double>> points;
+  for (const ImportedRun& run : set.runs) {
+    const Series* s = run.find_series(series);
+    const int record = record_at(run, step);
+    if (run.lr == use_lr && s && record >= 0 && record < int(s->values.size())) points.emplace_back(run.width, s->values[size_t(record)]);
+  }
+  PlotCurve c = geometric_mean_by_width(points);
+  char other_lr[48] = "";  // the reader must know when the imported points are at another learning rate
+  if (use_lr != lr) std::snprintf(other_lr, sizeof other_lr, "  (lr=%g)", use_lr);
+  char label[200];
+  std::snprintf(label, sizeof label, "%s  slope %+.2f%s", series.c_str(), slope_of(c.x, c.y), other_lr);
+  PlotCurve styled = imported_curve(set, set_index, label);
+  styled.x = std::move(c.x);
+  styled.y = std::move(c.y);
+  return styled;
 }
 
 WidthSlopes slopes_row(const PlotCurve& page, const PlotCurve& imported, const std::string& series) {
@@ -104,22 +151,6 @@ float slopes_height(const std::vector<WidthSlopes>& rows) {
 }
 
 }  // namespace
-
-PlotCurve geometric_mean_by_width(const std::vector<std::pair<int, double>>& points) {
-  std::map<int, std::pair<double, int>> log_sum;  // width → (Σ log y, count)
-  for (const auto& [width, y] : points) {
-    if (!(y > 0) || !std::isfinite(y)) continue;
-    auto& acc = log_sum[width];
-    acc.first += std::log(y);
-    acc.second += 1;
-  }
-  PlotCurve c;
-  for (const auto& [width, acc] : log_sum) {
-    c.x.push_back(width);
-    c.y.push_back(std::exp(acc.first / acc.second));
-  }
-  return c;
-}
 
 std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& family, int record) {
   std::vector<PlotCurve> curves;

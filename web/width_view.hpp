@@ -50,7 +50,3 @@ WidthPicture width_picture(const Runner& runner, const std::vector<const Importe
 // The page's curves: for every series of `family`, its value at record `record` against the width (geometric mean
 // over seeds, first learning rate of the sweep). The label holds the fitted slope.
 std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& family, int record);
-
-// (width, value) points → one point per width: the geometric mean of its values (the mean of log y, which is what a
-// log-log fit sees), skipping values that are not positive and finite.
-PlotCurve geometric_mean_by_width(const std::vector<std::pair<int, double>>& points);
