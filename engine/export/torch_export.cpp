@@ -212,24 +212,29 @@ void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors)
 
 std::string readme(const ExperimentSpec& s) {
   const bool fashion = s.task.kind == TaskKind::fashion_mnist;
+  // Example widths past the page's: hidden widths of an MLP, d_model of a Transformer.
+  const bool transformer = s.model.kind == ModelKind::transformer;
+  const std::string sweep = transformer ? "256,512,1024" : "4096,8192,16384", big = transformer ? "4096" : "65536";
+  const size_t members = sweep_size(s);
   std::string text =
       "# " + s.name + " — PyTorch\n\n"
-      "Written by `muplay export torch` from `spec.json`: " + std::to_string(sweep_size(s)) +
-      " sweep members, trained as `muplay run spec.json` trains them. `train.py` needs only `torch`.\n\n"
+      "Written by `muplay export torch` from `spec.json`: " + std::to_string(members) + " sweep member" +
+      (members == 1 ? "" : "s") + ", trained as `muplay run spec.json` trains them. `train.py` needs only `torch`.\n\n"
       "## Run\n\n"
       "```\n"
       "pip install -r requirements.txt                 # torch; nothing else\n"
       "python3 train.py                                # every member: on the first GPU in float32, else the CPU in "
       "float64\n"
-      "python3 train.py --widths 4096,8192,16384 --device cuda\n"
-      "torchrun --standalone --nproc_per_node=8 train.py --widths 4096,8192,16384   # members split over 8 GPUs\n"
-      "torchrun --standalone --nproc_per_node=8 train.py --widths 65536 --ddp-member  # each member over 8 GPUs (DDP)\n"
+      "python3 train.py --widths " + sweep + " --device cuda\n"
+      "torchrun --standalone --nproc_per_node=8 train.py --widths " + sweep + "   # members split over 8 GPUs\n"
+      "torchrun --standalone --nproc_per_node=8 train.py --widths " + big + " --ddp-member  # each member over 8 GPUs (DDP)\n"
       "torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=HOST:29500 train.py --widths ...\n"
       "```\n\n"
       "Options: `--widths`, `--lrs`, `--seeds` replace the sweep's axes; `--steps` the number of steps; `--dtype "
       "float64|float32|bf16`; `--device cpu|cuda|cuda:N`; `--out result.json`, `--csv metrics.csv`; "
       "`--init-from FILE`; `--quiet`. `python3 train.py --help` lists them. Without a GPU, torchrun's processes use "
-      "gloo on the CPU.\n\n"
+      "gloo on the CPU. (torch 1.13 on Python 3.11: add `--redirects 1 --tee 1` to torchrun, whose default fails "
+      "there.)\n\n"
       "Members are split across processes round-robin; with `--ddp-member` every process holds the member and "
       "trains on its contiguous part of each global mini-batch (the same batches, in the same order, as one "
       "process), and DistributedDataParallel averages the gradients.\n\n";

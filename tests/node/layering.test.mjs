@@ -90,7 +90,7 @@ test('the check finds an upward include, a cycle and a file outside the layers',
     'engine/model/mlp.cpp: includes engine/run/runner.hpp from the higher layer run (model is below it)',
     'engine/spec/spec.cpp: the engine includes imgui.h',
     'engine/loose.cpp: not in a layer folder (base, kernels, param, task, model, metrics, spec, gpu, run, analysis, ' +
-      'cli, web)',
+      'export, cli, web)',
     'include cycle: model/mlp → run/runner → model/mlp',
     'include cycle: task/a → task/b → task/a',
   ]);

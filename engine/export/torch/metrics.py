@@ -49,8 +49,10 @@ class MlpMetrics:
     def __init__(self, model, data):
         self.model, self.data = model, data
         self.probe_x = data["train"]["x"][:PROBE_ROWS]
-        self.initial = [w.detach().clone() for w in model.weights]
-        self.initial_norms = [spectral_norm(w) for w in self.initial]
+        # θ at init, kept only for the metrics that compare with it (at width 65 536 a copy is 32 GB in float64)
+        keep = {"weight_delta_spectral", "weight_rd"} & set(SERIES)
+        self.initial = [w.detach().clone() for w in model.weights] if keep else None
+        self.initial_norms = [spectral_norm(w) for w in self.initial] if "weight_delta_spectral" in SERIES else None
         self.initial_h = None
         self.series = {}
 

@@ -95,7 +95,8 @@ class Setup:
         self.world = int(os.environ.get("WORLD_SIZE", 1))
         self.device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
         if self.device.type == "cuda":
-            self.device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)))
+            if self.device.index is None:  # under torchrun: process k of a machine takes its GPU k
+                self.device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)))
             torch.cuda.set_device(self.device)
         if self.world > 1:
             dist.init_process_group("nccl" if self.device.type == "cuda" else "gloo")
@@ -148,7 +149,21 @@ def batch_loss(net, rows, idx, setup, total_rows):
     return scaled, (setup.global_sum(loss_sum) / total_rows).item()
 
 
-def train_mlp(member, data, setup, init_member):
+class Progress:
+    """A line on stderr every REPORT_EVERY seconds of a long member: where it is and its last mini-batch loss."""
+    REPORT_EVERY = 30.0
+
+    def __init__(self, label, steps, quiet):
+        self.label, self.steps, self.quiet, self.last = label, steps, quiet, time.time()
+
+    def __call__(self, step, loss):
+        if not self.quiet and time.time() - self.last >= self.REPORT_EVERY:
+            print(f"train.py: {self.label}: step {step}/{self.steps}, batch loss {loss:.6g}", file=sys.stderr,
+                  flush=True)
+            self.last = time.time()
+
+
+def train_mlp(member, data, setup, init_member, progress):
     spec, run = RUN_SPEC, Run(member)
     width = member_width(member)
     dims = [data["train"]["x"].shape[1]] + [member["width"] or w for w in spec["model"]["widths"]] + [data["outputs"]]
@@ -179,6 +194,7 @@ def train_mlp(member, data, setup, init_member):
             run.status, run.steps_done = "finished", t
             return run, metrics.series
         batch_sum, batches = batch_sum + loss, batches + 1
+        progress(t, loss)
         optimizer.zero_grad()
         loss_part.backward()
         if t % spec["schedule"]["record_every"] == 0:
@@ -195,7 +211,7 @@ def train_mlp(member, data, setup, init_member):
     return run, metrics.series
 
 
-def train_transformer(member, data, setup, init_member):
+def train_transformer(member, data, setup, init_member, progress):
     spec, run = RUN_SPEC, Run(member)
     t_spec, width = spec["model"]["transformer"], member_width(member)
     group = rules_group(member)
@@ -224,6 +240,7 @@ def train_transformer(member, data, setup, init_member):
         if not math.isfinite(loss):
             run.diverge(t)
             return run, metrics.series
+        progress(t, loss)
         optimizer.zero_grad()
         loss_part.backward()
         if schedule["clip_norm"] > 0:
@@ -355,16 +372,18 @@ def main(argv):
     train_member = train_transformer if RUN_SPEC["model"]["kind"] == "transformer" else train_mlp
     mine = range(len(grid)) if setup.ddp or setup.world == 1 else range(setup.rank, len(grid), setup.world)
     done = []
+    quiet = args.quiet or (setup.ddp and setup.rank > 0)
     for i in mine:
         start = time.time()
-        run, series = train_member(grid[i], data, setup, inits[i])
+        label = f"member {i + 1}/{len(grid)} n={member_width(grid[i])} lr={grid[i]['lr']:g} seed={grid[i]['seed']}" + \
+            (f" (process {setup.rank})" if setup.world > 1 and not setup.ddp else "")
+        run, series = train_member(grid[i], data, setup, inits[i],
+                                   Progress(label, RUN_SPEC["schedule"]["steps"], quiet))
         done.append((i, run_document(run, series)))
-        if not args.quiet and (setup.rank == 0 or not setup.ddp):
+        if not quiet:
             last = series["train_loss"][-1] if series.get("train_loss") else math.nan
-            print(f"train.py: member {i + 1}/{len(grid)} n={member_width(grid[i])} lr={grid[i]['lr']:g} "
-                  f"seed={grid[i]['seed']}: {run.status} after {run.steps_done} steps, train_loss {last:.6g}, "
-                  f"{time.time() - start:.1f} s" + (f" (process {setup.rank})" if setup.world > 1 else ""),
-                  file=sys.stderr, flush=True)
+            print(f"train.py: {label}: {run.status} after {run.steps_done} steps, train_loss {last:.6g}, "
+                  f"{time.time() - start:.1f} s", file=sys.stderr, flush=True)
     if setup.world > 1 and not setup.ddp:
         gathered = [None] * setup.world
         dist.all_gather_object(gathered, done)

@@ -1,0 +1,233 @@
+#!/usr/bin/python3
+"""The exported PyTorch program (`muplay export torch`) against the engine, as the README's "PyTorch export" claims:
+
+1. exact: from the engine's initial weights (`--init-from` a `muplay export-init` file), in float64 on the CPU,
+   every recorded series equals `muplay run`'s to REL_TOL relative, for SP/NTP/MFP/μP × SGD/Adam, mini-batches,
+   cross-entropy, one phenomena preset and anchor Transformer presets;
+2. scaling: with its own torch random numbers, the coordinate check's slopes (log RMS of Δh¹, Δh², Δf after one
+   step against log n) agree with the engine's over n = 64…1024 within SLOPE_AGREEMENT, and at n = 2048…8192 μP
+   stays flat (|slope| ≤ 0.1) while SP's Δh² grows (slope ≥ 0.3);
+3. scale-out: `torchrun --nproc_per_node=2` (gloo) gives the one-process numbers: members split across the
+   processes identically, a member trained data-parallel (--ddp-member) to DDP_TOL relative;
+4. refusal: a spec the exporter cannot express exits 2 naming the field.
+
+Usage: export_torch.py --muplay PATH/TO/muplay [--workdir DIR] [--skip-large]. Exit 0: all hold; 1: a failure.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from crosscheck import CASES, muplay, spec_for  # noqa: E402  (the engine cross-check's cases, reused)
+
+REL_TOL = 1e-9
+DDP_TOL = 1e-10
+SLOPE_AGREEMENT = 0.1
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
+PYTHON = "/usr/bin/python3"  # Debian's, with python3-torch
+
+
+def example(name, **changes):
+    """A preset of examples/, with some of its sections' fields changed (e.g. schedule={"steps": 24})."""
+    with open(os.path.join(EXAMPLES, name + ".json")) as f:
+        spec = json.load(f)
+    for section, fields in changes.items():
+        spec[section].update(fields)
+    return spec
+
+
+def exact_cases():
+    """(name, spec): the engine cross-check's MLP cases with every exported MLP metric, MFP, and presets."""
+    metrics = ["train_loss", "test_loss", "batch_loss_mean", "act_rms", "act_delta_rms", "weight_delta_spectral",
+               "weight_rd"]
+    out = []
+    for case in CASES:
+        spec = spec_for(case)
+        spec["metrics"] = metrics + (["test_accuracy"] if spec["task"]["kind"] == "sectors" else [])
+        out.append((case[0], spec))
+    for opt in ({"kind": "sgd", "lr": 0.5}, {"kind": "adam", "lr": 0.01}):
+        spec = spec_for(("mfp", "mfp", opt, "tanh", 0, "sin_regression"))
+        spec["model"]["widths"] = [64]  # MFP is defined for one hidden layer
+        spec["metrics"] = metrics
+        out.append(("mfp-" + opt["kind"], spec))
+    short = {"steps": 24, "record_every": 1}
+    out.append(("preset 26 (phenomena)", example("26-embedding-plateaus", schedule=short)))
+    out.append(("preset 22 (phenomena)", example("22-parity", schedule=short)))
+    out.append(("preset 34 (anchor)", example("34-anchor-composite", schedule={"steps": 24, "record_every": 3})))
+    mup = example("30-anchor-identity", schedule={"steps": 20, "record_every": 2}, sweep={"width": [16, 32]},
+                  parametrization={"preset": "mup"})
+    out.append(("preset 30, muP, d_model 16 and 32 (anchor)", mup))
+    return out
+
+
+def export(binary, spec, workdir, name):
+    """Writes the spec and its exported project into workdir/name; returns the folder."""
+    folder = os.path.join(workdir, name.replace(" ", "_").replace(",", "").replace("(", "").replace(")", ""))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "spec.json"), "w") as f:
+        json.dump(spec, f)
+    muplay(binary, "export", "torch", os.path.join(folder, "spec.json"), "--out", folder)
+    return folder
+
+
+# torch 1.13's torchrun on Python 3.11 fails on its default "--redirects 0" (the flag enum's 0 is not iterated
+# there); any other value works.
+TORCHRUN = ["torchrun", "--standalone", "--nproc_per_node=2", "--redirects", "1", "--tee", "1"]
+
+
+def train_py(folder, *args, torchrun=False):
+    command = (TORCHRUN if torchrun else [PYTHON]) + ["train.py", "--quiet", *args]
+    r = subprocess.run(command, cwd=folder, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"export_torch: {' '.join(command)} in {folder} exited {r.returncode}:\n{r.stderr[-3000:]}")
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def worst_difference(ours, theirs, where, problems, tol):
+    """The largest relative difference between two result documents' series; each one past tol is a problem."""
+    worst = 0.0
+    if len(ours["runs"]) != len(theirs["runs"]):
+        problems.append(f"{where}: {len(ours['runs'])} runs, the other has {len(theirs['runs'])}")
+        return math.inf
+    for a, b in zip(ours["runs"], theirs["runs"]):
+        if (a["status"], a["recorded_steps"]) != (b["status"], b["recorded_steps"]) or a["series"].keys() != b[
+                "series"].keys():
+            problems.append(f"{where} n={a['width']} seed={a['seed']}: status, steps or series names differ: "
+                            f"{a['status']} {sorted(a['series'])} vs {b['status']} {sorted(b['series'])}")
+            continue
+        for name, values in a["series"].items():
+            for t, (x, y) in enumerate(zip(values, b["series"][name])):
+                rel = 0.0 if x == y else abs(x - y) / max(abs(x), abs(y))
+                worst = max(worst, rel)
+                if not rel <= tol:
+                    problems.append(f"{where} n={a['width']} seed={a['seed']} {name} record {t}: {x!r} vs {y!r} "
+                                    f"(relative {rel:.3g})")
+                    break
+    return worst
+
+
+def check_exact(binary, workdir, problems):
+    print(f"1. from the engine's initial weights, float64: every series to {REL_TOL:g} relative")
+    for name, spec in exact_cases():
+        folder = export(binary, spec, workdir, name)
+        muplay(binary, "export-init", os.path.join(folder, "spec.json"), "--out",
+               os.path.join(folder, "init.json"))
+        muplay(binary, "run", os.path.join(folder, "spec.json"), "--out", os.path.join(folder, "engine.json"),
+               "--quiet")
+        train_py(folder, "--init-from", "init.json", "--device", "cpu", "--dtype", "float64")
+        engine, torch_result = load(os.path.join(folder, "engine.json")), load(os.path.join(folder, "result.json"))
+        worst = worst_difference(engine, torch_result, name, problems, REL_TOL)
+        steps = engine["spec"]["schedule"]["steps"]
+        series = sum(len(r["series"]) for r in engine["runs"])
+        print(f"  {name:44s} {len(engine['runs'])} members, {series} series, {steps} steps: "
+              f"max relative difference {worst:.2e}")
+
+
+def slope(xs, ys):
+    """Least-squares slope of log y against log x."""
+    lx, ly = [math.log(x) for x in xs], [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
+
+
+def one_step_slopes(result):
+    """{layer: slope} of the seed-mean log act_delta_rms after the first step, against log width."""
+    by_width = {}
+    for run in result["runs"]:
+        for layer in ("h1", "h2", "f"):
+            value = run["series"]["act_delta_rms/" + layer][1]
+            by_width.setdefault(layer, {}).setdefault(run["width"], []).append(math.log(value))
+    out = {}
+    for layer, logs in by_width.items():
+        widths = sorted(logs)
+        out[layer] = slope(widths, [math.exp(sum(logs[w]) / len(logs[w])) for w in widths])
+    return out
+
+
+def check_slopes(binary, workdir, skip_large, problems):
+    print(f"2. the coordinate check with torch's own random numbers (slopes of log Δh after one step vs log n)")
+    for preset in ("10-coord-check-mup", "11-coord-check-sp"):
+        spec = example(preset, schedule={"steps": 2})
+        folder = export(binary, spec, workdir, preset)
+        muplay(binary, "run", os.path.join(folder, "spec.json"), "--out", os.path.join(folder, "engine.json"),
+               "--quiet")
+        train_py(folder, "--device", "cpu")
+        engine = one_step_slopes(load(os.path.join(folder, "engine.json")))
+        ours = one_step_slopes(load(os.path.join(folder, "result.json")))
+        line = ", ".join(f"{k} {engine[k]:+.3f} / {ours[k]:+.3f}" for k in ("h1", "h2", "f"))
+        print(f"  {preset}, n = 64…1024, engine / export: {line}")
+        for k in engine:
+            if not abs(engine[k] - ours[k]) <= SLOPE_AGREEMENT:
+                problems.append(f"{preset} {k}: slope {ours[k]:.3f}, engine {engine[k]:.3f} (more than "
+                                f"{SLOPE_AGREEMENT} apart)")
+        if skip_large:
+            continue
+        train_py(folder, "--device", "cpu", "--widths", "2048,4096,8192", "--seeds", "0", "--steps", "1", "--out",
+                 "large.json", "--csv", "large.csv")
+        large = one_step_slopes(load(os.path.join(folder, "large.json")))
+        print(f"  {preset}, n = 2048…8192 (export only): " + ", ".join(f"{k} {large[k]:+.3f}" for k in large))
+        if preset.endswith("mup") and not all(abs(v) <= 0.1 for v in large.values()):
+            problems.append(f"μP at n = 2048…8192 is not flat: {large}")
+        if preset.endswith("sp") and not large["h2"] >= 0.3:
+            problems.append(f"SP's Δh² at n = 2048…8192 does not grow: slope {large['h2']:.3f}")
+
+
+def check_torchrun(binary, workdir, problems):
+    print(f"3. torchrun --nproc_per_node=2 (gloo) against one process")
+    spec = spec_for(("mup-adam-minibatch", "mup", {"kind": "adam", "lr": 0.01}, "gelu", 16, "sin_regression"))
+    spec["sweep"] = {"width": [32, 64], "seeds": [0, 1, 2]}
+    spec["metrics"] = ["train_loss", "test_loss", "batch_loss_mean", "act_rms", "weight_delta_spectral"]
+    folder = export(binary, spec, workdir, "torchrun")
+    train_py(folder, "--device", "cpu", "--out", "one.json", "--csv", "one.csv")
+    train_py(folder, "--device", "cpu", "--out", "split.json", "--csv", "split.csv", torchrun=True)
+    train_py(folder, "--device", "cpu", "--ddp-member", "--out", "ddp.json", "--csv", "ddp.csv", torchrun=True)
+    one = load(os.path.join(folder, "one.json"))
+    split_worst = worst_difference(one, load(os.path.join(folder, "split.json")), "members split", problems, 0.0)
+    ddp_worst = worst_difference(one, load(os.path.join(folder, "ddp.json")), "DDP member", problems, DDP_TOL)
+    print(f"  {len(one['runs'])} members, batch 16: members split over 2 processes: max relative difference "
+          f"{split_worst:.2e} (must be 0); each member DDP over 2 processes: {ddp_worst:.2e} (≤ {DDP_TOL:g})")
+
+
+def check_refusals(binary, workdir, problems):
+    print("4. specs the exporter cannot express are refused, naming the field")
+    for preset, field in (("20-frequency-principle", 'metrics: "fp_delta"'), ("28-frequency-principle-asi", "model.asi"),
+                          ("23-phase-diagram", "optimizer.kind"), ("29-condensation-dropout-with", "model.dropout")):
+        r = subprocess.run([binary, "export", "torch", os.path.join(EXAMPLES, preset + ".json"), "--out",
+                            os.path.join(workdir, "refused")], capture_output=True, text=True)
+        ok = r.returncode == 2 and field in r.stderr and not os.path.exists(os.path.join(workdir, "refused"))
+        print(f"  {preset}: exit {r.returncode}, " + ("names " + field if field in r.stderr else "MISSING " + field))
+        if not ok:
+            problems.append(f"{preset}: expected exit 2 naming {field} and no output, got {r.returncode}: {r.stderr}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--muplay", required=True)
+    ap.add_argument("--workdir")
+    ap.add_argument("--skip-large", action="store_true", help="leave out the n = 2048…8192 runs (about a minute)")
+    args = ap.parse_args()
+    binary = os.path.abspath(args.muplay)
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = args.workdir or tmp
+        os.makedirs(workdir, exist_ok=True)
+        check_exact(binary, workdir, problems)
+        check_slopes(binary, workdir, args.skip_large, problems)
+        check_torchrun(binary, workdir, problems)
+        check_refusals(binary, workdir, problems)
+    for p in problems:
+        print("FAIL", p)
+    print("export_torch:", "FAILED" if problems else "all checks hold")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
