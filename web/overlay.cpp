@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <set>
 
 #include "engine/analysis/lr_transfer.hpp"
@@ -39,26 +38,11 @@ size_t distinct_lrs(const ImportedSet& set) {
   return lrs.size();
 }
 
-// As lr_curves (engine/analysis/lr_transfer.hpp) does for the page's runs: (width, lr) → mean over seeds, η* fitted.
+// As for the page's runs (engine/analysis/lr_transfer.hpp): (width, lr) → mean over seeds, η* fitted.
 std::vector<LrCurve> lr_curves_of(const ImportedSet& set, const std::string& series) {
-  std::map<int, std::map<double, std::pair<double, int>>> sums;
-  for (const ImportedRun& run : set.runs) {
-    auto& cell = sums[run.width][run.lr];
-    cell.first += final_value(run, series);
-    cell.second++;
-  }
-  std::vector<LrCurve> curves;
-  for (const auto& [width, by_lr] : sums) {
-    LrCurve c;
-    c.width = width;
-    for (const auto& [lr, cell] : by_lr) {
-      c.lrs.push_back(lr);
-      c.losses.push_back(cell.first / cell.second);
-    }
-    fit_best_lr(c);
-    curves.push_back(c);
-  }
-  return curves;
+  std::vector<LrPoint> points;
+  for (const ImportedRun& run : set.runs) points.push_back({run.width, run.lr, final_value(run, series)});
+  return lr_curves(points);
 }
 
 }  // namespace

@@ -58,11 +58,17 @@ void fit_best_lr(LrCurve& c) {
 }
 
 std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series) {
+  std::vector<LrPoint> points;
+  for (const auto& run : runner.members()) points.push_back({run->width(), run->coords().lr, final_value(*run, series)});
+  return lr_curves(points);
+}
+
+std::vector<LrCurve> lr_curves(const std::vector<LrPoint>& points) {
   // (width, lr) -> sum over seeds and count
   std::map<int, std::map<double, std::pair<double, int>>> sums;
-  for (const auto& run : runner.members()) {
-    auto& cell = sums[run->width()][run->coords().lr];
-    cell.first += final_value(*run, series);
+  for (const LrPoint& p : points) {
+    auto& cell = sums[p.width][p.lr];
+    cell.first += p.value;
     cell.second++;
   }
   std::vector<LrCurve> curves;

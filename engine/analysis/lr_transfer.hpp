@@ -27,7 +27,14 @@ bool parabola_vertex(const double x[3], const double y[3], double& vx, double& v
 // Sets grid_min, best_lr, best_loss and bracketed from lrs and losses.
 void fit_best_lr(LrCurve& c);
 
-// One curve per width of a finished sweep (width × lr × seeds), from the final value of `series`.
+// One member's point: its width, learning rate and final value of a series (+inf when it did not finish).
+struct LrPoint {
+  int width = 0;
+  double lr = 0, value = 0;
+};
+// One curve per width: the points of each (width, lr) averaged over seeds, η* fitted.
+std::vector<LrCurve> lr_curves(const std::vector<LrPoint>& points);
+// The same from a finished sweep (width × lr × seeds), from the final value of `series`.
 std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series = "batch_loss_mean");
 
 // Finds η* of one width without a wide fixed grid: runs the spec (every seed of its sweep, metric
