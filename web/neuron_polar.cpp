@@ -64,13 +64,10 @@ void neuron_polar_plot(const char* id, const NeuronPolarPicture& p, ImVec2 size)
     const float r = radius * float(std::max(0.0, q.log10_amplitude - p.floor) / rings);
     return ImVec2(c.x + r * float(std::cos(q.angle)), c.y - r * float(std::sin(q.angle)));
   };
-  // Rings at every decade of A, labelled with log10 A; spokes every 45 degrees, labelled with the angle.
-  for (int k = 1; k <= int(rings); k++) {
-    const float r = radius * float(k / rings);
-    dl->AddCircle(c, r, ImGui::GetColorU32(ImGuiCol_Border), 64);
-    std::snprintf(buf, sizeof buf, "%g", p.floor + k);
-    dl->AddText(ImVec2(c.x + r * 0.7071f + 2, c.y + r * 0.7071f - 2), dim, buf);
-  }
+  // Rings at every decade of A (labelled last, above the points).
+  for (int k = 1; k <= int(rings); k++)
+    dl->AddCircle(c, radius * float(k / rings), ImGui::GetColorU32(ImGuiCol_Border), 64);
+  // Spokes every 45 degrees, labelled with the angle.
   for (int deg = -135; deg <= 180; deg += 45) {
     const float t = float(deg * M_PI / 180), cx = std::cos(t), sy = -std::sin(t);
     dl->AddLine(c, ImVec2(c.x + radius * cx, c.y + radius * sy), ImGui::GetColorU32(ImGuiCol_Border));
@@ -85,6 +82,13 @@ void neuron_polar_plot(const char* id, const NeuronPolarPicture& p, ImVec2 size)
   for (const auto* set : {&p.init, &p.now})
     for (const PolarPoint& q : *set)
       if (std::isfinite(q.log10_amplitude)) dl->AddCircleFilled(at(q), 2.5f, set == &p.init ? kInitColor : kNowColor);
+  // At most 5 rings labelled with log10 A, between the −45 and −90 degree spokes (at −67.5 degrees).
+  const int label_every = int(std::ceil(rings / 5));
+  for (int k = label_every; k <= int(rings); k += label_every) {
+    const float r = radius * float(k / rings);
+    std::snprintf(buf, sizeof buf, "%g", p.floor + k);
+    dl->AddText(ImVec2(c.x + r * 0.383f + 2, c.y + r * 0.924f - line / 2), text, buf);
+  }
   dl->AddText(ImVec2(origin.x, origin.y + size.y - line), dim,
               "angle in degrees; rings: log10 A (A = |a| ||(w, b)||)");
   // Legend.
