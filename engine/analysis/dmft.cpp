@@ -35,11 +35,12 @@ class Dmft {
   Dmft(const DmftNet& net, const DmftData& data, const DmftSettings& settings)
       : net_(net), data_(data), set_(settings), K_(data.points), T_(settings.steps), N_(K_ * (T_ + 1)),
         S_(settings.samples), SJ_(std::min(settings.response_samples, settings.samples)), kx_(K_), phi1_(N_),
-        phi2_(N_), g2_(N_), A_(N_), B_(N_), C_(N_), D_(N_), chol_u_(N_), chol_r_(N_) {
-    const size_t per_layer = size_t(S_) * size_t(N_);
-    for (auto* v : {&h1_, &phi1h_, &z1_, &zeta_r_, &h2_, &phi2h_, &g2h_, &zeta_u_}) v->assign(per_layer, 0.0);
+        g2_(N_), A_(N_), B_(N_), C_(N_), D_(N_), chol_u_(N_), chol_r_(N_) {
+    for (auto* v : {&phi1h_, &zeta_r_, &g2h_, &zeta_u_}) v->assign(size_t(S_) * size_t(N_), 0.0f);
+    for (auto* v : {&h1_, &z1_, &h2_}) v->assign(size_t(SJ_) * size_t(N_), 0.0);
+    for (auto* v : {&h10_, &h1_now_, &phi2_now_, &c_sum_}) v->assign(size_t(S_) * size_t(K_), 0.0);
     v_.assign(size_t(S_) * size_t(T_ + 1), 0.0);
-    c_sum_.assign(size_t(S_) * size_t(K_), 0.0);
+    phi2_.assign(size_t(T_ + 1) * size_t(K_) * size_t(K_), 0.0);
     delta_.assign(size_t(N_), 0.0);
     f_.assign(size_t(N_), 0.0);
     draw_initial_fields();
@@ -52,7 +53,7 @@ class Dmft {
       response_A(t);
       coupling_C(t);
       layer2_forward(t);
-      kernel_step(phi2_, phi2h_, t);
+      equal_time_phi2(t);
       kernel_step(g2_, g2h_, t);
       response_B(t);
       coupling_D(t);
@@ -63,18 +64,22 @@ class Dmft {
     out.steps = T_;
     out.f = f_;
     out.phi1 = phi1_.a;
-    out.phi2 = phi2_.a;
+    out.phi2 = phi2_;
     out.g2 = g2_.a;
     return out;
   }
 
  private:
-  double at(const std::vector<double>& history, int sample, int p) const {
+  template <class Real>
+  Real at(const std::vector<Real>& history, int sample, int p) const {
     return history[size_t(sample) * size_t(N_) + size_t(p)];
   }
-  double& at(std::vector<double>& history, int sample, int p) {
+  template <class Real>
+  Real& at(std::vector<Real>& history, int sample, int p) {
     return history[size_t(sample) * size_t(N_) + size_t(p)];
   }
+  double& now(std::vector<double>& per_point, int sample, int a) { return per_point[size_t(sample * K_ + a)]; }
+  bool keeps_history(int sample) const { return sample < SJ_; }
   double phi(double h) const {
     double x;
     activation_forward(net_.act, &x, &h, 1, net_.act_param);
@@ -101,7 +106,7 @@ class Dmft {
     for (int j = 0; j < S_; j++) {
       if (j % 2 == 1) {  // the antithetic twin of draw j − 1
         for (int p = 0; p < K_; p++) {
-          at(h1_, j, p) = at(h1_, j - 1, p);
+          now(h10_, j, p) = now(h10_, j - 1, p);
           at(phi1h_, j, p) = at(phi1h_, j - 1, p);
         }
         v_[size_t(j) * size_t(T_ + 1)] = -v_[size_t(j - 1) * size_t(T_ + 1)];
@@ -113,31 +118,31 @@ class Dmft {
       for (int a = 0; a < K_; a++) {
         double h = 0;
         for (int b = 0; b <= a; b++) h += chol.at(a, b) * zeta[size_t(b)];
-        at(h1_, j, a) = net_.u_std * h;
-        at(phi1h_, j, a) = phi(net_.u_std * h);
+        now(h10_, j, a) = net_.u_std * h;
+        at(phi1h_, j, a) = float(phi(net_.u_std * h));
       }
       v_[size_t(j) * size_t(T_ + 1)] = net_.v_std * rng.normal();
-      for (int p = 0; p < N_; p++) at(zeta_u_, j, p) = rng.normal();
-      for (int p = 0; p < N_; p++) at(zeta_r_, j, p) = rng.normal();
+      for (int p = 0; p < N_; p++) at(zeta_u_, j, p) = float(rng.normal());
+      for (int p = 0; p < N_; p++) at(zeta_r_, j, p) = float(rng.normal());
     }
   }
 
   // h¹(t) = h¹₀ + η Kx Σ_{s<t} c(s), where c_k(s) = Δ_k(s) g¹(k,s) is summed in c_sum_ by layer1_backward.
   void layer1_forward(int t) {
-    if (t == 0) return;  // h¹₀ was drawn
     for (int j = 0; j < S_; j++)
       for (int a = 0; a < K_; a++) {
-        double h = at(h1_, j, a);
-        for (int k = 0; k < K_; k++) h += set_.lr * kx_.at(a, k) * c_sum_[size_t(j) * size_t(K_) + size_t(k)];
-        at(h1_, j, t * K_ + a) = h;
-        at(phi1h_, j, t * K_ + a) = phi(h);
+        double h = now(h10_, j, a);
+        for (int k = 0; k < K_; k++) h += set_.lr * kx_.at(a, k) * now(c_sum_, j, k);
+        now(h1_now_, j, a) = h;
+        if (keeps_history(j)) at(h1_, j, t * K_ + a) = h;
+        if (t > 0) at(phi1h_, j, t * K_ + a) = float(phi(h));  // step 0's was drawn with h¹₀
       }
   }
 
   // Row block t of a kernel: K(p, q) = ⟨value(p) value(q)⟩ over the draws, for q at steps ≤ t.
-  void kernel_step(Kernel& kernel, const std::vector<double>& values, int t) {
+  void kernel_step(Kernel& kernel, const std::vector<float>& values, int t) {
     for (int i = 0; i < S_; i++) {
-      const double* row = &values[size_t(i) * size_t(N_)];
+      const float* row = &values[size_t(i) * size_t(N_)];
       for (int a = 0; a < K_; a++) {
         double* out = &kernel.at(t * K_ + a, 0);
         const double now = row[t * K_ + a] / S_;
@@ -146,6 +151,14 @@ class Dmft {
     }
     for (int a = 0; a < K_; a++)
       for (int q = 0; q < (t + 1) * K_; q++) kernel.at(q, t * K_ + a) = kernel.at(t * K_ + a, q);
+  }
+
+  // Φ²(t, t) = ⟨φ(h²(t)) φ(h²(t))ᵀ⟩.
+  void equal_time_phi2(int t) {
+    double* block = &phi2_[size_t(t) * size_t(K_) * size_t(K_)];
+    for (int i = 0; i < S_; i++)
+      for (int a = 0; a < K_; a++)
+        for (int b = 0; b < K_; b++) block[a * K_ + b] += now(phi2_now_, i, a) * now(phi2_now_, i, b) / S_;
   }
 
   // The couplings of the two single sites: C (layer 2 reads g², strictly earlier steps) and D (layer 1 reads φ¹,
@@ -173,23 +186,23 @@ class Dmft {
       double& vt = v_[size_t(i) * size_t(T_ + 1) + size_t(t)];
       if (t > 0) {
         vt = v(i, t - 1);
-        for (int k = 0; k < K_; k++) vt += set_.lr * delta_[size_t((t - 1) * K_ + k)] * at(phi2h_, i, (t - 1) * K_ + k);
+        for (int k = 0; k < K_; k++) vt += set_.lr * delta_[size_t((t - 1) * K_ + k)] * now(phi2_now_, i, k);
       }
       for (int p = t * K_; p < (t + 1) * K_; p++) {
         double h = 0;
         for (int q = 0; q <= p; q++) h += chol_u_.at(p, q) * at(zeta_u_, i, q);
         for (int q = 0; q < t * K_; q++) h += C_.at(p, q) * at(g2h_, i, q);
-        at(h2_, i, p) = h;
-        at(phi2h_, i, p) = phi(h);
+        if (keeps_history(i)) at(h2_, i, p) = h;
+        now(phi2_now_, i, p - t * K_) = phi(h);
         double d1, d2;
         derivatives(h, &d1, &d2);
-        at(g2h_, i, p) = vt * d1;
+        at(g2h_, i, p) = float(vt * d1);
       }
     }
     for (int a = 0; a < K_; a++) {
       const int p = t * K_ + a;
       double f = 0;
-      for (int i = 0; i < S_; i++) f += v(i, t) * at(phi2h_, i, p);
+      for (int i = 0; i < S_; i++) f += v(i, t) * now(phi2_now_, i, a);
       f_[size_t(p)] = f / S_;
       delta_[size_t(p)] = (data_.y[a] - f_[size_t(p)]) / K_;
     }
@@ -207,9 +220,9 @@ class Dmft {
         double z = 0;
         for (int q = 0; q <= p; q++) z += chol_r_.at(p, q) * at(zeta_r_, j, q);
         for (int q = 0; q < (t + 1) * K_; q++) z += D_.at(p, q) * at(phi1h_, j, q);
-        at(z1_, j, p) = z;
+        if (keeps_history(j)) at(z1_, j, p) = z;
         double d1, d2;
-        derivatives(at(h1_, j, p), &d1, &d2);
+        derivatives(now(h1_now_, j, p - t * K_), &d1, &d2);
         c_sum_[size_t(j) * size_t(K_) + size_t(p - t * K_)] += delta_[size_t(p)] * d1 * z;
       }
   }
@@ -295,12 +308,16 @@ class Dmft {
   DmftData data_;
   DmftSettings set_;
   int K_, T_, N_, S_, SJ_;
-  Kernel kx_, phi1_, phi2_, g2_, A_, B_, C_, D_, chol_u_, chol_r_;
-  // samples × N histories: layer 1's h¹, φ(h¹), z¹ and the normals behind r; layer 2's h², φ(h²), g² and those
-  // behind u.
-  std::vector<double> h1_, phi1h_, z1_, zeta_r_, h2_, phi2h_, g2h_, zeta_u_;
+  Kernel kx_, phi1_, g2_, A_, B_, C_, D_, chol_u_, chol_r_;
+  std::vector<double> phi2_;  // equal-time blocks of Φ², (T + 1) × K × K
+  // samples × N histories, in float32 (their rounding, 1e-7, is far below the Monte Carlo error): φ(h¹) and the
+  // normals behind r; g² and the normals behind u.
+  std::vector<float> phi1h_, zeta_r_, g2h_, zeta_u_;
+  // response_samples × N histories that the response functions differentiate: h¹, z¹, h².
+  std::vector<double> h1_, z1_, h2_;
+  // samples × K: h¹₀, h¹ and φ(h²) at the current step, and Σ_{s<t} Δ(s) ∘ g¹(s).
+  std::vector<double> h10_, h1_now_, phi2_now_, c_sum_;
   std::vector<double> v_;                               // samples × (T + 1)
-  std::vector<double> c_sum_;                           // samples × K: Σ_{s<t} Δ(s) ∘ g¹(s)
   std::vector<double> delta_, f_;                       // N
 };
 

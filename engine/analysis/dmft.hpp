@@ -59,13 +59,13 @@ struct DmftSettings {
   uint64_t seed = 0;
 };
 
-// Kernels are (steps + 1)·points square, row and column index p = t·points + α.
+// Φ¹ and G² are (steps + 1)·points square, row and column index p = t·points + α.
 struct DmftSolution {
   int points = 0, steps = 0;
   std::vector<double> f;     // (steps + 1) × points: f_α(t) before update t (the last row after the final update)
   std::vector<double> phi1;  // Φ¹
-  std::vector<double> phi2;  // Φ² = ⟨φ(h²_p) φ(h²_q)⟩
   std::vector<double> g2;    // G²
+  std::vector<double> phi2;  // Φ²(t, t)_αk = ⟨φ(h²(α,t)) φ(h²(k,t))⟩: (steps + 1) × points × points
 };
 
 DmftSolution solve_dmft(const DmftNet& net, const DmftData& data, const DmftSettings& settings);
