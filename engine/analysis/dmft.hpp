@@ -27,7 +27,8 @@
 // Solving: every quantity at step t depends only on kernels at steps ≤ t, and the layer-2 fields at step t need
 // layer 1 only up to step t, so the self-consistent kernels are found exactly, step by step, in one pass (the
 // Picard iteration of Bordelon & Pehlevan over whole trajectories reaches the same fixed point after at most T + 1
-// sweeps). The averages ⟨·⟩ are Monte Carlo over `samples` seeded draws per layer; the response functions A and B
+// sweeps). The averages ⟨·⟩ are Monte Carlo over `samples` seeded draws per layer (in antithetic pairs: v₀ and
+// r's normals negated in the twin); the response functions A and B
 // are the derivatives of each draw's own trajectory, by reverse-mode differentiation of its (stored) history on the
 // first `response_samples` draws. The result carries a Monte Carlo error ~ samples^-1/2, like a width-`samples` net.
 // φ must have a continuous derivative (not ReLU: its φ″ is a point mass that the derivative of a draw misses).
