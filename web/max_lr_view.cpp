@@ -58,7 +58,7 @@ void max_lr_view(const Runner& runner) {
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - ImGui::GetStyle().ItemSpacing.x;
   PlotAxes ratio;
-  ratio.title = p.parametrization + ": L_T / L_0 vs learning rate, up to eta_max (mean over seeds)";
+  ratio.title = p.parametrization + ": L_T / L_0 up to eta_max (mean over seeds)";
   ratio.x_label = "learning rate";
   ratio.y_label = "L_T / L_0";
   ratio.log_x = true;
@@ -66,7 +66,7 @@ void max_lr_view(const Runner& runner) {
   line_plot("##max_lr_ratio", ratio, p.ratio_curves, ImVec2(half, 0));
   ImGui::SameLine();
   PlotAxes scaling;
-  scaling.title = p.parametrization + ": eta_max vs width (geometric mean over seeds)";
+  scaling.title = p.parametrization + ": eta_max vs width";
   scaling.x_label = "width n";
   scaling.y_label = "eta_max";
   scaling.log_x = scaling.log_y = true;

@@ -13,7 +13,7 @@ before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
 // The "max LR" tab's label, last in the right-hand tab bar at 1280 x 800 (read off a screenshot).
-const MAX_LR_TAB = { x: 1010, y: 110 };
+const MAX_LR_TAB = { x: 1042, y: 110 };
 
 test('max LR view: a curve per width ending at eta_max, muP flat', T, async () => {
   await runPreset(pg.page, /17-max-lr-mup/, (s) => {
