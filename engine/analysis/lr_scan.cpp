@@ -70,32 +70,40 @@ LrScan max_stable_lr(const ExperimentSpec& spec, int width, uint64_t seed, const
   return scan;
 }
 
+namespace {
+
+// η_max of one (width, seed): its runs judged in ascending lr with the upward scan's rule. Adds each finite run's
+// L_T / L_0 to `ratios` (by lr).
+double scan_member_runs(std::vector<const Member*> runs, std::map<double, std::vector<double>>& ratios) {
+  std::sort(runs.begin(), runs.end(), [](const Member* a, const Member* b) { return a->coords().lr < b->coords().lr; });
+  UpwardScan upward;
+  for (const Member* run : runs) {
+    const LrTrial t = judge_run(*run, run->coords().lr);
+    if (std::isfinite(t.final_loss)) ratios[t.lr].push_back(t.final_loss / t.initial_loss);
+    if (!upward.add(t)) break;
+  }
+  return upward.max_lr;
+}
+
+}  // namespace
+
 MaxLrTable max_lr_table(const Runner& runner) {
-  // Members by (width, seed), each list in ascending lr.
-  std::map<int, std::map<uint64_t, std::vector<const Member*>>> by_width;
+  std::map<int, std::map<uint64_t, std::vector<const Member*>>> by_width;  // width → seed → its runs
   for (const auto& m : runner.members()) by_width[m->coords().width][m->coords().seed].push_back(m.get());
   MaxLrTable table;
   std::map<uint64_t, std::vector<double>> widths_of_seed, max_lr_of_seed;
-  for (auto& [width, seeds] : by_width) {
+  for (const auto& [width, seeds] : by_width) {
     MaxLrCurve curve;
     curve.width = width;
-    std::map<double, std::vector<double>> ratios;  // lr → L_T / L_0 of each seed that stayed finite
-    double mean_log2 = 0;
-    bool every_seed_passed = true;
-    for (auto& [seed, runs] : seeds) {
-      std::sort(runs.begin(), runs.end(), [](const Member* a, const Member* b) { return a->coords().lr < b->coords().lr; });
-      UpwardScan upward;
-      for (const Member* run : runs) {
-        const LrTrial t = judge_run(*run, run->coords().lr);
-        if (std::isfinite(t.final_loss)) ratios[t.lr].push_back(t.final_loss / t.initial_loss);
-        if (!upward.add(t)) break;
-      }
-      every_seed_passed = every_seed_passed && upward.max_lr > 0;
-      if (upward.max_lr > 0) mean_log2 += std::log2(upward.max_lr) / double(seeds.size());
+    std::map<double, std::vector<double>> ratios;  // lr → L_T / L_0 of each seed whose run stayed finite
+    double mean_log2 = 0;  // stays finite only if every seed has an η_max
+    for (const auto& [seed, runs] : seeds) {
+      const double max_lr = scan_member_runs(runs, ratios);
+      mean_log2 += (max_lr > 0 ? std::log2(max_lr) : -INFINITY) / double(seeds.size());
       widths_of_seed[seed].push_back(width);
-      max_lr_of_seed[seed].push_back(upward.max_lr);
+      max_lr_of_seed[seed].push_back(max_lr);
     }
-    curve.max_lr = every_seed_passed ? std::exp2(mean_log2) : 0;
+    curve.max_lr = std::exp2(mean_log2);  // 0 when a seed has none
     for (const auto& [lr, values] : ratios) {
       if (lr > curve.max_lr * (1 + 1e-12)) break;
       curve.lrs.push_back(lr);
