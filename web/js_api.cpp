@@ -21,6 +21,7 @@
 #include "engine/analysis/analysis.hpp"
 #include "web/app.hpp"
 #include "web/lr_view.hpp"
+#include "web/max_lr_view.hpp"
 #include "web/step_view.hpp"
 #include "web/webgpu_device.hpp"
 #include "web/width_view.hpp"
@@ -295,6 +296,37 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_width_slopes(const char* family, int rec
   if (the_app().runner)
     for (const PlotCurve& c : width_curves(*the_app().runner, family ? family : "", record))
       r.set(c.label.substr(0, c.label.find(' ')), json::Value::make_number(c.x.size() >= 2 ? loglog_slope(c.x, c.y) : 0));
+  return out(json::write(r));
+}
+
+// The "max LR" view's numbers (experiment E1): {"parametrization", "slope", "sem", "widths": [{"width", "max_lr",
+// "lrs", "loss_ratio"}]} as the view draws them, or {"why": ...} when it draws nothing.
+EMSCRIPTEN_KEEPALIVE const char* muplay_max_lr() {
+  json::Value r = json::Value::make_object();
+  if (!the_app().runner) return out(json::write(r));
+  const MaxLrPicture p = max_lr_picture(*the_app().runner);
+  if (!p.why_empty.empty()) {
+    r.set("why", json::Value::make_string(p.why_empty));
+    return out(json::write(r));
+  }
+  const auto numbers = [](const std::vector<double>& xs) {
+    json::Value a = json::Value::make_array();
+    for (double x : xs) a.push(json::Value::make_number(x));
+    return a;
+  };
+  r.set("parametrization", json::Value::make_string(p.parametrization));
+  r.set("slope", json::Value::make_number(p.table.slope.mean));
+  r.set("sem", json::Value::make_number(p.table.slope.sem));
+  json::Value widths = json::Value::make_array();
+  for (const MaxLrCurve& c : p.table.curves) {
+    json::Value w = json::Value::make_object();
+    w.set("width", json::Value::make_number(c.width));
+    w.set("max_lr", json::Value::make_number(c.max_lr));
+    w.set("lrs", numbers(c.lrs));
+    w.set("loss_ratio", numbers(c.loss_ratio));
+    widths.push(w);
+  }
+  r.set("widths", widths);
   return out(json::write(r));
 }
 

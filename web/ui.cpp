@@ -11,6 +11,7 @@
 #include "web/backend_panel.hpp"
 #include "web/plot.hpp"
 #include "web/lr_view.hpp"
+#include "web/max_lr_view.hpp"
 #include "web/spec_editor.hpp"
 #include "web/step_view.hpp"
 #include "web/width_view.hpp"
@@ -205,7 +206,7 @@ void use_exponents(App& app, const std::vector<Abc>& abc) {
 }
 
 // The right-hand views: training curves vs step (with the runs table), the width and learning-rate pictures
-// of the finished or running sweep, and the parametrization explorer.
+// of the finished or running sweep, the parametrization explorer and the largest stable learning rate (E1).
 void views(App& app) {
   if (!ImGui::BeginTabBar("views")) return;
   if (ImGui::BeginTabItem("vs step")) {
@@ -235,6 +236,10 @@ void views(App& app) {
   }
   if (ImGui::BeginTabItem("parametrization")) {
     if (abc_explorer_panel(app.explorer)) use_exponents(app, app.explorer.abc);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("max LR")) {  // last, so the other tabs keep their place
+    if (app.runner) max_lr_view(*app.runner);
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/analysis/analysis.hpp"
 #include "engine/spec/spec.hpp"
 
 struct LrTrial {
@@ -34,6 +35,18 @@ struct LrScan {
 
 constexpr int kLrScanPatience = 8;
 
+// The upward scan's bookkeeping, fed one trial at a time in ascending η: η_max so far, and whether to go on.
+struct UpwardScan {
+  int patience = kLrScanPatience;
+  int failures_in_a_row = 0;
+  double max_lr = 0;
+  bool add(const LrTrial& t);  // false once `patience` trials in a row failed: stop
+};
+
+// The verdict on a member run at learning rate `lr` for schedule.steps steps, recording train_loss and act_rms
+// at least at steps 0 and T (L_0, L_T and the output's RMS).
+LrTrial judge_run(const Member& run, double lr);
+
 // lo · 2^(k / per_octave) for k = 0, 1, ... while ≤ hi (per_octave = 4: the ¼-octave grid of E1).
 std::vector<double> log2_grid(double lo, double hi, int per_octave);
 
@@ -42,3 +55,18 @@ std::vector<double> log2_grid(double lo, double hi, int per_octave);
 // so a loss spike that recovers within the T steps still passes.
 LrScan max_stable_lr(const ExperimentSpec& spec, int width, uint64_t seed, const std::vector<double>& grid,
                      int patience = kLrScanPatience);
+
+// E1 read off a finished plain sweep (width × lr grid × seeds, T steps, metrics train_loss and act_rms), as the
+// presets 17-max-lr-* run it: the same verdicts, scanned upward over the sweep's lr axis with the same patience.
+struct MaxLrCurve {
+  int width = 0;
+  std::vector<double> lrs;         // ascending, up to the width's η_max
+  std::vector<double> loss_ratio;  // per lr: mean over seeds of L_T / L_0 (seeds whose run stayed finite)
+  double max_lr = 0;               // 2^(mean over seeds of log₂ η_max); 0 when a seed has none
+};
+struct MaxLrTable {
+  std::vector<MaxLrCurve> curves;  // by ascending width
+  std::vector<double> slopes;      // per seed: log-log slope of η_max against width
+  MeanSem slope;                   // over seeds
+};
+MaxLrTable max_lr_table(const Runner& runner);

@@ -5,6 +5,7 @@
 //   muplay export-init SPEC.json [--out INIT.json]     every member's initial weights, multipliers and data
 //   muplay export torch SPEC.json --out DIR               the spec as a PyTorch project (train.py, README.md)
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
+//   muplay max-lr SPEC.json --lo LO --hi HI [--out F]     E1: each member's largest stable learning rate
 //   muplay gpu-plan SPEC.json [--out PLAN.json]           the first member's training step as a GPU kernel plan
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
 //   muplay names                                          the names each choice field of a spec allows, as JSON
@@ -20,6 +21,7 @@
 #include <string>
 
 #include "engine/analysis/init_export.hpp"
+#include "engine/analysis/lr_scan.hpp"
 #include "engine/base/worker_pool.hpp"
 #include "engine/cli/gpu_plan_document.hpp"
 #include "engine/export/torch_export.hpp"
@@ -53,6 +55,10 @@ const char* kUsage =
     "      Write the spec as a standalone PyTorch project in DIR: train.py (the same models, parametrization,\n"
     "      task, sweep and metrics; torchrun splits the sweep or trains a member with DDP), README.md with\n"
     "      its commands, requirements.txt and spec.json. A spec it cannot express is refused, field by field.\n"
+    "  muplay max-lr SPEC.json --lo LO --hi HI [--out RESULT.json]\n"
+    "      Experiment E1: for every (width, seed) of the sweep, the largest learning rate of the 1/4-octave grid\n"
+    "      LO * 2^(k/4) <= HI, scanned upward, whose run of schedule.steps steps passes (finite loss, L_T < L_0,\n"
+    "      output not identically zero), with every trial's verdict, as JSON. The sweep's lr axis is ignored.\n"
     "  muplay validate SPEC.json\n"
     "      Check a spec; print every problem with its field path. Exit 2 if any.\n"
     "  muplay presets [--dir DIR]\n"
@@ -158,6 +164,40 @@ int cmd_export_init(const std::string& path, const SpecLimits& limits, const std
   return 0;
 }
 
+// Every (width, seed) of the sweep, scanned on the grid; {"members": [{"width", "seed", "max_lr", "trials"}]}.
+int cmd_max_lr(const std::string& path, const SpecLimits& limits, double lo, double hi, const std::string& out_path) {
+  if (!(lo > 0 && hi >= lo)) return bad_input("max-lr needs --lo and --hi with 0 < LO <= HI (see muplay --help)");
+  SpecResult r;
+  if (!load_spec(path, limits, r)) return report_errors(path, r);
+  const std::vector<double> grid = log2_grid(lo, hi, 4);
+  const std::vector<int> widths = r.spec.sweep.width.empty() ? std::vector<int>{0} : r.spec.sweep.width;
+  json::Value members = json::Value::make_array();
+  for (int width : widths) {
+    for (uint64_t seed : r.spec.sweep.seeds) {
+      const LrScan scan = max_stable_lr(r.spec, width, seed, grid);
+      json::Value trials = json::Value::make_array();
+      for (const LrTrial& t : scan.trials) {
+        json::Value trial = json::Value::make_object();
+        trial.set("lr", json::Value::make_number(t.lr));
+        trial.set("why", json::Value::make_string(t.why));
+        trials.push(trial);
+      }
+      json::Value m = json::Value::make_object();
+      m.set("width", json::Value::make_number(width));
+      m.set("seed", json::Value::make_number(double(seed)));
+      m.set("max_lr", json::Value::make_number(scan.max_lr));
+      m.set("trials", trials);
+      members.push(m);
+    }
+  }
+  json::Value doc = json::Value::make_object();
+  doc.set("members", members);
+  const std::string text = json::write(doc) + "\n";
+  if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
+  else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);
+  return 0;
+}
+
 int cmd_export_torch(const std::string& path, const SpecLimits& limits, const std::string& out_dir) {
   if (out_dir.empty()) return bad_input("export torch needs --out DIR (see muplay --help)");
   SpecResult r;
@@ -222,6 +262,7 @@ int main(int argc, char** argv) {
   const std::string cmd = export_torch ? "export torch" : argv[1];
   std::string positional, out_path, csv_path, dir = MUPLAY_EXAMPLES_DIR;
   bool quiet = false;
+  double lo = 0, hi = 0;  // max-lr's grid
   int threads = WorkerPool::available_threads();
   for (int i = export_torch ? 3 : 2; i < argc; i++) {
     const std::string arg = argv[i];
@@ -230,6 +271,12 @@ int main(int argc, char** argv) {
       const long n = std::strtol(argv[++i], &end, 10);
       if (*end || n < 1 || n > 256) return bad_input(std::string("--threads needs a number from 1 to 256, not '") + argv[i] + "'");
       threads = int(n);
+      continue;
+    }
+    if ((arg == "--lo" || arg == "--hi") && i + 1 < argc) {
+      char* end = nullptr;
+      (arg == "--lo" ? lo : hi) = std::strtod(argv[++i], &end);
+      if (*end) return bad_input(arg + " needs a number, not '" + argv[i] + "'");
       continue;
     }
     if (arg == "--out" && i + 1 < argc) out_path = argv[++i];
@@ -245,7 +292,9 @@ int main(int argc, char** argv) {
   if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, limits, out_path);
   if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, limits, out_path);
   if (cmd == "export torch" && !positional.empty()) return cmd_export_torch(positional, limits, out_path);
-  if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan" && cmd != "export torch")
+  if (cmd == "max-lr" && !positional.empty()) return cmd_max_lr(positional, limits, lo, hi, out_path);
+  if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan" && cmd != "export torch" &&
+      cmd != "max-lr")
     return bad_input("unknown command '" + cmd + "' (see muplay --help)");
   if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");
   return cmd == "run" ? cmd_run(positional, limits, out_path, csv_path, quiet, threads) : cmd_validate(positional, limits);

@@ -279,3 +279,38 @@ TEST(MaxLearningRate, ShrinksWithWidthUnderSp) {
   EXPECT_GE(s.mean, -1.2);
   EXPECT_LE(s.mean, -0.6);
 }
+
+// The presets 17-max-lr-* run E1 as a plain sweep (width × lr grid × seeds) and the page reads η_max off it with
+// max_lr_table: it must give each member the η_max of the engine's own upward scan.
+TEST(MaxLearningRate, TableOfASweepMatchesTheScan) {
+  ExperimentSpec s;
+  s.parametrization.preset = Preset::mup;
+  s.task.train_size = 16;
+  s.schedule.steps = 10;
+  s.schedule.record_every = 10;
+  s.schedule.divergence_loss = 1e300;
+  s.metrics = {"train_loss", "act_rms"};
+  s.sweep.width = {32, 64};
+  s.sweep.seeds = seeds(2);
+  s.sweep.lr = log2_grid(4, 32, 4);
+  Runner runner(s);
+  run_to_end(runner);
+  const MaxLrTable table = max_lr_table(runner);
+  ASSERT_EQ(table.curves.size(), 2u);
+  ASSERT_EQ(table.slopes.size(), 2u);
+  for (size_t w = 0; w < 2; w++) {
+    const MaxLrCurve& curve = table.curves[w];
+    double mean_log2 = 0;
+    for (uint64_t seed : s.sweep.seeds) {
+      const LrScan scan = max_stable_lr(s, curve.width, seed, s.sweep.lr);
+      EXPECT_GT(scan.max_lr, s.sweep.lr.front()) << "n=" << curve.width << " seed " << seed;
+      mean_log2 += std::log2(scan.max_lr) / 2;
+    }
+    EXPECT_DOUBLE_EQ(curve.max_lr, std::exp2(mean_log2)) << "n=" << curve.width;
+    ASSERT_FALSE(curve.lrs.empty());
+    EXPECT_LE(curve.lrs.back(), curve.max_lr * (1 + 1e-12));  // the curve ends at η_max
+    EXPECT_GT(curve.lrs.back(), curve.max_lr / std::exp2(0.5));
+    EXPECT_LT(curve.loss_ratio.front(), 1.0);  // the smallest η trains: L_T < L_0
+  }
+  EXPECT_TRUE(std::isfinite(table.slope.mean));
+}

@@ -1,0 +1,74 @@
+#include "web/max_lr_view.hpp"
+
+#include <cstdio>
+
+#include "imgui.h"
+
+namespace {
+
+// The display name of the sweep's parametrization.
+std::string parametrization_name(const ExperimentSpec& s) {
+  const std::string name = preset_name(s.parametrization.preset);
+  if (name == "sp") return "SP";
+  if (name == "mup") return "muP";
+  return name;
+}
+
+}  // namespace
+
+MaxLrPicture max_lr_picture(const Runner& runner) {
+  MaxLrPicture p;
+  const ExperimentSpec& spec = runner.spec();
+  if (spec.sweep.lr.size() < 2 || spec.sweep.width.size() < 2) {
+    p.why_empty = "This view needs a sweep over widths and learning rates (sweep.width and sweep.lr with 2 or more "
+                  "values each), as presets 17-max-lr-sp and 17-max-lr-mup have.";
+    return p;
+  }
+  if (!runner.done()) {
+    p.why_empty = "eta_max is read off the finished sweep: run it to the end.";
+    return p;
+  }
+  p.parametrization = parametrization_name(spec);
+  p.table = max_lr_table(runner);
+  std::vector<double> widths, max_lrs;
+  const int count = int(p.table.curves.size());
+  for (int i = 0; i < count; i++) {
+    const MaxLrCurve& c = p.table.curves[size_t(i)];
+    const ImU32 color = curve_color(i, count);
+    char label[64];
+    std::snprintf(label, sizeof label, "n=%d  eta_max=%.3g", c.width, c.max_lr);
+    p.ratio_curves.push_back(solid_curve(label, c.lrs, c.loss_ratio, color));
+    if (!c.lrs.empty()) p.ratio_curves.push_back(solid_curve("", {c.lrs.back()}, {c.loss_ratio.back()}, color));
+    if (c.max_lr > 0) {
+      widths.push_back(c.width);
+      max_lrs.push_back(c.max_lr);
+    }
+  }
+  char label[64];
+  std::snprintf(label, sizeof label, "slope %+.2f +- %.2f", p.table.slope.mean, p.table.slope.sem);
+  p.max_lr_curve.push_back(solid_curve(label, widths, max_lrs, curve_color(count - 1, count)));
+  return p;
+}
+
+void max_lr_view(const Runner& runner) {
+  const MaxLrPicture p = max_lr_picture(runner);
+  if (!p.why_empty.empty()) {
+    ImGui::TextDisabled("%s", p.why_empty.c_str());
+    return;
+  }
+  const float half = ImGui::GetContentRegionAvail().x / 2 - ImGui::GetStyle().ItemSpacing.x;
+  PlotAxes ratio;
+  ratio.title = p.parametrization + ": L_T / L_0 up to eta_max (mean over seeds)";
+  ratio.x_label = "learning rate";
+  ratio.y_label = "L_T / L_0";
+  ratio.log_x = true;
+  ratio.log_y = false;
+  line_plot("##max_lr_ratio", ratio, p.ratio_curves, ImVec2(half, 0));
+  ImGui::SameLine();
+  PlotAxes scaling;
+  scaling.title = p.parametrization + ": eta_max vs width";
+  scaling.x_label = "width n";
+  scaling.y_label = "eta_max";
+  scaling.log_x = scaling.log_y = true;
+  line_plot("##max_lr_width", scaling, p.max_lr_curve, ImVec2(0, 0));
+}
