@@ -1,7 +1,7 @@
 // Experiment E2 (Tensor Programs V) at the reference's scale, from `muplay run` result files: learning-rate transfer
 // on Fashion-MNIST with Adam, MLP 784-n-n-10 ReLU, n = 64…1024, the 10 000-image subset, batch 128, one epoch
 // (78 steps), float32 products. μP: seeds 0 and 1 (init and batch order; the loss is averaged over them before the
-// fit: one seed's best loss moves by ±0.02, more than the ±0.005 allowed). SP: seed 0.
+// fit: the best losses of seeds 0 and 1 differ by up to 0.023, more than the ±0.005 allowed). SP: seed 0.
 //
 // The ctest e2_lr_transfer_scale first trains the sweeps of tests/e2/*.json with muplay (2 threads) into this
 // binary's folder; this test reads their result files. η* per width is the vertex of the parabola in log₂η
