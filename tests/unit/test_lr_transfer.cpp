@@ -5,8 +5,8 @@
 // octave across widths and the best loss does not rise with width (±0.005); under SP the slope of log₂η* against
 // log₂n is ≤ −0.5.
 //
-// Reduced settings (the reference's 784-n-n-10, n = 64…1024, 10 000 images is minutes per member at float64 on
-// this engine; see README for that run): MLP 784-n-n-10 ReLU, n = 32, 64, 128; the first 2 048 images of the
+// Reduced settings (the reference's n = 64…1024 on 10 000 images, float32, is test_e2_scale.cpp, run by the ctest
+// e2_lr_transfer_scale): MLP 784-n-n-10 ReLU, n = 32, 64, 128; the first 2 048 images of the
 // subset, batch 128, one epoch (16 Adam steps), seeds 0 and 1 (init and batch order; the loss is averaged over
 // them before the fit). The half-octave grid is walked from the previous width's η* (bracket_best_lr).
 #include <gtest/gtest.h>
