@@ -20,6 +20,7 @@ std::string mlp_cpu_only(const ExperimentSpec& s) {
   if (s.model.asi) return "model.asi";
   if (s.model.dropout > 0) return "model.dropout";
   if (s.task.gradient_loss) return "task.gradient_loss";
+  if (s.model.biases) return "model.biases";
   return "";
 }
 
@@ -31,12 +32,13 @@ constexpr double kAutoStepTol = 1e-3;        // and needs λ_max to a few digits
 Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
   std::vector<int> dims = model_dims(s, c.width);
   std::vector<TensorScaling> scaling = spec_scaling(s, dims, c.phase);
+  std::vector<TensorScaling> biases = spec_bias_scaling(s, dims);
   if (s.model.asi) {
     // two copies of the net of `dims`, each scaled as that net, side by side; the output is (√2/2)(h − h′)
     for (size_t l = 1; l + 1 < dims.size(); l++) dims[l] *= 2;
     scaling.back().multiplier *= std::sqrt(0.5);
   }
-  Mlp m(dims, s.model.activation, scaling, capacity);
+  Mlp m(dims, s.model.activation, scaling, capacity, biases);
   m.set_antisymmetric(s.model.asi);
   m.set_activation_param(s.model.activation_param);
   m.set_dropout(s.model.dropout);
