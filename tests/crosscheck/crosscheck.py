@@ -195,7 +195,7 @@ def torch_series(case, member, train, seed):
     ws = [torch.tensor(L["w"]).reshape(L["rows"], L["cols"]).requires_grad_(True) for L in member["layers"]]
     mults = [L["multiplier"] for L in member["layers"]]
     biases = member.get("biases", [])
-    bs = [torch.tensor(B["w"]).requires_grad_(True) for B in biases]
+    bs = [torch.tensor(B["w"], dtype=torch.float64).requires_grad_(True) for B in biases]
     bias_mults = [B["multiplier"] for B in biases]
     act = activation(member["activation"])
     wd = opt.get("weight_decay", 0.0)
