@@ -6,9 +6,12 @@ sin x + sin 3x + sin 5x on the 128-point grid x_j = −π + 2πj/128, full-batch
 Δ_F(k) = |ĥ_k − ŷ_k| / |ŷ_k| with F_k = (1/n) Σ_j v_j e^{−2πi jk/n}; t_k = the first step with Δ_F(k) < 0.1.
 
 Usage: fp_timing_reference.py [--bias zero|default|folded] [--seeds 0 1 2] [--steps 4000]
+       fp_timing_reference.py --engine RESULT.json   (the same timings read from a `muplay run` result recorded
+                                                      every step with the fp_delta metric)
 Prints one line per seed: seed t1 t3 t5 Δ_F(5) at t1.
 """
 import argparse
+import json
 import math
 
 import torch
@@ -63,12 +66,26 @@ def timings(bias, seed, steps):
     return [t.get(k, -1) for k in peaks], delta5_at_t1
 
 
+def engine_timings(path):
+    with open(path) as f:
+        result = json.load(f)
+    for run in result["runs"]:
+        series = run["series"]
+        delta = {k: series[f"delta_F/k={k}"] for k in (1, 3, 5)}
+        t = {k: next((i for i, v in enumerate(d) if v < 0.1), -1) for k, d in delta.items()}
+        d5 = delta[5][t[1]] if t[1] >= 0 else float("nan")
+        print(f"engine seed {run['seed']}: t1 {t[1]} t3 {t[3]} t5 {t[5]} delta_F(5) at t1 {d5:.3f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--engine", help="a muplay result document to read instead of training in PyTorch")
     ap.add_argument("--bias", choices=["zero", "default", "folded"], default="zero")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     ap.add_argument("--steps", type=int, default=4000)
     args = ap.parse_args()
+    if args.engine:
+        return engine_timings(args.engine)
     for seed in args.seeds:
         (t1, t3, t5), d5 = timings(args.bias, seed, args.steps)
         print(f"{args.bias} seed {seed}: t1 {t1} t3 {t3} t5 {t5} delta_F(5) at t1 {d5:.3f}", flush=True)
