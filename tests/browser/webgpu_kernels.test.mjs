@@ -142,13 +142,16 @@ test('GEMM NN, NT, TN (tiled, 4x4 outputs per invocation) match on sizes that ar
 test('fused bias + activation, forward and backward, every activation', T, async () => {
   const rnd = random(2);
   const rows = 37, cols = 29, n = rows * cols;
+  const scale = 2.5;  // the bias's forward multiplier (μP: √width)
   const cases = [];
   for (let code = 0; code < ACTS.length; code++) {
     const h = rnd(n, -3, 3), bias = rnd(cols), dx = rnd(n);
-    const hb = Array.from(h, (v, i) => Math.fround(v + bias[i % cols]));  // the kernel adds the bias in float32
+    // the kernel adds the scaled bias in float32
+    const hb = Array.from(h, (v, i) => Math.fround(v + Math.fround(scale * bias[i % cols])));
     const x = hb.map((v) => Math.fround(actForward(code, v)));
     cases.push({ name: `bias_act_forward ${ACTS[code]}`, kernel: 'bias_act_forward', inputs: [bias, h, n],
-                 ints: [rows, cols, code, 1], floats: [], read: [1, 2], refs: [hb, hb.map((v) => actForward(code, v))] });
+                 ints: [rows, cols, code, 1], floats: [scale], read: [1, 2],
+                 refs: [hb, hb.map((v) => actForward(code, v))] });
     cases.push({ name: `bias_act_backward ${ACTS[code]}`, kernel: 'bias_act_backward', inputs: [dx, hb, x, n],
                  ints: [rows, cols, code], floats: [], read: [3], refs: [hb.map((v, i) => actBackward(code, dx[i], v, x[i]))] });
   }
@@ -163,8 +166,9 @@ test('reductions: the sum into a step slot, and column sums', T, async () => {
   const total = v.reduce((a, b) => a + b, 0);
   check('reduce_sum', out, [[0, 0, 0, 0, 0.25 * total, 0]]);
   const rows = 301, cols = 37, m = rnd(rows * cols);
-  const cs = await gpuRun('reduce_rows', [m, cols], [rows, cols], [], [1]);
-  check('reduce_rows', cs, [Array.from({ length: cols }, (_, c) => rowsOf(m, rows, cols).reduce((a, r) => a + r[c], 0))]);
+  const cs = await gpuRun('reduce_rows', [m, cols], [rows, cols], [1.5], [1]);  // scale: the bias's multiplier
+  check('reduce_rows', cs, [Array.from({ length: cols },
+                                       (_, c) => 1.5 * rowsOf(m, rows, cols).reduce((a, r) => a + r[c], 0))]);
 });
 
 test('gather rows, MSE and cross-entropy with their gradients', T, async () => {
