@@ -32,18 +32,18 @@ TEST(FrequencyPrinciple, LowFrequenciesConvergeFirst) {
 
 // The book's nets (and PyTorch's nn.Linear) train a bias in every layer; with zero-initialized ones the order holds
 // too. Measured (seeds 0, 1, 2): t = (13, 164, 1175), (10, 104, 731), (3, 150, 1086); Δ_F(5) at t₁ 0.838, 0.823, 0.875.
-// A PyTorch float64 net of the same kind (tests/crosscheck/fp_timing_reference.py --bias zero, seeds 0–5, its own
-// draws): t₃ 83–182, t₅ 788–1330.
+// A PyTorch float64 net of the same kind (tests/crosscheck/fp_timing_reference.py --bias zero, seeds 0–11, its own
+// draws): t₃ 83–182, t₅ 661–1330.
 TEST(FrequencyPrinciple, LowFrequenciesConvergeFirstWithBiasesInEveryLayer) {
   const Peaks p = first_convergence(fp_spec(1e-3, 1, 4000, R"("biases":true)"));
   ASSERT_GE(p.t5, 0) << "Δ_F(5) never fell below 0.1 in 4000 steps";
   EXPECT_LT(p.t1, p.t3);
   EXPECT_LT(p.t3, p.t5);
   EXPECT_GT(p.delta5_at_t1, 0.5);
-  // Within the PyTorch reference's range over 6 seeds, rounded outward (t₃ 83–182, t₅ 788–1330).
+  // Within the PyTorch reference's range over 12 seeds, rounded outward.
   EXPECT_GE(p.t3, 80);
   EXPECT_LE(p.t3, 200);
-  EXPECT_GE(p.t5, 700);
+  EXPECT_GE(p.t5, 650);
   EXPECT_LE(p.t5, 1400);
   std::printf("biases: t1 %d  t3 %d  t5 %d  delta_F(5) at t1 %.3f\n", p.t1, p.t3, p.t5, p.delta5_at_t1);
 }
