@@ -4,8 +4,8 @@
 //    the GEMM's 64×64 tile, nor of the 256-wide workgroups), through web/webgpu_backend.js's plan executor. Error
 //    measure per output buffer: the normwise relative error max|gpu − ref| / max|ref|, at most 1e-4 (float32 vs
 //    float64);
-// 2. the page trains an MLP sweep and a small Transformer preset on WebGPU (float32) and matches the same runs on the
-//    CPU (float64);
+// 2. the page trains an MLP sweep (without and with model.biases) and a small Transformer preset on WebGPU (float32)
+//    and matches the same runs on the CPU (float64);
 // 3. backend auto never picks the software adapter, and says so;
 // 4. a device destroyed mid-run: the run goes on on the CPU from the last step that came back, with a notice.
 import assert from 'node:assert/strict';
@@ -419,6 +419,18 @@ const TRANSFORMER_SPEC = {
 
 // Tolerances: losses 1e-4 relative (measured 2.3e-7), accuracies 0.05 (one argmax flip between near-equal logits moves an accuracy by
 // 1/64 of the test set); the measured differences are printed.
+test('an MLP with biases in every layer (model.biases, μP: multipliers √n) on WebGPU matches the CPU', T, async () => {
+  const spec = { ...TRAIN_SPEC, model: { ...TRAIN_SPEC.model, biases: true } };
+  const gpu = await train({ ...spec, backend: 'webgpu' });
+  assert.equal(gpu.backend.gpu_runs, 2, JSON.stringify(gpu.backend));
+  const cpu = await train({ ...spec, backend: 'cpu' });
+  const diff = maxRelDiff(gpu.results, cpu.results);
+  console.log(`WebGPU vs CPU with biases, 2 widths x 20 steps: max relative difference ${diff.toExponential(2)}`);
+  assert.ok(diff <= TOLERANCE, `relative difference ${diff}`);
+  const plain = cpuResults.runs[0].series.train_loss, biased = cpu.results.runs[0].series.train_loss;
+  assert.notEqual(biased.at(-1), plain.at(-1));  // the biases took part
+});
+
 test('a Transformer preset trained on WebGPU (float32) matches the CPU (float64)', { timeout: 600_000 }, async () => {
   const gpu = await train({ ...TRANSFORMER_SPEC, backend: 'webgpu' }, 90_000);
   assert.equal(gpu.backend.gpu_runs, 1, JSON.stringify(gpu.backend));
