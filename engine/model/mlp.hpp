@@ -72,10 +72,9 @@ class Mlp {
   long layer_size(int l) const { return long(dims_[size_t(l) + 1]) * dims_[size_t(l)]; }
   bool has_biases() const { return !bias_scaling_.empty(); }
   const std::vector<TensorScaling>& bias_scaling() const { return bias_scaling_; }
-  // The bias of layer l (dims[l+1] values) and its gradient; only with has_biases().
+  // The bias of layer l (dims[l+1] values) and where it starts in the flat buffers; only with has_biases().
   double* bias(int l) { return params_.data() + bias_offset_[size_t(l)]; }
   const double* bias(int l) const { return params_.data() + bias_offset_[size_t(l)]; }
-  const double* bias_grads(int l) const { return grads_.data() + bias_offset_[size_t(l)]; }
   long bias_offset(int l) const { return bias_offset_[size_t(l)]; }
   std::vector<double>& params() { return params_; }
   const std::vector<double>& params() const { return params_; }

@@ -26,6 +26,7 @@ test('the explorer lists the bias rows with the input layer\'s rule, and follows
   await screenshot(pg.page, 'explorer-mup');
   await clickImGui(pg.page, SP_BUTTON.x, SP_BUTTON.y);
   await screenshot(pg.page, 'explorer-sp');
-  assert.deepEqual(exponents(await rows()), { input: 0, 'hidden 1': 0, output: 0, 'hidden biases': 0, 'output bias': 0 });
+  const sp = exponents(await rows());
+  assert.deepEqual(sp, { input: 0, 'hidden 1': 0, output: 0, 'hidden biases': 0, 'output bias': 0 });
   assert.deepEqual(pg.errors, []);
 });

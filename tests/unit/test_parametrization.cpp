@@ -103,7 +103,8 @@ TEST(Biases, DirectFormFollowsTheInputLayerWithFanInOne) {
           EXPECT_NEAR(direct(biases[size_t(l)], r.rule).lr, std::pow(length, e), 1e-9)
               << preset_name(r.preset) << " n=" << n << " theta=" << theta << " bias " << l;
           if (theta == 0 && l + 1 < layers)
-            EXPECT_NEAR(biases[size_t(l)].multiplier, std::pow(n, r.multiplier_exponent), 1e-9) << preset_name(r.preset);
+            EXPECT_NEAR(biases[size_t(l)].multiplier, std::pow(n, r.multiplier_exponent), 1e-9)
+                << preset_name(r.preset);
         }
       }
     }
