@@ -1,5 +1,5 @@
-// Fused bias + activation, forward: h[r][c] += bias[c] (when has_bias), x = phi(h). h keeps the preactivation for
-// the backward pass. Needs activation.wgsl.
+// Fused bias + activation, forward: h[r][c] += scale · bias[c] (when has_bias; scale = f0, the bias's forward
+// multiplier), x = phi(h). h keeps the preactivation for the backward pass. Needs activation.wgsl.
 struct Params {
   rows: u32, cols: u32, act: u32, has_bias: u32, u4: u32, u5: u32, u6: u32, u7: u32,
   f0: f32, f1: f32, f2: f32, f3: f32, f4: f32, f5: f32, f6: f32, f7: f32,
@@ -15,7 +15,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (i >= p.rows * p.cols) { return; }
   var v = h[i];
   if (p.has_bias != 0u) {
-    v += bias[i % p.cols];
+    v += p.f0 * bias[i % p.cols];
     h[i] = v;
   }
   x[i] = act_forward(p.act, v);

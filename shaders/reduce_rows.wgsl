@@ -1,4 +1,5 @@
-// Column sums of a rows×cols matrix: out[c] = Σ_r v[r][c] (the gradient of a bias shared by every row).
+// Scaled column sums of a rows×cols matrix: out[c] = scale · Σ_r v[r][c] with scale = f0 (the gradient of a bias
+// shared by every row, scale its forward multiplier).
 // One invocation per column; neighbouring invocations read neighbouring addresses.
 struct Params {
   rows: u32, cols: u32, u2: u32, u3: u32, u4: u32, u5: u32, u6: u32, u7: u32,
@@ -14,5 +15,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (c >= p.cols) { return; }
   var s = 0.0;
   for (var r = 0u; r < p.rows; r++) { s += v[r * p.cols + c]; }
-  out[c] = s;
+  out[c] = p.f0 * s;
 }

@@ -5,6 +5,20 @@
 
 #include "imgui.h"
 
+std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e) {
+  std::vector<ExplorerRow> rows;
+  const size_t layers = e.abc.size();
+  for (size_t l = 0; l < layers; l++) {
+    const Abc& x = e.abc[l];
+    const std::string name = l == 0 ? "input" : l + 1 == layers ? "output" : "hidden " + std::to_string(l);
+    rows.push_back({name, x, -2 * (x.a + x.b), -(2 * x.a + x.c), false});
+  }
+  const Abc& input = e.abc.front();
+  rows.push_back({"hidden biases", input, 0, -(2 * input.a + input.c), true});
+  rows.push_back({"output bias", input, 0, 0, true});  // n = d_out: Θ(1) whatever the exponents
+  return rows;
+}
+
 std::vector<Abc> ntk_to_mup(int hidden_layers, double alpha) {
   std::vector<Abc> abc(size_t(hidden_layers) + 1, Abc{0.5, 0, -2 * alpha});
   abc.front().a = 0;
@@ -44,27 +58,38 @@ void layer_table(AbcExplorer& e) {
   if (!ImGui::BeginTable("abc", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
   for (const char* h : {"layer", "a", "b", "c", "Var W ~", "LR on W ~"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
-  for (size_t l = 0; l < e.abc.size(); l++) {
-    Abc& x = e.abc[l];
+  const std::vector<ExplorerRow> rows = explorer_rows(e);
+  for (size_t l = 0; l < rows.size(); l++) {
+    const ExplorerRow& row = rows[l];
     ImGui::PushID(int(l));
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::Text("%s", l == 0 ? "input" : l + 1 == e.abc.size() ? "output" : ("hidden " + std::to_string(l)).c_str());
-    for (double* v : {&x.a, &x.b, &x.c}) {
+    ImGui::Text("%s", row.layer.c_str());
+    if (row.bias) {  // the input row's exponents, shown, not edited
+      for (double v : {row.abc.a, row.abc.b, row.abc.c}) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%.3g", v + 0.0);
+      }
       ImGui::TableNextColumn();
-      ImGui::SetNextItemWidth(-1);
-      ImGui::PushID(v);
-      ImGui::InputDouble("##v", v, 0.25, 0.5, "%.3g");
-      ImGui::PopID();
+      ImGui::TextDisabled("0 (zero init)");
+    } else {
+      Abc& x = e.abc[l];
+      for (double* v : {&x.a, &x.b, &x.c}) {
+        ImGui::TableNextColumn();
+        ImGui::SetNextItemWidth(-1);
+        ImGui::PushID(v);
+        ImGui::InputDouble("##v", v, 0.25, 0.5, "%.3g");
+        ImGui::PopID();
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("n^%.3g", row.var_exponent + 0.0);  // + 0.0: print 0, not -0
     }
-    // The direct form of W = n^-a w: Var W = n^-2(a+b); SGD moves W with learning rate η n^-(2a+c).
     ImGui::TableNextColumn();
-    ImGui::Text("n^%.3g", -2 * (x.a + x.b) + 0.0);  // + 0.0: print 0, not -0
-    ImGui::TableNextColumn();
-    ImGui::Text("n^%.3g", -(2 * x.a + x.c) + 0.0);
+    ImGui::Text("n^%.3g", row.lr_exponent + 0.0);
     ImGui::PopID();
   }
   ImGui::EndTable();
+  ImGui::TextDisabled("Biases (model.biases) are input weights with fan-in 1: the input row's rule, n = their length.");
 }
 
 }  // namespace

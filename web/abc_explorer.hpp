@@ -1,6 +1,7 @@
 // The parametrization explorer: edit a, b, c per layer, see whether the choice is stable, trivial, kernel or
 // feature learning and why (TP4's inequalities, engine/param/parametrization.hpp), and slide between NTK and μP.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "engine/param/parametrization.hpp"
@@ -10,6 +11,18 @@ struct AbcExplorer {
   std::vector<Abc> abc = preset_exponents(Preset::mup, 3, UpdateRule::sgd);
   float alpha = 0.5f;  // the NTK (0) ↔ μP (½) slider (ntk_to_mup)
 };
+
+// One row of the explorer's table: a weight matrix (editable) or the biases (model.biases), whose rule follows the
+// input row: a bias is an input weight with fan-in 1 (Tensor Programs V), so it takes (a₁, b₁, c₁) with n = its
+// length — the width for hidden biases, d_out (a constant) for the readout's. Exponents of n in the direct form:
+// Var W = n^-2(a+b) (biases start at 0), SGD's learning rate on W = n^-(2a+c).
+struct ExplorerRow {
+  std::string layer;
+  Abc abc;
+  double var_exponent = 0, lr_exponent = 0;
+  bool bias = false;  // read-only, zero-initialized
+};
+std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e);
 
 // Draws the panel. Returns true when the user asks to use these exponents in the experiment.
 bool abc_explorer_panel(AbcExplorer& e);

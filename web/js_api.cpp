@@ -397,6 +397,24 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_limit_curves() {
   return out(json::write(r));
 }
 
+// The parametrization explorer's table, its bias rows included: [{"layer", "a", "b", "c", "var_exponent",
+// "lr_exponent", "bias"}].
+EMSCRIPTEN_KEEPALIVE const char* muplay_explorer_rows() {
+  json::Value r = json::Value::make_array();
+  for (const ExplorerRow& row : explorer_rows(the_app().explorer)) {
+    json::Value o = json::Value::make_object();
+    o.set("layer", json::Value::make_string(row.layer));
+    o.set("a", json::Value::make_number(row.abc.a));
+    o.set("b", json::Value::make_number(row.abc.b));
+    o.set("c", json::Value::make_number(row.abc.c));
+    o.set("var_exponent", json::Value::make_number(row.var_exponent + 0.0));
+    o.set("lr_exponent", json::Value::make_number(row.lr_exponent + 0.0));
+    o.set("bias", json::Value::make_bool(row.bias));
+    r.push(o);
+  }
+  return out(json::write(r));
+}
+
 // The "embeddings" view's panels for the current runner: [{"title", "separation"}], n = ∞ last when drawn.
 EMSCRIPTEN_KEEPALIVE const char* muplay_embedding_panels() {
   json::Value r = json::Value::make_array();

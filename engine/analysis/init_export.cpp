@@ -95,6 +95,20 @@ Value member(const Member& run) {
     layers.push(layer);
   }
   o.set("layers", layers);
+  if (!m.has_biases()) return o;
+  Value biases = Value::make_array();
+  for (int l = 0; l < m.layers(); l++) {
+    const TensorScaling& s = m.bias_scaling()[size_t(l)];
+    Value bias = Value::make_object();
+    bias.set("name", Value::make_string("b" + std::to_string(l + 1)));
+    bias.set("length", Value::make_number(m.dims()[size_t(l) + 1]));
+    bias.set("multiplier", Value::make_number(s.multiplier));
+    bias.set("lr_multiplier", Value::make_number(s.lr_multiplier));
+    bias.set("decay", Value::make_bool(false));
+    bias.set("w", numbers(m.bias(l), m.dims()[size_t(l) + 1]));
+    biases.push(bias);
+  }
+  o.set("biases", biases);
   return o;
 }
 

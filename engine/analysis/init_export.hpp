@@ -3,7 +3,8 @@
 //
 // What it holds: the full spec; the train and test sets (after input_bias, i.e. exactly what the engine trains on);
 // per member its dims, activation and, per weight matrix, the trained parameter w at init (row-major
-// fan_out × fan_in, like nn.Linear) with its forward multiplier n^-a, init std and learning-rate multiplier n^-c.
+// fan_out × fan_in, like nn.Linear) with its forward multiplier n^-a, init std and learning-rate multiplier n^-c;
+// with model.biases, "biases": per layer b_l at init (zeros), its multiplier, learning-rate multiplier and decay false.
 // Numbers are written so they read back bit-identical (json::write), so nothing is lost on the way.
 #pragma once
 #include "engine/base/json.hpp"

@@ -2,8 +2,7 @@
 
 #include <cmath>
 
-Ntk::Ntk(const Mlp& m, int count) : count_(count), params_(0) {
-  for (int l = 0; l < m.layers(); l++) params_ += m.layer_size(l);
+Ntk::Ntk(const Mlp& m, int count) : count_(count), params_(long(m.params().size())) {
   rows_.assign(size_t(count) * size_t(params_), 0.0);
 }
 
@@ -14,12 +13,10 @@ void Ntk::compute(Mlp& m, const double* x, double* K) {
     m.forward(x + long(i) * d_in, 1);
     m.backward(&one_, 1);
     double* row = &rows_[size_t(i) * size_t(params_)];
-    long offset = 0;
-    for (int l = 0; l < m.layers(); l++) {
-      const double s = std::sqrt(m.scaling()[size_t(l)].lr_multiplier);
-      const double* g = m.grads(l);
-      for (long k = 0; k < m.layer_size(l); k++) row[offset + k] = s * g[k];
-      offset += m.layer_size(l);
+    const double* g = m.grads().data();
+    for (const TensorSlice& t : layer_slices(m)) {  // every weight matrix, then every bias
+      const double s = std::sqrt(t.lr_multiplier);
+      for (long k = t.offset; k < t.offset + t.size; k++) row[k] = s * g[k];
     }
   }
   for (int i = 0; i < count_; i++) {

@@ -42,12 +42,18 @@ bool fit(double v1, double v2, double v8, int n0, PowerLaw& out) {
   return std::fabs(predicted - v8) <= 1e-12 * std::fabs(v8);
 }
 
+// An MLP's tensors in layer_slices' order: W1, W2, ..., then with model.biases b1, b2, ... (zero-initialized, no
+// weight decay).
 std::vector<TensorValues> mlp_values(const ExperimentSpec& s, int width, PhasePoint phase) {
-  const std::vector<TensorScaling> scaling = spec_scaling(s, model_dims(s, width), phase);
+  const std::vector<int> dims = model_dims(s, width);
+  const std::vector<TensorScaling> scaling = spec_scaling(s, dims, phase);
   std::vector<TensorValues> out;
   for (size_t l = 0; l < scaling.size(); l++)
     out.push_back({"W" + std::to_string(l + 1), "normal", scaling[l].init_std, scaling[l].multiplier,
                    scaling[l].lr_multiplier, true});
+  const std::vector<TensorScaling> biases = spec_bias_scaling(s, dims);
+  for (size_t l = 0; l < biases.size(); l++)
+    out.push_back({"b" + std::to_string(l + 1), "constant", 0, biases[l].multiplier, biases[l].lr_multiplier, false});
   return out;
 }
 

@@ -234,7 +234,7 @@ void run_op(const GpuOp& op, std::vector<std::vector<float>>& d) {
     case GpuKernel::bias_act_forward: {
       float *bias = buf(0), *h = buf(1), *x = buf(2);
       for (uint32_t i = 0; i < u[0] * u[1]; i++) {
-        if (u[3]) h[i] += bias[i % u[1]];
+        if (u[3]) h[i] += f[0] * bias[i % u[1]];
         x[i] = act_forward(u[2], h[i]);
       }
       return;
@@ -254,7 +254,7 @@ void run_op(const GpuOp& op, std::vector<std::vector<float>>& d) {
       for (uint32_t c = 0; c < u[1]; c++) {
         float s = 0;
         for (uint32_t r = 0; r < u[0]; r++) s += buf(0)[r * u[1] + c];
-        buf(1)[c] = s;
+        buf(1)[c] = f[0] * s;
       }
       return;
     case GpuKernel::gather_rows:

@@ -15,10 +15,10 @@ enum class GpuKernel {
   gemm_nn,            // ints m, n, k; floats alpha. C = alpha A B            (A m×k, B k×n)
   gemm_nt,            //                           C = alpha A Bᵀ           (B n×k)
   gemm_tn,            //                           C = alpha Aᵀ B           (A k×m)
-  bias_act_forward,   // ints rows, cols, act, has_bias. buffers bias, h (in/out), x
+  bias_act_forward,   // ints rows, cols, act, has_bias; floats scale. buffers bias, h (in/out) += scale bias, x
   bias_act_backward,  // ints rows, cols, act. buffers dx, h, x, dh
   reduce_sum,         // ints n, offset; floats scale. buffers v, step, out: out[step[0] + offset] = scale Σ v
-  reduce_rows,        // ints rows, cols. buffers v, out: column sums
+  reduce_rows,        // ints rows, cols; floats scale. buffers v, out: scale × column sums
   gather_rows,        // ints rows, cols. buffers src, index, dst
   mse,                // ints rows, cols. buffers f, y, dout, terms
   cross_entropy,      // ints rows, classes. buffers f, labels, dout, terms

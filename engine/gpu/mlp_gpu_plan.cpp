@@ -23,7 +23,7 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
   p.step = g.add_buffer(3);
   p.loss_slots = loss_slots;
   p.loss_history = g.add_buffer(loss_slots);
-  const int no_bias = g.add_buffer(1);  // a bound dummy: this MLP has no bias vectors (input_bias folds one in)
+  const int no_bias = g.add_buffer(1);  // a bound dummy for a layer without a bias vector
 
   int x = p.train_x, targets = p.train_targets;
   if (!full_batch) {
@@ -35,19 +35,29 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
     fb.push_back({GpuKernel::gather_rows, {p.train_targets, p.batch_index, targets}, {u(batch), u(cols)}, {}});
   }
 
-  // Forward: h_l = m_l · x_{l-1} W_lᵀ, x_l = phi(h_l).
+  // The trained tensors in layer_slices' order: every weight matrix, then every bias.
+  for (const TensorSlice& t : slices) {
+    p.weights.push_back(g.add_buffer(t.size));
+    p.grads.push_back(g.add_buffer(t.size));
+  }
+  const bool biased = mlp.has_biases();
+  auto bias = [&](int l) { return biased ? p.weights[size_t(layers + l)] : no_bias; };
+  auto bias_multiplier = [&](int l) { return biased ? float(mlp.bias_scaling()[size_t(l)].multiplier) : 1.0f; };
+
+  // Forward: h_l = m_l · x_{l-1} W_lᵀ (+ m'_l b_l), x_l = phi(h_l).
   std::vector<int> inputs{x}, h;
   for (int l = 0; l < layers; l++) {
     const int fan_in = dims[size_t(l)], fan_out = dims[size_t(l) + 1];
-    p.weights.push_back(g.add_buffer(mlp.layer_size(l)));
-    p.grads.push_back(g.add_buffer(mlp.layer_size(l)));
     h.push_back(g.add_buffer(long(batch) * fan_out));
-    fb.push_back({GpuKernel::gemm_nt, {inputs.back(), p.weights.back(), h.back()}, {u(batch), u(fan_out), u(fan_in)},
-                  {float(mlp.scaling()[size_t(l)].multiplier)}});
-    if (l + 1 < layers) {
-      inputs.push_back(g.add_buffer(long(batch) * fan_out));
-      fb.push_back({GpuKernel::bias_act_forward, {no_bias, h.back(), inputs.back()}, {u(batch), u(fan_out), u(act), 0}, {}});
-    }
+    fb.push_back({GpuKernel::gemm_nt, {inputs[size_t(l)], p.weights[size_t(l)], h.back()},
+                  {u(batch), u(fan_out), u(fan_in)}, {float(mlp.scaling()[size_t(l)].multiplier)}});
+    const bool output = l + 1 == layers;
+    if (output && !biased) break;
+    // The output layer's bias is added in place (h is f); its linear "activation" goes to a scratch buffer.
+    inputs.push_back(g.add_buffer(long(batch) * fan_out));
+    fb.push_back({GpuKernel::bias_act_forward, {bias(l), h.back(), inputs.back()},
+                  {u(batch), u(fan_out), output ? u(int(Activation::linear)) : u(act), biased ? 1u : 0u},
+                  {bias_multiplier(l)}});
   }
 
   // Loss and ∂L/∂f, then the batch loss into the step's slot.
@@ -58,11 +68,14 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
   fb.push_back({GpuKernel::reduce_sum, {terms, p.step, p.loss_history},
                 {u(classification ? batch : long(batch) * d_out), 0}, {1.0f}});
 
-  // Backward: ∂L/∂W_l = m_l δ_lᵀ x_{l-1}; δ_{l-1} = (m_l δ_l W_l) ⊙ phi'(h_{l-1}).
+  // Backward: ∂L/∂W_l = m_l δ_lᵀ x_{l-1}; ∂L/∂b_l = m'_l Σ_rows δ_l; δ_{l-1} = (m_l δ_l W_l) ⊙ phi'(h_{l-1}).
   for (int l = layers - 1; l >= 0; l--) {
     const int fan_in = dims[size_t(l)], fan_out = dims[size_t(l) + 1];
     const float m = float(mlp.scaling()[size_t(l)].multiplier);
     fb.push_back({GpuKernel::gemm_tn, {delta, inputs[size_t(l)], p.grads[size_t(l)]}, {u(fan_out), u(fan_in), u(batch)}, {m}});
+    if (biased)
+      fb.push_back({GpuKernel::reduce_rows, {delta, p.grads[size_t(layers + l)]}, {u(batch), u(fan_out)},
+                    {bias_multiplier(l)}});
     if (l == 0) break;
     const int dx = g.add_buffer(long(batch) * fan_in);
     fb.push_back({GpuKernel::gemm_nn, {delta, p.weights[size_t(l)], dx}, {u(batch), u(fan_in), u(fan_out)}, {m}});
@@ -73,22 +86,23 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
   }
 
   // Update, one dispatch per tensor (engine/model/optimizer.cpp's order and formulas).
-  for (int l = 0; l < layers; l++) {
-    const long n = mlp.layer_size(l);
-    const float lr = float(opt.lr * slices[size_t(l)].lr_multiplier);
+  for (size_t l = 0; l < slices.size(); l++) {
+    const long n = slices[l].size;
+    const float lr = float(opt.lr * slices[l].lr_multiplier);
+    const float decay = slices[l].decay ? float(opt.weight_decay) : 0.0f;
     if (opt.kind == OptimizerKind::sgd) {
       const bool momentum = opt.momentum != 0;
       p.first_moment.push_back(momentum ? g.add_buffer(n) : -1);
-      up.push_back({GpuKernel::sgd, {p.grads[size_t(l)], p.weights[size_t(l)], momentum ? p.first_moment.back() : no_bias},
-                    {u(n), momentum ? 1u : 0u}, {lr, float(opt.momentum), float(opt.weight_decay)}});
+      up.push_back({GpuKernel::sgd, {p.grads[l], p.weights[l], momentum ? p.first_moment.back() : no_bias},
+                    {u(n), momentum ? 1u : 0u}, {lr, float(opt.momentum), decay}});
       p.second_moment.push_back(-1);
     } else {
       p.first_moment.push_back(g.add_buffer(n));
       p.second_moment.push_back(g.add_buffer(n));
       up.push_back({GpuKernel::adam,
-                    {p.grads[size_t(l)], p.step, p.weights[size_t(l)], p.first_moment.back(), p.second_moment.back()},
+                    {p.grads[l], p.step, p.weights[l], p.first_moment.back(), p.second_moment.back()},
                     {u(n), opt.kind == OptimizerKind::adamw ? 1u : 0u},
-                    {lr, float(opt.beta1), float(opt.beta2), float(opt.eps), float(opt.weight_decay)}});
+                    {lr, float(opt.beta1), float(opt.beta2), float(opt.eps), decay}});
     }
   }
   return p;

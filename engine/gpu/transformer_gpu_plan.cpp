@@ -56,13 +56,14 @@ class Builder {
     op(GpuKernel::gemm_nt, {in, W(w), h}, {u(rows), u(out_dim), u(in_dim)}, {mult(w)});
     if (b < 0) return h;
     const int out = buffer(rows * out_dim);
-    op(GpuKernel::bias_act_forward, {W(b), h, out}, {u(rows), u(out_dim), kLinear, 1});
+    op(GpuKernel::bias_act_forward, {W(b), h, out}, {u(rows), u(out_dim), kLinear, 1}, {1.0f});
     return out;
   }
-  // dW = m · doutᵀ in, db = Σ_rows dout, din = m · dout W (din -1: not needed).
+  // dW = m · doutᵀ in, db = Σ_rows dout (a Transformer's biases have multiplier 1), din = m · dout W (din -1: not
+  // needed).
   void linear_backward(int dout, int in, int w, int b, long rows, int out_dim, int in_dim, int din) {
     op(GpuKernel::gemm_tn, {dout, in, G(w)}, {u(out_dim), u(in_dim), u(rows)}, {mult(w)});
-    if (b >= 0) op(GpuKernel::reduce_rows, {dout, G(b)}, {u(rows), u(out_dim)});
+    if (b >= 0) op(GpuKernel::reduce_rows, {dout, G(b)}, {u(rows), u(out_dim)}, {1.0f});
     if (din >= 0) op(GpuKernel::gemm_nn, {dout, W(w), din}, {u(rows), u(in_dim), u(out_dim)}, {mult(w)});
   }
   void layernorm(int x, int gain, int bias, long rows, int& y, int& mean, int& rstd) {
@@ -111,7 +112,7 @@ class Builder {
     op(GpuKernel::gemm_nt, {m_in, W(block("w1")), L.h}, {u(N_), u(F_), u(D_)}, {mult(block("w1"))});
     const int b1 = block("b1");
     op(GpuKernel::bias_act_forward, {b1 >= 0 ? W(b1) : dummy_, L.h, L.u},
-       {u(N_), u(F_), u(int(c_.activation)), b1 >= 0 ? 1u : 0u});
+       {u(N_), u(F_), u(int(c_.activation)), b1 >= 0 ? 1u : 0u}, {1.0f});
     const int sum = linear(L.u, block("w2"), block("b2"), N_, D_, F_);
     add_into(after_attn, sum, N_ * D_);
     if (c_.pre_ln) {

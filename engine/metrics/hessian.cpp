@@ -18,8 +18,9 @@ double norm(const std::vector<double>& v) {
 HessianProbe::HessianProbe(Mlp& m, const double* x, const double* y, int count)
     : m_(m), x_(x), y_(y), count_(count) {
   const size_t p = m.params().size();
-  for (int l = 0; l < m.layers(); l++)
-    sqrt_lr_.insert(sqrt_lr_.end(), size_t(m.layer_size(l)), std::sqrt(m.scaling()[size_t(l)].lr_multiplier));
+  sqrt_lr_.resize(p);
+  for (const TensorSlice& t : layer_slices(m))
+    std::fill_n(sqrt_lr_.begin() + t.offset, t.size, std::sqrt(t.lr_multiplier));
   theta_.resize(p);
   g_plus_.resize(p);
   v_.resize(p);

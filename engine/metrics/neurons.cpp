@@ -156,12 +156,17 @@ Mlp split_neuron(const Mlp& m, int k, double alpha) {
   std::vector<int> dims = m.dims();
   const int d = dims[0], width = dims[1];
   dims[1] = width + 1;
-  Mlp out(dims, m.activation(), m.scaling(), m.max_batch());
+  Mlp out(dims, m.activation(), m.scaling(), m.max_batch(), m.bias_scaling());
   out.set_activation_param(m.activation_param());
   std::copy(m.weights(0), m.weights(0) + long(width) * d, out.weights(0));
   std::copy(m.weights(0) + long(k) * d, m.weights(0) + long(k + 1) * d, out.weights(0) + long(width) * d);
   std::copy(m.weights(1), m.weights(1) + width, out.weights(1));
   out.weights(1)[k] = alpha * m.weights(1)[k];
   out.weights(1)[width] = (1 - alpha) * m.weights(1)[k];
+  if (m.has_biases()) {  // the new neuron keeps neuron k's bias; the readout's bias is unchanged
+    std::copy(m.bias(0), m.bias(0) + width, out.bias(0));
+    out.bias(0)[width] = m.bias(0)[k];
+    std::copy(m.bias(1), m.bias(1) + dims.back(), out.bias(1));
+  }
   return out;
 }

@@ -4,8 +4,10 @@
 
 #include "engine/kernels/kernels.hpp"
 
-Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch)
-    : dims_(std::move(dims)), act_(act), scaling_(std::move(scaling)), max_batch_(max_batch) {
+Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch,
+         std::vector<TensorScaling> bias_scaling)
+    : dims_(std::move(dims)), act_(act), scaling_(std::move(scaling)), bias_scaling_(std::move(bias_scaling)),
+      max_batch_(max_batch) {
   long total = 0;
   int widest = 0;
   for (int l = 0; l < layers(); l++) {
@@ -13,6 +15,10 @@ Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scali
     total += layer_size(l);
     h_.emplace_back(size_t(max_batch) * size_t(dims_[size_t(l) + 1]));
     if (l + 1 < layers()) x_.emplace_back(size_t(max_batch) * size_t(dims_[size_t(l) + 1]));
+  }
+  for (int l = 0; l < layers() && has_biases(); l++) {
+    bias_offset_.push_back(total);
+    total += dims_[size_t(l) + 1];
   }
   long largest_layer = 0;
   for (int l = 0; l < layers(); l++) largest_layer = std::max(largest_layer, layer_size(l));
@@ -25,6 +31,7 @@ Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scali
 }
 
 void Mlp::init(Rng& rng) {
+  for (int l = 0; l < layers() && has_biases(); l++) std::fill(bias(l), bias(l) + dims_[size_t(l) + 1], 0.0);
   for (int l = 0; l < layers(); l++) {
     double* w = weights(l);
     const double std = scaling_[size_t(l)].init_std;
@@ -82,7 +89,8 @@ void Mlp::set_precision(Precision p) {
   }
 }
 
-// h_l = multiplier · layer_input(l) · W_lᵀ, in the spec's precision; both forward passes start each layer here.
+// h_l = multiplier · layer_input(l) · W_lᵀ (+ bias multiplier · b_l on every row), in the spec's precision; both
+// forward passes start each layer here.
 double* Mlp::compute_preactivation(int l, int batch) {
   const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
   double* h = h_[size_t(l)].data();
@@ -91,6 +99,12 @@ double* Mlp::compute_preactivation(int l, int batch) {
   else
     matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
               transposed_.data());
+  if (has_biases()) {
+    const double m = bias_scaling_[size_t(l)].multiplier;
+    const double* b = bias(l);
+    for (int r = 0; r < batch; r++)
+      for (int o = 0; o < fan_out; o++) h[long(r) * fan_out + o] += m * b[o];
+  }
   return h;
 }
 
@@ -138,6 +152,14 @@ void Mlp::backward(const double* dout, int batch) {
       matmul_tn_f32(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m, gemm_f32_);
     else
       matmul_tn(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m);
+    if (has_biases()) {  // ∂L/∂b_l = m' · Σ_rows δ_l
+      const double mb = bias_scaling_[size_t(l)].multiplier;
+      double* gb = grads_.data() + bias_offset_[size_t(l)];
+      std::fill(gb, gb + fan_out, 0.0);
+      for (int r = 0; r < batch; r++)
+        for (int o = 0; o < fan_out; o++) gb[o] += delta_[size_t(r) * size_t(fan_out) + size_t(o)];
+      for (int o = 0; o < fan_out; o++) gb[o] *= mb;
+    }
     if (l == 0) break;
     // ∂L/∂x_{l-1} = m · δ_l W_l, then through phi': δ_{l-1} = ∂L/∂x_{l-1} ⊙ phi'(h_{l-1})
     if (precision_ == Precision::float32)
@@ -162,5 +184,8 @@ std::vector<TensorSlice> layer_slices(const Mlp& m) {
     out.push_back({offset, m.layer_size(l), m.scaling()[size_t(l)].lr_multiplier});
     offset += m.layer_size(l);
   }
+  for (int l = 0; l < m.layers() && m.has_biases(); l++)
+    out.push_back({m.bias_offset(l), m.dims()[size_t(l) + 1], m.bias_scaling()[size_t(l)].lr_multiplier,
+                   /*decay=*/false});
   return out;
 }

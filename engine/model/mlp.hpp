@@ -1,9 +1,10 @@
 // A multilayer perceptron with explicit forward and backward passes (in the style of llm.c).
 //
-//   h_1 = m_1 · x W_1ᵀ,  x_l = phi(h_l),  h_{l+1} = m_{l+1} · x_l W_{l+1}ᵀ,  f = h_{L+1}
+//   h_1 = m_1 · x W_1ᵀ + m'_1 b_1,  x_l = phi(h_l),  h_{l+1} = m_{l+1} · x_l W_{l+1}ᵀ + m'_{l+1} b_{l+1},  f = h_{L+1}
 //
-// W_l is stored row-major as (fan_out × fan_in), like PyTorch's nn.Linear, in one flat parameter buffer.
-// The multipliers m_l, init stds and learning-rate multipliers come from the Parametrization.
+// W_l is stored row-major as (fan_out × fan_in), like PyTorch's nn.Linear, in one flat parameter buffer; the biases
+// b_l (optional, length fan_out) follow all the weights in the same buffer, so weights(l) is where it is without them.
+// The multipliers m_l, m'_l, init stds and learning-rate multipliers come from the Parametrization.
 // All buffers are sized in the constructor for `max_batch` rows: forward and backward allocate nothing.
 #pragma once
 #include <vector>
@@ -16,10 +17,13 @@
 
 class Mlp {
  public:
-  // dims = {d_in, n_1, ..., n_L, d_out}; scaling has one entry per weight matrix (dims.size() - 1).
-  Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch);
+  // dims = {d_in, n_1, ..., n_L, d_out}; scaling has one entry per weight matrix (dims.size() - 1), and so has
+  // bias_scaling, or none for a net without biases.
+  Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch,
+      std::vector<TensorScaling> bias_scaling = {});
 
-  // w ~ N(0, init_std²) per layer, drawn in layer order, row-major.
+  // w ~ N(0, init_std²) per layer, drawn in layer order, row-major; biases 0 (the book's nets, and no draws, so a
+  // net with biases starts from the same weights as one without).
   void init(Rng& rng);
 
   // float64 (default): the reference kernels. float32: the dense products run in float32 (gemm_f32.hpp), while
@@ -66,6 +70,12 @@ class Mlp {
   const double* grads(int l) const { return grads_.data() + offset_[size_t(l)]; }
   double* grads(int l) { return grads_.data() + offset_[size_t(l)]; }
   long layer_size(int l) const { return long(dims_[size_t(l) + 1]) * dims_[size_t(l)]; }
+  bool has_biases() const { return !bias_scaling_.empty(); }
+  const std::vector<TensorScaling>& bias_scaling() const { return bias_scaling_; }
+  // The bias of layer l (dims[l+1] values) and where it starts in the flat buffers; only with has_biases().
+  double* bias(int l) { return params_.data() + bias_offset_[size_t(l)]; }
+  const double* bias(int l) const { return params_.data() + bias_offset_[size_t(l)]; }
+  long bias_offset(int l) const { return bias_offset_[size_t(l)]; }
   std::vector<double>& params() { return params_; }
   const std::vector<double>& params() const { return params_; }
   std::vector<double>& grads() { return grads_; }
@@ -84,9 +94,9 @@ class Mlp {
   std::vector<int> dims_;
   Activation act_;
   double act_param_ = 1;
-  std::vector<TensorScaling> scaling_;
+  std::vector<TensorScaling> scaling_, bias_scaling_;
   int max_batch_;
-  std::vector<long> offset_;
+  std::vector<long> offset_, bias_offset_;
   std::vector<double> params_, grads_;
   std::vector<std::vector<double>> h_;  // preactivations, one per layer
   std::vector<std::vector<double>> x_;  // phi(h) of the hidden layers
@@ -102,5 +112,7 @@ class Mlp {
   std::vector<std::vector<double>> dropped_;  // per hidden layer: x ⊙ keep, the next layer's input
 };
 
-// The optimizer's per-tensor view of an Mlp: one slice per weight matrix with its learning-rate multiplier.
+// The optimizer's per-tensor view of an Mlp: one slice per weight matrix with its learning-rate multiplier, then one
+// per bias. Biases are not weight-decayed (as the Transformer's, and unlike PyTorch's default param group): decay is
+// a pull of a matrix toward zero that shrinks its scale with width; a bias has no such scale.
 std::vector<TensorSlice> layer_slices(const Mlp& m);

@@ -70,6 +70,21 @@ std::vector<TensorScaling> scale_layers(const std::vector<Abc>& abc, const std::
   return out;
 }
 
+std::vector<TensorScaling> bias_scaling(const std::vector<Abc>& abc, const std::vector<int>& dims, UpdateRule rule,
+                                        double theta) {
+  std::vector<TensorScaling> out(abc.size());
+  if (abc.empty()) return out;
+  const double a = abc[0].a + theta, b = abc[0].b - theta;
+  const double c = abc[0].c - (rule == UpdateRule::sgd ? 2 * theta : theta);
+  for (size_t l = 0; l < abc.size(); l++) {
+    const double n = dims[l + 1];
+    out[l].init_std = std::pow(n, -b);
+    out[l].multiplier = std::pow(n, -a);
+    out[l].lr_multiplier = std::pow(n, -c);
+  }
+  return out;
+}
+
 std::vector<TensorScaling> normal_scaling(int layers) {
   TensorScaling unit;
   unit.init_std = 1;

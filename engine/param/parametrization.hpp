@@ -47,6 +47,16 @@ int scaling_width(int layer, const std::vector<int>& dims);
 std::vector<TensorScaling> scale_layers(const std::vector<Abc>& abc, const std::vector<int>& dims,
                                         UpdateRule rule, double theta);
 
+// The rule of each layer's bias (model.biases), one entry per weight matrix. A bias is an input weight with fan-in 1
+// (Tensor Programs V, Table 3: "input weights & all biases"): it takes the input layer's (a, b, c), shifted by θ like
+// every layer, with n = the bias's length (the layer's fan-out) and no 1/√d base since its fan-in is 1:
+//   multiplier n^-a₁, learning-rate multiplier n^-c₁ (init std n^-b₁, unused: biases start at 0).
+// μP: hidden biases get multiplier √n and SGD LR η (Adam: η n^-½), so the bias B = √n β moves by Θ(ηn) under SGD and
+// Θ(η) under Adam, like the input weights. SP, NTP: multiplier 1 and LR η, PyTorch's nn.Linear bias. MFP: LR ηn, the
+// mean-field neuron's own bias. The readout's bias has n = d_out, a constant: it is Θ(1) in every parametrization.
+std::vector<TensorScaling> bias_scaling(const std::vector<Abc>& abc, const std::vector<int>& dims, UpdateRule rule,
+                                        double theta);
+
 // Inits of the book's phenomena chapters (book §1.6, chapter 7), which fix stds and leave learning rates alone.
 // normal: every weight N(0, 1), multipliers and learning-rate multipliers 1 (with init_scale s: N(0, s²)).
 std::vector<TensorScaling> normal_scaling(int layers);

@@ -31,12 +31,13 @@ constexpr double kAutoStepTol = 1e-3;        // and needs λ_max to a few digits
 Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
   std::vector<int> dims = model_dims(s, c.width);
   std::vector<TensorScaling> scaling = spec_scaling(s, dims, c.phase);
+  std::vector<TensorScaling> biases = spec_bias_scaling(s, dims);
   if (s.model.asi) {
     // two copies of the net of `dims`, each scaled as that net, side by side; the output is (√2/2)(h − h′)
     for (size_t l = 1; l + 1 < dims.size(); l++) dims[l] *= 2;
     scaling.back().multiplier *= std::sqrt(0.5);
   }
-  Mlp m(dims, s.model.activation, scaling, capacity);
+  Mlp m(dims, s.model.activation, scaling, capacity, biases);
   m.set_antisymmetric(s.model.asi);
   m.set_activation_param(s.model.activation_param);
   m.set_dropout(s.model.dropout);

@@ -31,9 +31,10 @@ void MlpMember::start_on(GpuDevice* device, const std::string& why_none) {
   } else {
     upload_floats(*device, g->plan, p.train_targets, train.y.data(), long(train.y.size()), g->upload);
   }
-  for (int l = 0; l < mlp_.layers(); l++) {
-    upload_floats(*device, g->plan, p.weights[size_t(l)], mlp_.weights(l), mlp_.layer_size(l), g->upload);
-    g->offsets.push_back(mlp_.weights(l) - mlp_.params().data());
+  const std::vector<TensorSlice> tensors = layer_slices(mlp_);
+  for (size_t i = 0; i < tensors.size(); i++) {
+    upload_floats(*device, g->plan, p.weights[i], mlp_.params().data() + tensors[i].offset, tensors[i].size, g->upload);
+    g->offsets.push_back(tensors[i].offset);
   }
   g->index.resize(size_t(batch_size_));
   g->step_data.resize(3);

@@ -89,6 +89,13 @@ std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vect
   return out;
 }
 
+std::vector<TensorScaling> spec_bias_scaling(const ExperimentSpec& s, const std::vector<int>& dims) {
+  if (!s.model.biases) return {};
+  const Preset p = s.parametrization.preset;
+  if (p == Preset::normal || p == Preset::two_layer_gamma) return std::vector<TensorScaling>(dims.size() - 1);
+  return bias_scaling(spec_exponents(s), dims, update_rule(s.optimizer.kind), s.parametrization.theta);
+}
+
 namespace {
 
 // The float32 products' packing buffers of one member (Mlp::set_precision reserves these shapes).
@@ -111,7 +118,7 @@ double estimate_memory_bytes(const ExperimentSpec& s) {
     const std::vector<int> dims = model_dims(s, m.width);
     double params = 0, units = 0;
     for (size_t l = 1; l < dims.size(); l++) {
-      params += double(dims[l]) * dims[l - 1];
+      params += double(dims[l]) * (dims[l - 1] + (s.model.biases ? 1 : 0));
       units += dims[l];
     }
     const double records = double(s.schedule.steps / s.schedule.record_every + 2) * (2.0 * dims.size() + 4);

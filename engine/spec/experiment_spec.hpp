@@ -27,6 +27,7 @@ struct ModelSpec {
   // Antisymmetric initialization: two copies of the net, output (√2/2)(h(θ) − h(θ′)), θ′ = θ at init (Mlp).
   bool asi = false;
   double dropout = 0;  // drop probability of every hidden unit in training steps (Mlp::set_dropout)
+  bool biases = false;  // a trainable, zero-initialized bias in every layer (hidden and output), rule bias_scaling
 };
 
 struct ParametrizationSpec {
@@ -112,5 +113,8 @@ std::vector<Abc> spec_exponents(const ExperimentSpec& s);
 // The scaling per weight matrix of a member with these dims and (γ, γ′): the abc table's (with θ), or the
 // phenomena inits (normal, two_layer_gamma), then parametrization.init_scale applied.
 std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vector<int>& dims, PhasePoint phase);
+// The rule of every layer's bias (parametrization.hpp bias_scaling; the phenomena inits: multiplier and LR 1), or
+// none without model.biases.
+std::vector<TensorScaling> spec_bias_scaling(const ExperimentSpec& s, const std::vector<int>& dims);
 // The init of a transformer member with initialization rate `gamma` (sweep.gamma, else model.transformer.gamma).
 TransformerInit transformer_init(const TransformerSpec& t, const ParametrizationSpec& p, double gamma);

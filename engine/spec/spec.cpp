@@ -182,6 +182,7 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
   r.number("activation_param", m.activation_param, 1e-6, 1e6);
   r.boolean("asi", m.asi);
   r.number("dropout", m.dropout, 0, 0.95);
+  r.boolean("biases", m.biases);
   r.finish();
 }
 
@@ -426,6 +427,12 @@ void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& 
   const bool transformer = s.model.kind == ModelKind::transformer;
   if (s.model.asi && transformer) errors.push_back("model.asi: only for MLPs (model.kind \"mlp\")");
   if (s.model.dropout > 0 && transformer) errors.push_back("model.dropout: only for MLPs (model.kind \"mlp\")");
+  if (s.model.biases && transformer)
+    errors.push_back("model.biases: only for MLPs (a Transformer has model.transformer.mlp_bias and its kin)");
+  if (s.model.biases && s.model.asi)
+    errors.push_back("model.biases: not with model.asi (the two copies would share one readout bias)");
+  if (s.model.biases && s.task.gradient_loss)
+    errors.push_back("model.biases: not with task.gradient_loss (its backward pass has no bias terms)");
   if (s.model.dropout > 0 && s.optimizer.kind == OptimizerKind::gd_auto)
     errors.push_back("model.dropout: not with gd_auto (its step size comes from the loss without dropout)");
   const TaskConfig& t = s.task;
@@ -591,6 +598,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   if (s.model.activation_param != 1) model.set("activation_param", Value::make_number(s.model.activation_param));
   if (s.model.asi) model.set("asi", Value::make_bool(true));
   if (s.model.dropout > 0) model.set("dropout", Value::make_number(s.model.dropout));
+  if (s.model.biases) model.set("biases", Value::make_bool(true));
   root.set("model", model);
 
   Value param = Value::make_object();

@@ -4,8 +4,8 @@
 //    the GEMM's 64×64 tile, nor of the 256-wide workgroups), through web/webgpu_backend.js's plan executor. Error
 //    measure per output buffer: the normwise relative error max|gpu − ref| / max|ref|, at most 1e-4 (float32 vs
 //    float64);
-// 2. the page trains an MLP sweep and a small Transformer preset on WebGPU (float32) and matches the same runs on the
-//    CPU (float64);
+// 2. the page trains an MLP sweep (without and with model.biases) and a small Transformer preset on WebGPU (float32)
+//    and matches the same runs on the CPU (float64);
 // 3. backend auto never picks the software adapter, and says so;
 // 4. a device destroyed mid-run: the run goes on on the CPU from the last step that came back, with a notice.
 import assert from 'node:assert/strict';
@@ -142,13 +142,16 @@ test('GEMM NN, NT, TN (tiled, 4x4 outputs per invocation) match on sizes that ar
 test('fused bias + activation, forward and backward, every activation', T, async () => {
   const rnd = random(2);
   const rows = 37, cols = 29, n = rows * cols;
+  const scale = 2.5;  // the bias's forward multiplier (μP: √width)
   const cases = [];
   for (let code = 0; code < ACTS.length; code++) {
     const h = rnd(n, -3, 3), bias = rnd(cols), dx = rnd(n);
-    const hb = Array.from(h, (v, i) => Math.fround(v + bias[i % cols]));  // the kernel adds the bias in float32
+    // the kernel adds the scaled bias in float32
+    const hb = Array.from(h, (v, i) => Math.fround(v + Math.fround(scale * bias[i % cols])));
     const x = hb.map((v) => Math.fround(actForward(code, v)));
     cases.push({ name: `bias_act_forward ${ACTS[code]}`, kernel: 'bias_act_forward', inputs: [bias, h, n],
-                 ints: [rows, cols, code, 1], floats: [], read: [1, 2], refs: [hb, hb.map((v) => actForward(code, v))] });
+                 ints: [rows, cols, code, 1], floats: [scale], read: [1, 2],
+                 refs: [hb, hb.map((v) => actForward(code, v))] });
     cases.push({ name: `bias_act_backward ${ACTS[code]}`, kernel: 'bias_act_backward', inputs: [dx, hb, x, n],
                  ints: [rows, cols, code], floats: [], read: [3], refs: [hb.map((v, i) => actBackward(code, dx[i], v, x[i]))] });
   }
@@ -163,8 +166,9 @@ test('reductions: the sum into a step slot, and column sums', T, async () => {
   const total = v.reduce((a, b) => a + b, 0);
   check('reduce_sum', out, [[0, 0, 0, 0, 0.25 * total, 0]]);
   const rows = 301, cols = 37, m = rnd(rows * cols);
-  const cs = await gpuRun('reduce_rows', [m, cols], [rows, cols], [], [1]);
-  check('reduce_rows', cs, [Array.from({ length: cols }, (_, c) => rowsOf(m, rows, cols).reduce((a, r) => a + r[c], 0))]);
+  const cs = await gpuRun('reduce_rows', [m, cols], [rows, cols], [1.5], [1]);  // scale: the bias's multiplier
+  check('reduce_rows', cs, [Array.from({ length: cols },
+                                       (_, c) => 1.5 * rowsOf(m, rows, cols).reduce((a, r) => a + r[c], 0))]);
 });
 
 test('gather rows, MSE and cross-entropy with their gradients', T, async () => {
@@ -415,6 +419,18 @@ const TRANSFORMER_SPEC = {
 
 // Tolerances: losses 1e-4 relative (measured 2.3e-7), accuracies 0.05 (one argmax flip between near-equal logits moves an accuracy by
 // 1/64 of the test set); the measured differences are printed.
+test('an MLP with biases in every layer (model.biases, μP: multipliers √n) on WebGPU matches the CPU', T, async () => {
+  const spec = { ...TRAIN_SPEC, model: { ...TRAIN_SPEC.model, biases: true } };
+  const gpu = await train({ ...spec, backend: 'webgpu' });
+  assert.equal(gpu.backend.gpu_runs, 2, JSON.stringify(gpu.backend));
+  const cpu = await train({ ...spec, backend: 'cpu' });
+  const diff = maxRelDiff(gpu.results, cpu.results);
+  console.log(`WebGPU vs CPU with biases, 2 widths x 20 steps: max relative difference ${diff.toExponential(2)}`);
+  assert.ok(diff <= TOLERANCE, `relative difference ${diff}`);
+  const plain = cpuResults.runs[0].series.train_loss, biased = cpu.results.runs[0].series.train_loss;
+  assert.notEqual(biased.at(-1), plain.at(-1));  // the biases took part
+});
+
 test('a Transformer preset trained on WebGPU (float32) matches the CPU (float64)', { timeout: 600_000 }, async () => {
   const gpu = await train({ ...TRANSFORMER_SPEC, backend: 'webgpu' }, 90_000);
   assert.equal(gpu.backend.gpu_runs, 1, JSON.stringify(gpu.backend));

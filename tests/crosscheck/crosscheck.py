@@ -5,8 +5,9 @@ must agree with `muplay run` to REL_TOL relative at every step.
 
 How: for each case a spec is written, `muplay export-init` gives every member's initial parameters w (row-major
 fan_out x fan_in, like nn.Linear), forward multipliers n^-a and learning-rate multipliers n^-c (schema
-muplay-init), and `muplay run` gives the engine's series. PyTorch then trains its own copy: h = m * (x @ w.T),
-one optimizer param group per weight matrix with lr = eta * lr_multiplier, loss 1/(2B) sum (f - y)^2 (or
+muplay-init), and `muplay run` gives the engine's series. PyTorch then trains its own copy: h = m * (x @ w.T)
+(+ m' * b with model.biases), one optimizer param group per tensor with lr = eta * lr_multiplier (biases without
+weight decay), loss 1/(2B) sum (f - y)^2 (or
 mean cross-entropy), GELU in its tanh form. Mini-batches follow the engine's order, which this script derives
 independently (SplitMix64 + Fisher-Yates, engine/base/rng.hpp and Run::next_batch), so the batches are a check too.
 The exported multipliers are also checked against the direct-form table of init stds and learning rates (below).
@@ -37,28 +38,36 @@ PROBE = 128     # engine/run/run.cpp kMaxProbe: act_rms is measured on the first
 torch.set_default_dtype(torch.float64)
 torch.set_num_threads(1)
 
-# name, preset, optimizer, activation, batch_size (0: full batch), task kind
+# name, preset, optimizer, activation, batch_size (0: full batch), task kind, model.biases
 CASES = [
-    ("sp-sgd", "sp", {"kind": "sgd", "lr": 0.2}, "relu", 0, "sin_regression"),
-    ("ntp-sgd", "ntp", {"kind": "sgd", "lr": 0.5}, "relu", 0, "sin_regression"),
-    ("mup-sgd", "mup", {"kind": "sgd", "lr": 0.5}, "relu", 0, "sin_regression"),
-    ("sp-adam", "sp", {"kind": "adam", "lr": 0.003}, "relu", 0, "sin_regression"),
-    ("ntp-adam", "ntp", {"kind": "adam", "lr": 0.01}, "relu", 0, "sin_regression"),
-    ("mup-adam", "mup", {"kind": "adam", "lr": 0.01}, "relu", 0, "sin_regression"),
+    ("sp-sgd", "sp", {"kind": "sgd", "lr": 0.2}, "relu", 0, "sin_regression", False),
+    ("ntp-sgd", "ntp", {"kind": "sgd", "lr": 0.5}, "relu", 0, "sin_regression", False),
+    ("mup-sgd", "mup", {"kind": "sgd", "lr": 0.5}, "relu", 0, "sin_regression", False),
+    ("sp-adam", "sp", {"kind": "adam", "lr": 0.003}, "relu", 0, "sin_regression", False),
+    ("ntp-adam", "ntp", {"kind": "adam", "lr": 0.01}, "relu", 0, "sin_regression", False),
+    ("mup-adam", "mup", {"kind": "adam", "lr": 0.01}, "relu", 0, "sin_regression", False),
     ("mup-sgd-momentum-gelu-minibatch", "mup", {"kind": "sgd", "lr": 0.2, "momentum": 0.9, "weight_decay": 1e-3},
-     "gelu", 16, "sin_regression"),
+     "gelu", 16, "sin_regression", False),
     ("ntp-adam-tanh-minibatch", "ntp", {"kind": "adam", "lr": 0.01, "weight_decay": 1e-3}, "tanh", 16,
-     "sin_regression"),
-    ("mup-adam-sectors-crossentropy", "mup", {"kind": "adam", "lr": 0.02}, "gelu", 0, "sectors"),
+     "sin_regression", False),
+    ("mup-adam-sectors-crossentropy", "mup", {"kind": "adam", "lr": 0.02}, "gelu", 0, "sectors", False),
+    # model.biases: a zero-initialized bias in every layer, an input weight of fan-in 1 (no weight decay)
+    ("sp-sgd-biases", "sp", {"kind": "sgd", "lr": 0.2}, "relu", 0, "sin_regression", True),
+    ("mup-sgd-biases", "mup", {"kind": "sgd", "lr": 0.5}, "relu", 0, "sin_regression", True),
+    ("sp-adam-biases", "sp", {"kind": "adam", "lr": 0.003}, "tanh", 0, "sin_regression", True),
+    ("mup-adam-biases-minibatch-decay", "mup", {"kind": "adam", "lr": 0.01, "weight_decay": 1e-2}, "gelu", 16,
+     "sin_regression", True),
+    ("mup-sgd-biases-sectors-crossentropy", "mup", {"kind": "sgd", "lr": 0.3, "momentum": 0.9}, "relu", 0,
+     "sectors", True),
 ]
 WIDTHS = [32, 128]
 
 
 def spec_for(case):
-    name, preset, opt, act, batch, task = case
+    name, preset, opt, act, batch, task, biases = case
     return {
         "version": 1, "name": "crosscheck " + name,
-        "model": {"widths": [64, 64], "activation": act},
+        "model": {"widths": [64, 64], "activation": act, "biases": biases},
         "parametrization": {"preset": preset},
         "task": {"kind": task, "input_dim": 2 if task == "sectors" else 8, "train_size": 64, "test_size": 16},
         "optimizer": opt,
@@ -124,6 +133,12 @@ def direct_form(preset, rule, layer, layers, d, n):
     return std, lr
 
 
+def bias_direct_lr(preset, rule, length):
+    """Effective LR on a bias B = m b divided by eta: the input layer's with fan-in 1 and fan-out the bias's length
+    (Tensor Programs V table 3, "input weights & all biases": SGD eta fan_out under μP, else eta)."""
+    return length if (preset == "mup" and rule == "sgd") else 1.0
+
+
 def check_table(case, member, d, problems):
     _, preset, opt, *_ = case
     rule = "sgd" if opt["kind"] == "sgd" else "adam"
@@ -138,6 +153,12 @@ def check_table(case, member, d, problems):
         for what, got, want in (("init std", std, std_want), ("effective lr", lr, lr_want)):
             if want is not None and abs(got - want) > 1e-12 * abs(want):
                 problems.append(f"{case[0]} n={n} {layer['name']}: {what} {got} != table {want}")
+    for l, bias in enumerate(member.get("biases", [])):
+        m = bias["multiplier"]
+        lr = bias["lr_multiplier"] * (m * m if rule == "sgd" else m)
+        want = bias_direct_lr(preset, rule, layers[l]["rows"])
+        if abs(lr - want) > 1e-12 * want or any(v != 0 for v in bias["w"]):
+            problems.append(f"{case[0]} n={n} {bias['name']}: effective lr {lr} != {want}, or not zero at init")
 
 
 # ---- PyTorch's copy of the network ----
@@ -148,12 +169,14 @@ def activation(name):
     }[name]
 
 
-def forward(ws, mults, act, x):
-    """Returns the preactivations [h1, ..., hL, f]."""
+def forward(ws, mults, act, x, bs=(), bias_mults=()):
+    """Returns the preactivations [h1, ..., hL, f]; with biases h = m (x @ w.T) + m' b."""
     hs = []
     inp = x
     for l, (w, m) in enumerate(zip(ws, mults)):
         h = m * (inp @ w.T)
+        if bs:
+            h = h + bias_mults[l] * bs[l]
         hs.append(h)
         if l + 1 < len(ws):
             inp = act(h)
@@ -168,12 +191,17 @@ def loss_of(f, x_idx, data):
 
 
 def torch_series(case, member, train, seed):
-    _, _, opt, _, batch, _ = case
+    _, _, opt, _, batch, _, _ = case
     ws = [torch.tensor(L["w"]).reshape(L["rows"], L["cols"]).requires_grad_(True) for L in member["layers"]]
     mults = [L["multiplier"] for L in member["layers"]]
+    biases = member.get("biases", [])
+    bs = [torch.tensor(B["w"], dtype=torch.float64).requires_grad_(True) for B in biases]
+    bias_mults = [B["multiplier"] for B in biases]
     act = activation(member["activation"])
-    groups = [{"params": [w], "lr": member["lr"] * L["lr_multiplier"]} for w, L in zip(ws, member["layers"])]
     wd = opt.get("weight_decay", 0.0)
+    groups = [{"params": [w], "lr": member["lr"] * L["lr_multiplier"]} for w, L in zip(ws, member["layers"])]
+    groups += [{"params": [b], "lr": member["lr"] * B["lr_multiplier"], "weight_decay": 0.0}
+               for b, B in zip(bs, biases)]
     if opt["kind"] == "sgd":
         optim = torch.optim.SGD(groups, lr=member["lr"], momentum=opt.get("momentum", 0.0), weight_decay=wd)
     else:
@@ -185,10 +213,13 @@ def torch_series(case, member, train, seed):
     names = [f"act_rms/h{l + 1}" for l in range(len(ws) - 1)] + ["act_rms/f"]
     series = {k: [] for k in ["train_loss"] + names}
 
+    def net(x):
+        return forward(ws, mults, act, x, bs, bias_mults)
+
     def record():
         with torch.no_grad():
-            series["train_loss"].append(loss_of(forward(ws, mults, act, train["x"])[-1], everything, train).item())
-            for name, h in zip(names, forward(ws, mults, act, train["x"][probe])):
+            series["train_loss"].append(loss_of(net(train["x"])[-1], everything, train).item())
+            for name, h in zip(names, net(train["x"][probe])):
                 series[name].append(torch.sqrt((h * h).mean()).item())
 
     order = batches(seed, size, batch)
@@ -196,7 +227,7 @@ def torch_series(case, member, train, seed):
         record()
         idx = next(order)
         optim.zero_grad()
-        loss_of(forward(ws, mults, act, train["x"][idx])[-1], idx, train).backward()
+        loss_of(net(train["x"][idx])[-1], idx, train).backward()
         optim.step()
     record()
     return series

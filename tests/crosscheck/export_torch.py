@@ -50,7 +50,7 @@ def exact_cases():
         spec["metrics"] = metrics + (["test_accuracy"] if spec["task"]["kind"] == "sectors" else [])
         out.append((case[0], spec))
     for opt in ({"kind": "sgd", "lr": 0.5}, {"kind": "adam", "lr": 0.01}):
-        spec = spec_for(("mfp", "mfp", opt, "tanh", 0, "sin_regression"))
+        spec = spec_for(("mfp", "mfp", opt, "tanh", 0, "sin_regression", False))
         spec["model"]["widths"] = [64]  # MFP is defined for one hidden layer
         spec["metrics"] = metrics
         out.append(("mfp-" + opt["kind"], spec))
@@ -182,7 +182,8 @@ def check_slopes(binary, workdir, skip_large, problems):
 
 def check_torchrun(binary, workdir, problems):
     print(f"3. torchrun --nproc_per_node=2 (gloo) against one process")
-    spec = spec_for(("mup-adam-minibatch", "mup", {"kind": "adam", "lr": 0.01}, "gelu", 16, "sin_regression"))
+    spec = spec_for(("mup-adam-minibatch", "mup", {"kind": "adam", "lr": 0.01}, "gelu", 16, "sin_regression",
+                     False))
     spec["sweep"] = {"width": [32, 64], "seeds": [0, 1, 2]}
     spec["metrics"] = ["train_loss", "test_loss", "batch_loss_mean", "act_rms", "weight_delta_spectral"]
     folder = export(binary, spec, workdir, "torchrun")

@@ -112,6 +112,29 @@ TEST(GpuPlan, SgdWithMomentumAndWeightDecayMatchesTheCpuPath) {
   EXPECT_LT(max_rel_diff(cpu, gpu), kTolerance);
 }
 
+// model.biases: bias_act_forward adds m'·b (the output layer's too), reduce_rows gives m'·Σ_rows δ, and the update
+// skips weight decay on biases. μP's hidden biases have m' = √n, so a wrong multiplier shows at once.
+TEST(GpuPlan, BiasesInEveryLayerMatchTheCpuPath) {
+  for (OptimizerKind kind : {OptimizerKind::sgd, OptimizerKind::adam}) {
+    ExperimentSpec s = kind == OptimizerKind::sgd ? regression_spec() : classification_spec();
+    s.model.biases = true;
+    ReferenceGpuDevice device;
+    Runner gpu(s, "", &device, "");
+    EXPECT_EQ(gpu.members_on_gpu(), int(gpu.members().size()));
+    Runner cpu(s);
+    run_all(gpu);
+    run_all(cpu);
+    const double diff = max_rel_diff(cpu, gpu);
+    std::printf("biases, %s: max relative difference %.2e\n", optimizer_name(kind), diff);
+    EXPECT_LT(diff, kTolerance);
+    const Mlp& trained = *gpu.members()[0]->mlp();
+    double moved = 0;  // the biases trained (they start at 0)
+    for (int l = 0; l < trained.layers(); l++)
+      for (int i = 0; i < trained.dims()[size_t(l) + 1]; i++) moved = std::max(moved, std::fabs(trained.bias(l)[i]));
+    EXPECT_GT(moved, 1e-3) << optimizer_name(kind);
+  }
+}
+
 TEST(GpuPlan, BackendChoice) {
   ReferenceGpuDevice hw, sw;
   sw.set_fallback(true);

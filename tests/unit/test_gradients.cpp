@@ -1,5 +1,6 @@
 // Finite-difference checks (float64, central differences) of the explicit backward pass:
-// every activation, both losses, with non-trivial forward multipliers from the parametrization.
+// every activation, both losses, with and without biases, with non-trivial forward multipliers from the
+// parametrization (μP: weights n^{±1/2}, biases √fan_out).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,16 +25,17 @@ double loss_of(Mlp& mlp, const Problem& p, double* dout) {
 }
 
 // Largest |analytic − numeric| / max(|numeric|, 1e-3) over every parameter.
-double worst_gradient_error(Activation act, bool classification) {
+double worst_gradient_error(Activation act, bool classification, bool biases) {
   const std::vector<int> dims{3, 6, 5, 3};
-  const std::vector<TensorScaling> scaling = scale_layers(preset_exponents(Preset::mup, 3, UpdateRule::sgd), dims,
-                                                          UpdateRule::sgd, 0.0);
+  const std::vector<Abc> mup = preset_exponents(Preset::mup, 3, UpdateRule::sgd);
+  const std::vector<TensorScaling> scaling = scale_layers(mup, dims, UpdateRule::sgd, 0.0);
   Problem p;
   p.classification = classification;
-  Mlp mlp(dims, act, scaling, p.batch);
+  Mlp mlp(dims, act, scaling, p.batch,
+          biases ? bias_scaling(mup, dims, UpdateRule::sgd, 0.0) : std::vector<TensorScaling>{});
   Rng rng(3);
   mlp.init(rng);
-  for (double& w : mlp.params()) w += 0.3 * rng.normal();  // move off the symmetric init
+  for (double& w : mlp.params()) w += 0.3 * rng.normal();  // move off the symmetric init (and the zero biases)
   for (int i = 0; i < p.batch * dims[0]; i++) p.x.push_back(rng.normal());
   for (int i = 0; i < p.batch * dims.back(); i++) p.y.push_back(rng.normal());
   for (int i = 0; i < p.batch; i++) p.labels.push_back(int(rng.below(uint64_t(dims.back()))));
@@ -61,12 +63,12 @@ double worst_gradient_error(Activation act, bool classification) {
 
 }  // namespace
 
-class GradientCheck : public ::testing::TestWithParam<std::tuple<Activation, bool>> {};
+class GradientCheck : public ::testing::TestWithParam<std::tuple<Activation, bool, bool>> {};
 
 TEST_P(GradientCheck, BackwardMatchesFiniteDifferences) {
-  const auto [act, classification] = GetParam();
-  EXPECT_LT(worst_gradient_error(act, classification), 1e-6)
-      << activation_name(act) << (classification ? " cross-entropy" : " mse");
+  const auto [act, classification, biases] = GetParam();
+  EXPECT_LT(worst_gradient_error(act, classification, biases), 1e-6)
+      << activation_name(act) << (classification ? " cross-entropy" : " mse") << (biases ? " biases" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(AllActivationsAndLosses, GradientCheck,
@@ -74,7 +76,7 @@ INSTANTIATE_TEST_SUITE_P(AllActivationsAndLosses, GradientCheck,
                                                               Activation::linear, Activation::sigmoid,
                                                               Activation::softplus, Activation::x_tanh,
                                                               Activation::x2_tanh, Activation::sin, Activation::ricker),
-                                            ::testing::Bool()));
+                                            ::testing::Bool(), ::testing::Bool()));
 
 TEST(Loss, CrossEntropyIsStableForHugeLogits) {
   const double f[] = {1000, -1000, 0};

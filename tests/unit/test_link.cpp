@@ -94,7 +94,7 @@ TEST(Link, EveryPresetRoundTripsExactlyAndHoldsOnlyItsChangedFields) {
 
 TEST(Link, ASpecWithEveryFieldChangedRoundTripsBitExactly) {
   SpecResult r = parse_spec_text(R"({"version":1,"name":"every field \"quoted\" é ∞","description":"line\nbreak\ttab",
-      "model":{"widths":[3,5],"activation":"gelu","input_bias":true},
+      "model":{"widths":[3,5],"activation":"gelu","input_bias":true,"biases":true},
       "parametrization":{"preset":"custom","theta":0.1,"custom":[{"a":0,"b":0.1,"c":1e-9},{"a":0.5,"b":0,"c":0},{"a":0.5,"b":0,"c":0.3}]},
       "task":{"kind":"sectors","input_dim":2,"classes":4,"twist":1.5,"seed":9007199254740991,"train_size":40,"test_size":30,"frequency":0.3},
       "optimizer":{"kind":"adamw","lr":0.0030000000000000001,"momentum":0.5,"beta1":0.8,"beta2":0.99,"eps":1e-7,"weight_decay":0.01},
@@ -107,6 +107,7 @@ TEST(Link, ASpecWithEveryFieldChangedRoundTripsBitExactly) {
   EXPECT_EQ(canonical(back.spec), canonical(r.spec));
   EXPECT_EQ(back.spec.optimizer.lr, r.spec.optimizer.lr);
   EXPECT_EQ(back.spec.task.seed, 9007199254740991u);
+  EXPECT_TRUE(back.spec.model.biases);
 }
 
 TEST(Link, TheLongestValidSpecFitsUnderTheLengthLimit) {

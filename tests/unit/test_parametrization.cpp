@@ -79,30 +79,64 @@ TEST(Classify, PerLayerLearningRatesFoldIntoTheSymmetry) {
   EXPECT_EQ(classify(abc).regime, Regime::feature_learning);
 }
 
-TEST(ThetaShift, MupAtThetaZeroAndHalfGiveTheSameTrajectory) {
-  ExperimentSpec spec;
-  spec.model.widths = {128, 128};
-  spec.parametrization.preset = Preset::mup;
-  spec.optimizer.lr = 0.5;
-  spec.schedule.steps = 30;
-  spec.metrics = {"train_loss", "act_rms"};
-  ExperimentSpec shifted = spec;
-  shifted.parametrization.theta = 0.5;
-  Runner a(spec), b(shifted);
-  while (a.step()) {}
-  while (b.step()) {}
-  const ::Member& ra = *a.members()[0];
-  const ::Member& rb = *b.members()[0];
-  ASSERT_EQ(ra.status(), RunStatus::finished);
-  ASSERT_EQ(ra.series().size(), rb.series().size());
-  double worst = 0;
-  for (size_t s = 0; s < ra.series().size(); s++)
-    for (size_t t = 0; t < ra.series()[s].values.size(); t++) {
-      const double x = ra.series()[s].values[t], y = rb.series()[s].values[t];
-      worst = std::max(worst, std::fabs(x - y) / std::max(std::fabs(x), 1e-300));
+// A bias is an input weight with fan-in 1 (Tensor Programs V): its direct-form LR has the input layer's exponent
+// of n = the bias's length, and the readout's bias (length d_out) is Θ(1).
+TEST(Biases, DirectFormFollowsTheInputLayerWithFanInOne) {
+  struct Row {
+    Preset preset;
+    UpdateRule rule;
+    double lr_exponent, multiplier_exponent;  // hidden biases: effective LR ∝ n^e, multiplier ∝ n^e
+  };
+  const Row rows[] = {{Preset::sp, UpdateRule::sgd, 0, 0},    {Preset::ntp, UpdateRule::sgd, 0, 0},
+                      {Preset::mup, UpdateRule::sgd, 1, 0.5}, {Preset::mup, UpdateRule::adam, 0, 0.5},
+                      {Preset::mfp, UpdateRule::sgd, 1, 0},   {Preset::sp_lr_over_n, UpdateRule::sgd, -1, 0}};
+  for (const Row& r : rows)
+    for (int n : {64, 1024}) {
+      const int layers = r.preset == Preset::mfp ? 2 : 3;
+      std::vector<int> dims(size_t(layers) + 1, n);
+      dims.front() = 8, dims.back() = 1;
+      for (double theta : {0.0, 0.5}) {
+        const auto biases = bias_scaling(preset_exponents(r.preset, layers, r.rule), dims, r.rule, theta);
+        for (int l = 0; l < layers; l++) {
+          const double length = dims[size_t(l) + 1];
+          const double e = l + 1 < layers ? r.lr_exponent : 0;  // the readout's bias: n = d_out = 1
+          EXPECT_NEAR(direct(biases[size_t(l)], r.rule).lr, std::pow(length, e), 1e-9)
+              << preset_name(r.preset) << " n=" << n << " theta=" << theta << " bias " << l;
+          if (theta == 0 && l + 1 < layers)
+            EXPECT_NEAR(biases[size_t(l)].multiplier, std::pow(n, r.multiplier_exponent), 1e-9)
+                << preset_name(r.preset);
+        }
+      }
     }
-  EXPECT_LT(worst, 1e-12);
-  // ...and the loss did move, so the check is not vacuous.
-  const auto& loss = ra.series()[0].values;
-  EXPECT_LT(loss.back(), 0.9 * loss.front());
+}
+
+TEST(ThetaShift, MupAtThetaZeroAndHalfGiveTheSameTrajectory) {
+  for (bool biases : {false, true}) {
+    ExperimentSpec spec;
+    spec.model.biases = biases;
+    spec.model.widths = {128, 128};
+    spec.parametrization.preset = Preset::mup;
+    spec.optimizer.lr = 0.5;
+    spec.schedule.steps = 30;
+    spec.metrics = {"train_loss", "act_rms"};
+    ExperimentSpec shifted = spec;
+    shifted.parametrization.theta = 0.5;
+    Runner a(spec), b(shifted);
+    while (a.step()) {}
+    while (b.step()) {}
+    const ::Member& ra = *a.members()[0];
+    const ::Member& rb = *b.members()[0];
+    ASSERT_EQ(ra.status(), RunStatus::finished);
+    ASSERT_EQ(ra.series().size(), rb.series().size());
+    double worst = 0;
+    for (size_t s = 0; s < ra.series().size(); s++)
+      for (size_t t = 0; t < ra.series()[s].values.size(); t++) {
+        const double x = ra.series()[s].values[t], y = rb.series()[s].values[t];
+        worst = std::max(worst, std::fabs(x - y) / std::max(std::fabs(x), 1e-300));
+      }
+    EXPECT_LT(worst, 1e-12) << "biases " << biases;
+    // ...and the loss did move, so the check is not vacuous.
+    const auto& loss = ra.series()[0].values;
+    EXPECT_LT(loss.back(), 0.9 * loss.front()) << "biases " << biases;
+  }
 }

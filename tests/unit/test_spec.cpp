@@ -83,6 +83,19 @@ TEST(Spec, ReportsEveryBadFieldWithItsPath) {
   expect_error("[1,2]", ": expected an object, got array");
 }
 
+TEST(Spec, BiasesAreWrittenOnlyWhenOnAndRefusedWhereUndefined) {
+  expect_error(with(R"("model":{"biases":"yes"})"), "model.biases: expected true or false");
+  expect_error(with(R"("model":{"biases":true,"asi":true})"),
+               "model.biases: not with model.asi (the two copies would share one readout bias)");
+  expect_error(with(R"("model":{"biases":true,"kind":"transformer"})"), "model.biases: only for MLPs");
+  EXPECT_EQ(json::write(spec_to_json(ExperimentSpec{})).find("biases"), std::string::npos);
+  ExperimentSpec s;
+  s.model.biases = true;
+  const SpecResult back = parse_spec_text(json::write(spec_to_json(s)));
+  ASSERT_TRUE(back.ok()) << back.errors[0];
+  EXPECT_TRUE(back.spec.model.biases);
+}
+
 TEST(Spec, CollectsAllErrorsAtOnce) {
   SpecResult r = parse_spec_text(with(R"("model":{"widths":[0]},"optimizer":{"lr":-1},"bogus":1)"));
   EXPECT_EQ(r.errors.size(), 3u);

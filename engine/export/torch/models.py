@@ -35,23 +35,32 @@ def activation(name, a):
 
 
 class Mlp(torch.nn.Module):
-    """h_l = m_l · (x_{l−1} W_lᵀ), x_l = φ(h_l), output f = h_{L+1}. No biases: a bias is a constant input column."""
+    """h_l = m_l · (x_{l−1} W_lᵀ) (+ m'_l b_l with model.biases: RULES then has rows b1, b2, ...), x_l = φ(h_l),
+    output f = h_{L+1}. Without model.biases a first-layer bias can be a constant input column (model.input_bias)."""
 
     def __init__(self, dims, act, act_param, rules):
         super().__init__()
-        self.names = [f"W{l + 1}" for l in range(len(dims) - 1)]
+        layers = range(len(dims) - 1)
+        self.names = [f"W{l + 1}" for l in layers]
         self.weights = torch.nn.ParameterList(
-            [torch.nn.Parameter(torch.empty(dims[l + 1], dims[l])) for l in range(len(dims) - 1)])
+            [torch.nn.Parameter(torch.empty(dims[l + 1], dims[l])) for l in layers])
         self.multipliers = [rules[n][2] for n in self.names]
+        self.bias_names = [f"b{l + 1}" for l in layers] if "b1" in rules else []
+        self.biases = torch.nn.ParameterList([torch.nn.Parameter(torch.zeros(dims[l + 1])) for l in layers
+                                              if self.bias_names])
+        self.bias_multipliers = [rules[n][2] for n in self.bias_names]
         self.phi = activation(act, act_param)
 
     def named_tensors(self):
-        return list(zip(self.names, self.weights))
+        """The engine's order (layer_slices): every weight matrix, then every bias."""
+        return list(zip(self.names, self.weights)) + list(zip(self.bias_names, self.biases))
 
     def preactivations(self, x):
         hs = []
         for l, (w, m) in enumerate(zip(self.weights, self.multipliers)):
             hs.append(m * (x @ w.T))
+            if self.bias_names:
+                hs[-1] = hs[-1] + self.bias_multipliers[l] * self.biases[l]
             if l + 1 < len(self.weights):
                 x = self.phi(hs[-1])
         return hs
@@ -132,7 +141,8 @@ class AnchorTransformer(torch.nn.Module):
 def initialize(model, rules, seed, init_member):
     """The engine's weights when an init file gives them, else draws of torch's generator seeded with the seed."""
     if init_member is not None:
-        stored = {x["name"]: x["w"] for x in init_member.get("layers") or init_member["transformer"]["tensors"]}
+        tensors = (init_member.get("layers") or init_member["transformer"]["tensors"]) + init_member.get("biases", [])
+        stored = {x["name"]: x["w"] for x in tensors}
         for name, p in model.named_tensors():
             with torch.no_grad():
                 p.copy_(torch.tensor(stored[name], dtype=torch.float64).reshape(p.shape))
