@@ -9,6 +9,7 @@
 #include "engine/metrics/neurons.hpp"
 #include "engine/task/phenomena_tasks.hpp"
 #include "imgui.h"
+#include "web/neuron_polar.hpp"
 #include "web/plot.hpp"
 
 namespace {
@@ -61,12 +62,6 @@ const std::vector<PhaseSlope>& phase_slopes_of(PhenomenaView& v, const Runner& r
     v.slopes_at = runner.total_steps();
   }
   return v.slopes;
-}
-
-Mlp with_params(const Mlp& m, const std::vector<double>& params) {
-  Mlp copy(m.dims(), m.activation(), m.scaling(), 1);
-  copy.params() = params;
-  return copy;
 }
 
 // Red for negative, white at 0, blue for positive, saturating at |v| = scale.
@@ -347,22 +342,17 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
   pick_on_click(runner, v, slopes, centres, std::max(cw, ch));
 }
 
-// Neurons as points: angle vs amplitude, at init (grey) and now (orange).
-void neuron_panels(const Member& run, float width) {
-  const Mlp& m = *run.mlp();
-  std::vector<Scatter> sets;
-  auto add = [&](const Mlp& net, ImU32 color, const char* label) {
-    Scatter s{{}, {}, color, label};
-    for (const NeuronPoint& p : neuron_scatter(net)) {
-      s.x.push_back(p.angle);
-      s.y.push_back(p.amplitude > 0 ? std::log10(p.amplitude) : NAN);
-    }
-    sets.push_back(s);
-  };
-  if (!run.initial_params().empty()) add(with_params(m, run.initial_params()), IM_COL32(150, 150, 150, 255), "init");
-  add(m, IM_COL32(255, 140, 40, 255), "now");
-  scatter_plot("##neurons", "neurons: angle vs log10 |a| ||(w, b)||", "angle (rad)",
-               "log10 A", sets, ImVec2(width, kPanelHeight));
+// The run's train loss beside its neurons: the plateaus of the loss are where the neurons turn and condense.
+void loss_panel(const Member& run, float width) {
+  const Series* loss = run.find_series("train_loss");
+  if (!loss) return;
+  std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().begin() + long(loss->values.size()));
+  PlotAxes axes;
+  axes.title = "train loss of the chosen run";
+  axes.x_label = "step";
+  axes.y_label = "loss";
+  line_plot("##neuron_loss", axes, {solid_curve("train loss", steps, loss->values, IM_COL32(255, 140, 40, 255))},
+            ImVec2(width, kPanelHeight + 60));
 }
 
 // The filtering method: e_low and e_high vs step (any input dimension).
@@ -488,14 +478,15 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
     phase_fits(runner, v, ImVec2(half, kPanelHeight + 40));
     fit_panel(v, runner, run, half);
     ImGui::SameLine();
-    ImGui::TextWrapped("The chosen run: %s. Its fit on the left, its neurons below (angle vs amplitude at init "
-                       "and now). Near-linear fits and neurons that barely move: linear regime; a few kinks and "
+    ImGui::TextWrapped("The chosen run: %s. Its fit on the left, its neurons below (polar: angle of (w, b), radius "
+                       "log10 amplitude, at init and now). Near-linear fits and neurons that barely move: linear regime; a few kinks and "
                        "neurons gathered on a few angles: condensed.",
                        run.label().c_str());
   }
   if (neurons) {
-    neuron_panels(run, half);
+    neuron_polar_plot("##neurons", neuron_polar_picture(run), ImVec2(half, kPanelHeight + 60));
     ImGui::SameLine();
+    loss_panel(run, half);
     cosine_panel(v, run, half);
   }
   if (sharp) sharpness_panel(runner);

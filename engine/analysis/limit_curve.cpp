@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/analysis/dmft.hpp"
 #include "engine/analysis/infinite_width.hpp"
 #include "engine/analysis/mean_field_limit.hpp"
 #include "engine/analysis/ntk.hpp"
@@ -13,6 +14,10 @@ namespace {
 constexpr int kQuadratureNodes = 20;      // per dimension, as experiment E8
 constexpr int kMaxQuadratureDims = 4;     // (u, v) dimensions: 20^4 = 160 000 weighted neurons at most
 constexpr long kMaxKernelDoubles = 8000000;  // the NTK's gradient rows: 64 MB
+// DMFT: its Monte Carlo histories hold samples × (steps + 1) × points floats (four of them), and its response
+// functions cost ~ (points · steps)³ per response draw, so it is drawn for short runs on a few points only.
+constexpr int kMaxDmftPoints = 4, kMaxDmftSteps = 60;
+constexpr long kDmftHistoryFloats = 1L << 21;  // per history: 8 MB; 2^14 draws at 20 steps of 4 points
 
 // Square loss of outputs f (count × outputs) on targets y, as the engine's mse_loss defines it.
 double square_loss(const double* f, const double* y, long count, int outputs) {
@@ -73,6 +78,18 @@ std::vector<double> quadrature_outputs(const Mlp& m, const Dataset& train, doubl
                                lr, steps);
 }
 
+// f at every step of the two-hidden-layer μP limit by DMFT, and the number of Monte Carlo draws it used.
+std::vector<double> dmft_outputs(const DmftNet& net, const Dataset& train, double lr, int steps, int* samples) {
+  DmftSettings set;
+  set.lr = lr;
+  set.steps = steps;
+  const long per_draw = long(steps + 1) * train.size;
+  set.samples = int(std::min<long>(1L << 14, kDmftHistoryFloats / per_draw)) & ~1;  // even: antithetic pairs
+  set.response_samples = set.samples / 8;
+  *samples = set.samples;
+  return solve_dmft(net, {train.size, train.input_dim, train.x.data(), train.y.data()}, set).f;
+}
+
 // f at every step of kernel gradient descent with m's tangent kernel at init, from m's own f₀.
 std::vector<double> kernel_outputs(Mlp& m, const Dataset& train, double lr, int steps) {
   const int count = train.size;
@@ -116,7 +133,8 @@ std::vector<LimitCurve> limit_curves(const ExperimentSpec& spec, const TaskData&
     coords.lr = lr;
     const MlpMember member(spec, data, coords);
     Mlp m = *member.mlp();
-    std::string mean_field_why;
+    std::string mean_field_why, dmft_why;
+    DmftNet net;
     std::vector<double> f;
     std::string kind;
     if (mean_field_form(m, &mean_field_why) && m.activation() == Activation::linear) {
@@ -128,6 +146,13 @@ std::vector<LimitCurve> limit_curves(const ExperimentSpec& spec, const TaskData&
                     std::to_string(kMaxQuadratureDims - 1));
       f = quadrature_outputs(m, train, lr, spec.schedule.steps);
       kind = "n=inf (mean-field quadrature)";
+    } else if (dmft_form(m, &net, &dmft_why)) {
+      if (train.size > kMaxDmftPoints || spec.schedule.steps > kMaxDmftSteps)
+        return none("the DMFT curve (two hidden layers, muP) is drawn for train_size <= " +
+                    std::to_string(kMaxDmftPoints) + " and steps <= " + std::to_string(kMaxDmftSteps));
+      int samples = 0;
+      f = dmft_outputs(net, train, lr, spec.schedule.steps, &samples);
+      kind = "n=inf (DMFT, " + std::to_string(samples) + " samples)";
     } else if (classify(spec_exponents(spec)).regime == Regime::kernel) {
       if (train.outputs != 1) return none("the kernel curve needs one output");
       const long doubles = long(train.size) * long(m.params().size());
@@ -137,8 +162,9 @@ std::vector<LimitCurve> limit_curves(const ExperimentSpec& spec, const TaskData&
       f = kernel_outputs(m, train, lr, spec.schedule.steps);
       kind = "kernel GD, NTK at init of n=" + std::to_string(m.dims()[1]);
     } else {
-      return none("known for one hidden layer in mean-field form (MFP, muP) or a kernel-regime parametrization "
-                  "(NTP, SP with lr ~ 1/n); here: " + mean_field_why);
+      return none("known for one hidden layer in mean-field form (MFP, muP), two hidden layers in muP (DMFT) or a "
+                  "kernel-regime parametrization (NTP, SP with lr ~ 1/n); here: " +
+                  (m.layers() == 3 ? dmft_why : mean_field_why));
     }
     LimitCurve c = sample(spec, train, f, long(train.size) * train.outputs);
     c.lr = lr;

@@ -6,10 +6,13 @@
 //     the exact P/Q recursion of engine/analysis/infinite_width.hpp with the Gram matrix at n = ∞ (E7);
 //   - one hidden layer, nonlinear, mean-field form, one output, input dimension ≤ 3: Gauss–Hermite quadrature
 //     over a neuron's initial (u, v), 20 nodes per dimension (E8; for ReLU the kink makes it converge slowly);
+//   - two hidden layers of one width under μP (SGD), a φ with a continuous derivative, one output, ≤ 4 train
+//     points and ≤ 60 steps: the DMFT of engine/analysis/dmft.hpp, Monte Carlo with up to 2^14 draws per layer
+//     (E10; the label names the count: the curve carries that Monte Carlo error, ~ a width-2^14 net's);
 //   - a kernel-regime parametrization (NTP, SP with LR ∝ 1/n, ...; TP4 r > 0): kernel gradient descent with the
 //     tangent kernel at init (E6). The engine computes the empirical kernel of the widest member, seed 0, so the
 //     label names that width: it is the n = ∞ curve up to that network's own O(n^-1/2) fluctuation.
-// All three need plain full-batch SGD (no momentum, no weight decay) on the square loss; otherwise `why` says
+// All four need plain full-batch SGD (no momentum, no weight decay) on the square loss; otherwise `why` says
 // which condition fails, so the page can tell the student why no ∞ curve is drawn.
 #pragma once
 #include <string>

@@ -35,18 +35,24 @@ double cosine(const Neurons& n, int i, int j) {
   return dot / (n.norm[size_t(i)] * n.norm[size_t(j)]);
 }
 
-double amplitude(const Neurons& n, int k) { return std::fabs(n.a[size_t(k)]) * n.norm[size_t(k)]; }
-
 }  // namespace
 
+NeuronPoint neuron_point(const Mlp& m, int k) {
+  const int dim = m.dims()[0];
+  const double m1 = m.scaling()[0].multiplier, m2 = m.scaling()[1].multiplier;
+  const double* w = m.weights(0) + long(k) * dim;
+  double norm2 = 0;
+  for (int d = 0; d < dim; d++) norm2 += w[d] * w[d];
+  NeuronPoint p;
+  // The multiplier m1 > 0 scales w_k without turning it, so the angle can be read from the stored weights.
+  p.angle = dim >= 2 ? std::atan2(w[dim - 1], w[dim - 2]) : (w[0] >= 0 ? 0.0 : M_PI);
+  p.amplitude = std::fabs(m2 * m.weights(1)[k]) * m1 * std::sqrt(norm2);  // W₂ is 1 × count
+  return p;
+}
+
 std::vector<NeuronPoint> neuron_scatter(const Mlp& m) {
-  const Neurons n = neurons_of(m);
-  std::vector<NeuronPoint> out(static_cast<size_t>(n.count));
-  for (int k = 0; k < n.count; k++) {
-    const double* w = &n.w[size_t(k * n.dim)];
-    out[size_t(k)].angle = n.dim >= 2 ? std::atan2(w[n.dim - 1], w[n.dim - 2]) : (w[0] >= 0 ? 0.0 : M_PI);
-    out[size_t(k)].amplitude = amplitude(n, k);
-  }
+  std::vector<NeuronPoint> out(static_cast<size_t>(m.dims()[1]));
+  for (int k = 0; k < m.dims()[1]; k++) out[size_t(k)] = neuron_point(m, k);
   return out;
 }
 

@@ -13,6 +13,8 @@ struct NeuronPoint {
   double angle = 0;      // atan2 of w_k's last two coordinates: atan2(b_k, w_k) for 1-D input with bias
   double amplitude = 0;  // A_k = |a_k| ‖w_k‖
 };
+// Neuron k's point, computed from the weights in place (no allocation: a record step calls it for every neuron).
+NeuronPoint neuron_point(const Mlp& m, int k);
 std::vector<NeuronPoint> neuron_scatter(const Mlp& m);
 
 // D(u, v) = uᵀv / (‖u‖‖v‖) of the input weight vectors, rows and columns sorted by the entries of the leading

@@ -87,6 +87,30 @@ class NeuronCondensationProbe : public Probe {
   CondensationProbe condensation_;
 };
 
+// Every neuron's (angle, amplitude) at each record: the trajectories the book's polar figure draws (Fig. 8.2-8.3).
+// Two series per neuron, so the memory is that of any 2m series: bounded by steps / record_every.
+class NeuronPathsProbe : public Probe {
+ public:
+  explicit NeuronPathsProbe(Record& r) : Probe(series_names(r.mlp()->dims()[1])) {}
+  void measure(Record& r, double* out) override {
+    for (int k = 0; k < r.mlp()->dims()[1]; k++) {
+      const NeuronPoint p = neuron_point(*r.mlp(), k);
+      out[2 * k] = p.angle;
+      out[2 * k + 1] = p.amplitude;
+    }
+  }
+
+ private:
+  static std::vector<std::string> series_names(int count) {
+    std::vector<std::string> names;
+    for (int k = 0; k < count; k++) {
+      names.push_back("neuron_paths/" + std::to_string(k) + "/angle");
+      names.push_back("neuron_paths/" + std::to_string(k) + "/amplitude");
+    }
+    return names;
+  }
+};
+
 }  // namespace
 
 std::unique_ptr<Probe> frequency_probe(Record& r) {
@@ -96,3 +120,4 @@ std::unique_ptr<Probe> filter_probe(Record& r, double width) { return std::make_
 std::unique_ptr<Probe> sign_accuracy_probe(Record&) { return std::make_unique<SignAccuracyProbe>(); }
 std::unique_ptr<Probe> sharpness_probe(Record& r) { return std::make_unique<SharpnessProbe>(r); }
 std::unique_ptr<Probe> condensation_probe(Record& r) { return std::make_unique<NeuronCondensationProbe>(r); }
+std::unique_ptr<Probe> neuron_paths_probe(Record& r) { return std::make_unique<NeuronPathsProbe>(r); }

@@ -26,3 +26,6 @@ std::unique_ptr<Probe> sharpness_probe(Record& r);
 // condensation: the amplitude share of the largest direction and the number of lines, "condensation/share",
 // "condensation/lines" (engine/metrics/neurons.hpp).
 std::unique_ptr<Probe> condensation_probe(Record& r);
+// neuron_paths: every neuron's angle atan2(b_k, w_k) and amplitude A_k = |a_k| ‖(w_k, b_k)‖ at each record, series
+// "neuron_paths/K/angle", "neuron_paths/K/amplitude" (engine/metrics/neurons.hpp): the polar view's trajectories.
+std::unique_ptr<Probe> neuron_paths_probe(Record& r);

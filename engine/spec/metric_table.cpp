@@ -53,6 +53,10 @@ std::string check_condensation(const ExperimentSpec& s) {
   if (s.model.widths.size() == 1) return "";
   return "condensation needs exactly 1 hidden layer (neurons = input weights and output weight)";
 }
+std::string check_neuron_paths(const ExperimentSpec& s) {
+  if (s.model.widths.size() == 1) return "";
+  return "neuron_paths needs exactly 1 hidden layer (neurons = input weights and output weight)";
+}
 
 // The train loss: a full-batch MLP step's loss is the train loss; else a pass over the train set (a Transformer:
 // over its first kTransformerTrainEval sequences).
@@ -125,6 +129,8 @@ const std::vector<MetricDef>& metric_table() {
        [](S, Record&) { return value_probe("gd_lr", [](Record& r) { return r.gd_lr; }); }},
       {"condensation", kForMlp, true, nullptr, false, true, false, true, check_condensation, no_cost,
        [](S, Record& r) { return condensation_probe(r); }},
+      {"neuron_paths", kForMlp, true, nullptr, false, true, false, false, check_neuron_paths, no_cost,
+       [](S, Record& r) { return neuron_paths_probe(r); }},
       {"slope_loss", kForMlp, false, with_gradient_loss, false, false, false, false, fine, train_set_flops,
        [](S, Record&) { return value_probe("slope_loss", [](Record& r) { return r.slope_loss; }); }},
       {"train_accuracy", kForTransformer, true, nullptr, true, true, true, false, fine, no_cost,

@@ -1,11 +1,12 @@
 // The "phenomena" tab on browser-sized versions of presets 20, 23, 24 and 27: the frequency
 // principle's order after 150 steps (Delta_F(1) < 0.1 while Delta_F(5) > 0.5; native t1 = 19, t5 = 837), the
 // (gamma, gamma') map's S_w signs at points far from the boundaries, choosing a point on the map or among the
-// per-point fits, and screenshots of every picture
+// per-point fits, the polar neuron view's paths (preset 24), and screenshots of every picture
 // (build/screenshots/phenomena-*.png) that must not be blank.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
+import { decodePng } from './png.mjs';
 
 const T = { timeout: 600_000 };
 let pg;
@@ -78,9 +79,34 @@ test('dropout: the condensation preset shows its neurons', T, async () => {
   await showPhenomena('dropout');
 });
 
-test('condensation: neurons and the sorted cosine matrix', T, async () => {
-  await runPreset(pg.page, /24-condensation/, (s) => { s.schedule.steps = 600; });
-  await showPhenomena('condensation');
+// Pixels of the polar view's path colour (web/neuron_polar.cpp kPathColor) in a screenshot of the phenomena tab.
+const PATH_COLOUR = (80 << 16) | (170 << 8) | 255;
+async function pathPixels(name) {
+  await clickImGui(pg.page, PHENOMENA_TAB.x, PHENOMENA_TAB.y);
+  const png = decodePng(await screenshot(pg.page, `phenomena-${name}`));
+  let matches = 0;
+  for (let i = 0; i < png.width * png.height; i++) {
+    const j = i * png.channels;
+    if (((png.data[j] << 16) | (png.data[j + 1] << 8) | png.data[j + 2]) === PATH_COLOUR) matches++;
+  }
+  return matches;
+}
+
+// The book's polar neuron view (Fig. 8.2-8.3): without the metric neuron_paths the view has init and now only (no
+// pixel of the path colour); with it, 100 paths through 25 records (measured 0 and 2 555 pixels at 1280 x 800,
+// 2026-11-25; screenshots build/screenshots/phenomena-condensation*.png).
+test('condensation: the polar neuron view draws paths, beside the loss and the sorted cosine matrix', T, async () => {
+  await runPreset(pg.page, /24-condensation/, (s) => {
+    s.schedule.steps = 600;
+    s.metrics = s.metrics.filter((m) => m !== 'neuron_paths');
+  });
+  const control = await pathPixels('condensation-no-paths');
+  const r = await runPreset(pg.page, /24-condensation/, (s) => { s.schedule.steps = 600; });
+  assert.equal(r.runs[0].series['neuron_paths/0/angle'].length, 25);  // steps 0, 25, ..., 600
+  const drawn = await pathPixels('condensation');
+  console.log(`path-colour pixels: ${control} without neuron_paths, ${drawn} with`);
+  assert.equal(control, 0);
+  assert.ok(drawn > 300, `${drawn} pixels of the path colour`);
 });
 
 test('edge of stability: sharpness against 2/eta', T, async () => {

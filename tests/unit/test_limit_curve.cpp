@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/analysis/dmft.hpp"
 #include "engine/analysis/infinite_width.hpp"
 #include "engine/analysis/limit_curve.hpp"
 #include "engine/run/runner.hpp"
@@ -112,6 +113,37 @@ TEST(LimitCurve, KernelRegimeIsKernelGradientDescent) {
   EXPECT_LT(gap[1], gap[0] / 2);
 }
 
+// E10: two hidden layers under μP (tanh, d = 8, the sin toy's first 4 points, η = 1, 20 steps): the DMFT curve,
+// the same as engine/analysis/dmft.hpp's with the stated sample count, and a width-1024 net is nearer to it than a
+// width-64 one (2 seeds each; n^-1/2 predicts 4x; test_dmft.cpp has the full error slope).
+TEST(LimitCurve, DeepMupByDmft) {
+  ExperimentSpec s = one_hidden(Preset::mup, Activation::tanh, 8, 4, 1.0, 20);
+  s.model.widths = {64, 64};
+  const TaskData data = make_task(s.task);
+  std::string why;
+  const std::vector<LimitCurve> curves = limit_curves(s, data, &why);
+  ASSERT_EQ(curves.size(), 1u) << why;
+  EXPECT_EQ(curves[0].label, "n=inf (DMFT, 16384 samples)");
+  DmftNet net;
+  net.u_std = 1 / std::sqrt(8.0);
+  DmftSettings set;
+  set.steps = 20;
+  set.samples = 1 << 14;
+  set.response_samples = set.samples / 8;
+  const DmftSolution dmft = solve_dmft(net, {4, 8, data.train.x.data(), data.train.y.data()}, set);
+  for (size_t i = 0; i < curves[0].steps.size(); i++) {
+    double loss = 0;
+    for (int k = 0; k < 4; k++) {
+      const double r = dmft.f[size_t(curves[0].steps[i] * 4 + k)] - data.train.y[size_t(k)];
+      loss += r * r / 8;
+    }
+    EXPECT_NEAR(curves[0].train_loss[i], loss, 1e-12);
+  }
+  const double near = distance_to_limit(s, 1024, 2, curves[0]), far = distance_to_limit(s, 64, 2, curves[0]);
+  std::printf("DMFT: max |L_n - L_inf|  n=64: %.3g  n=1024: %.3g\n", far, near);
+  EXPECT_LT(near, far / 2);
+}
+
 TEST(LimitCurve, SaysWhyWhenThereIsNone) {
   auto why_not = [](const ExperimentSpec& s) {
     std::string why;
@@ -125,6 +157,11 @@ TEST(LimitCurve, SaysWhyWhenThereIsNone) {
   ExperimentSpec deep_mup = one_hidden(Preset::mup, Activation::relu, 2, 4, 0.1, 5);
   deep_mup.model.widths = {64, 64};
   EXPECT_NE(why_not(deep_mup).find("one hidden layer"), std::string::npos);
+  EXPECT_NE(why_not(deep_mup).find("not relu"), std::string::npos);
+  ExperimentSpec long_dmft = deep_mup;
+  long_dmft.model.activation = Activation::tanh;
+  long_dmft.schedule.steps = 200;
+  EXPECT_NE(why_not(long_dmft).find("steps <= 60"), std::string::npos);
 
   ExperimentSpec wide_input = one_hidden(Preset::mfp, Activation::tanh, 8, 4, 0.1, 5);
   EXPECT_NE(why_not(wide_input).find("input_dim"), std::string::npos);

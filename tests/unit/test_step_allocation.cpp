@@ -28,7 +28,7 @@ long allocations_while_stepping(const std::string& model_extra, const std::strin
 }  // namespace
 
 TEST(StepAllocation, CondensationRecordsAllocateNothing) {
-  EXPECT_EQ(allocations_while_stepping("", "", R"("train_loss","condensation")", 20), 0);
+  EXPECT_EQ(allocations_while_stepping("", "", R"("train_loss","condensation","neuron_paths")", 20), 0);
 }
 
 TEST(StepAllocation, FrequencyToggleStepsAllocateNothing) {
