@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/kernels/activation.hpp"
 #include "engine/model/loss.hpp"
 
 namespace {
@@ -21,10 +22,13 @@ HessianProbe::HessianProbe(Mlp& m, const double* x, const double* y, int count)
   sqrt_lr_.resize(p);
   for (const TensorSlice& t : layer_slices(m))
     std::fill_n(sqrt_lr_.begin() + t.offset, t.size, std::sqrt(t.lr_multiplier));
+  if (activation_has_second_derivative(m.activation()))
+    exact_ = std::make_unique<HessianVectorProduct>(m, x, y, count);
   theta_.resize(p);
   g_plus_.resize(p);
   v_.resize(p);
   hv_.resize(p);
+  scaled_v_.resize(p);
   dout_.resize(size_t(count) * size_t(m.dims().back()));
   // A fixed start vector (not the run's seed), so a given θ always gives the same estimate.
   uint64_t z = 0x2545F4914F6CDD1Dull;
@@ -42,16 +46,26 @@ double HessianProbe::gradient() {
 }
 
 void HessianProbe::product(const double* v, double* hv) {
+  const size_t p = m_.params().size();
+  for (size_t i = 0; i < p; i++) scaled_v_[i] = sqrt_lr_[i] * v[i];
+  std::vector<double>& h_scaled_v = m_.grads();  // H P^½ v, masked as a gradient is (ASI's fixed weights)
+  if (exact_) exact_->apply(scaled_v_.data(), h_scaled_v.data());
+  else central_difference(scaled_v_.data(), h_scaled_v.data());
+  m_.mask_gradients();
+  for (size_t i = 0; i < p; i++) hv[i] = sqrt_lr_[i] * h_scaled_v[i];
+}
+
+void HessianProbe::central_difference(const double* v, double* hv) {
   std::vector<double>& theta = m_.params();
   std::copy(theta.begin(), theta.end(), theta_.begin());
   const double eps = 1e-5 * std::max(norm(theta_), 1e-6);
   const size_t p = theta.size();
-  for (size_t i = 0; i < p; i++) theta[i] = theta_[i] + eps * sqrt_lr_[i] * v[i];
+  for (size_t i = 0; i < p; i++) theta[i] = theta_[i] + eps * v[i];
   gradient();
   std::copy(m_.grads().begin(), m_.grads().end(), g_plus_.begin());
-  for (size_t i = 0; i < p; i++) theta[i] = theta_[i] - eps * sqrt_lr_[i] * v[i];
+  for (size_t i = 0; i < p; i++) theta[i] = theta_[i] - eps * v[i];
   gradient();
-  for (size_t i = 0; i < p; i++) hv[i] = sqrt_lr_[i] * (g_plus_[i] - m_.grads()[i]) / (2 * eps);
+  for (size_t i = 0; i < p; i++) hv[i] = (g_plus_[i] - m_.grads()[i]) / (2 * eps);
   std::copy(theta_.begin(), theta_.end(), theta.begin());
 }
 

@@ -5,12 +5,16 @@
 // learning-rate multipliers: GD's update θ ← θ − η P ∇L is stable near a minimum iff η λ_max(H̃) < 2, so λ_max(H̃)
 // is the sharpness that edge-of-stability compares with 2/η (P = 1 in every preset the phenomena use).
 //
-// Why central differences of the gradient: the engine has explicit first-order backward passes only; a
-// Hessian-vector product (g(θ + εv) − g(θ − εv)) / 2ε costs two of them, and with ε ≈ 1e-5 ‖θ‖ its float64
-// error (≈ 1e-9 relative for smooth activations) is far below what power iteration or an eigenvalue sign needs.
+// Products H̃ v are exact (engine/metrics/hessian_vector.hpp, the R-operator) for every activation with φ″; GELU,
+// which has none in the engine, falls back to central differences of the gradient, (g(θ + εv) − g(θ − εv)) / 2ε
+// with ε = 1e-5 ‖θ‖, accurate for a smooth activation. (Central differences are not for ReLU: a unit whose
+// preactivation crosses 0 between θ ± εv adds a gradient jump / 2ε; on the phase diagram's runs gd_auto's λ_max came
+// out ~24× too large, its steps that much too small: README, "Phase diagram: gradient descent step counts".)
 #pragma once
+#include <memory>
 #include <vector>
 
+#include "engine/metrics/hessian_vector.hpp"
 #include "engine/model/mlp.hpp"
 
 class HessianProbe {
@@ -30,12 +34,14 @@ class HessianProbe {
 
  private:
   double power_iteration(double shift, int max_iters, double tol);  // of H̃ + shift·I
+  void central_difference(const double* v, double* hv);              // hv ≈ H v
 
   Mlp& m_;
   const double* x_;
   const double* y_;
   int count_;
-  std::vector<double> sqrt_lr_;  // P^½ per parameter
-  std::vector<double> theta_, g_plus_, dout_, v_, hv_;
+  std::unique_ptr<HessianVectorProduct> exact_;  // null for an activation without φ″ (GELU)
+  std::vector<double> sqrt_lr_;                  // P^½ per parameter
+  std::vector<double> theta_, g_plus_, dout_, v_, hv_, scaled_v_;
 };
 

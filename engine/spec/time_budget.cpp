@@ -41,7 +41,8 @@ MemberSize member_size(const ExperimentSpec& s, const MemberCoords& c) {
 
 // One training step: forward and backward of the batch (3 forward passes' worth; the gradient-augmented loss
 // kGradientLossStep times that), the optimizer's ~10 FLOPs per parameter; gd_auto also evaluates the train loss of each
-// step it tries and re-estimates λ_max every 100 steps (at most 50 Hessian-vector products of two gradients each).
+// step it tries and re-estimates λ_max every 100 steps (at most 50 Hessian-vector products, counted as two gradients
+// each).
 double step_flops(const ExperimentSpec& s, const MemberSize& m) {
   const int train = train_rows(s.task);
   const double batch = s.schedule.batch_size == 0 ? train : std::min(s.schedule.batch_size, train);
