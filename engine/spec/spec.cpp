@@ -369,6 +369,15 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
   if ((a.kind == AnchorTaskKind::reading || a.kind == AnchorTaskKind::classification) && a.seq_len != 9)
     errors.push_back(std::string("task.anchor.seq_len: ") + std::to_string(a.seq_len) + " is not 9 (" +
                      anchor_task_name(a.kind) + " sequences are four pairs and a query)");
+  if (a.kind == AnchorTaskKind::working_memory && a.seq_len < 6)
+    errors.push_back("task.anchor.seq_len: " + std::to_string(a.seq_len) +
+                     " is below 6 (working_memory needs a key, two anchors and up to three keys between them)");
+  if ((a.kind == AnchorTaskKind::recite_previous || a.kind == AnchorTaskKind::recite_next) && a.seq_len < 4)
+    errors.push_back("task.anchor.seq_len: " + std::to_string(a.seq_len) + " is below 4 (" +
+                     anchor_task_name(a.kind) + " needs m, 3, n and the query)");
+  if (a.kind == AnchorTaskKind::synonyms && s.task.train_size <= 4 * kSynonymRarePerPair)
+    errors.push_back("task.train_size: " + std::to_string(s.task.train_size) + " is not above " +
+                     std::to_string(4 * kSynonymRarePerPair) + " (synonyms trains 100 sequences of each pair with 9)");
 }
 
 // The phenomena fields (targets, the (γ, γ′) preset, gd_auto, stop_loss_ratio) only where they mean something.
