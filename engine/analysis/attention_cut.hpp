@@ -4,24 +4,11 @@
 //
 // The cut acts after the softmax, on every query row that can see the position: its weight there is set to 0 and
 // the row renormalised over the positions left (a row whose whole mass sat there becomes 0). It applies only while
-// the analysis runs; the trained model is left without edits.
+// the analysis runs; the trained model is left without edits. The cut's fields: AttentionCut (transformer_spec.hpp).
 #pragma once
-#include "engine/base/enum_names.hpp"
 #include "engine/model/transformer.hpp"
+#include "engine/spec/transformer_spec.hpp"
 #include "engine/task/anchor_tasks.hpp"
-
-// Which position of a sequence the cut removes. The anchor is a sequence's first token in 1..10 (keys are 20..100).
-enum class CutTarget { key, anchor };  // key: the position right after the anchor (the identity task's key)
-inline constexpr EnumName<CutTarget> kCutTargetNames[] = {
-    {CutTarget::key, "key"},
-    {CutTarget::anchor, "anchor"},
-};
-
-struct AttentionCut {
-  int layer = 2;  // 1-based block, as the book counts layers
-  int head = 0;   // 1-based head; 0: every head of the layer
-  CutTarget target = CutTarget::key;
-};
 
 struct AnswerShares {
   double label = 0;        // the answer is the label
