@@ -39,25 +39,29 @@ void normalize(AnswerShares& s, int n) {
 
 }  // namespace
 
-CutResult attention_cut_experiment(Transformer& m, const AnchorSet& set, const AttentionCut& cut) {
-  const int T = set.seq_len, V = m.config().outputs, block = cut.layer - 1;
-  const int* batch_tokens = nullptr;
-  const AttentionEdit edit = [&](int b, int head, double* P, int T_) {
+const double* forward_with_cut(Transformer& m, const int* tokens, int batch, const AttentionCut& cut) {
+  const AttentionEdit edit = [&](int b, int head, double* P, int T) {
     if (cut.head > 0 && head != cut.head - 1) return;
-    const int c = cut_position(batch_tokens + long(b) * T_, T_, cut.target);
-    if (c >= 0) cut_column(P, T_, c);
+    const int c = cut_position(tokens + long(b) * T, T, cut.target);
+    if (c >= 0) cut_column(P, T, c);
   };
+  m.set_attention_edit(cut.layer - 1, edit);
+  const double* logits = m.forward(tokens, batch);
+  m.set_attention_edit(cut.layer - 1, AttentionEdit());
+  return logits;
+}
+
+CutResult attention_cut_experiment(Transformer& m, const AnchorSet& set, const AttentionCut& cut) {
+  const int T = set.seq_len, V = m.config().outputs;
   std::vector<int> intact(size_t(m.max_batch()));
   CutResult r;
   int changed = 0;
   for (int start = 0; start < set.size; start += m.max_batch()) {
     const int n = std::min(m.max_batch(), set.size - start);
-    batch_tokens = &set.tokens[size_t(start) * size_t(T)];
+    const int* batch_tokens = &set.tokens[size_t(start) * size_t(T)];
     const double* logits = m.forward(batch_tokens, n);
     for (int b = 0; b < n; b++) intact[size_t(b)] = argmax(logits + long(b) * V, V);
-    m.set_attention_edit(block, edit);
-    logits = m.forward(batch_tokens, n);
-    m.set_attention_edit(block, AttentionEdit());
+    logits = forward_with_cut(m, batch_tokens, n, cut);
     for (int b = 0; b < n; b++) {
       const int* tokens = batch_tokens + long(b) * T;
       if (cut_position(tokens, T, cut.target) < 0) continue;

@@ -25,5 +25,9 @@ struct CutResult {
 // The target's 0-based position in a sequence, or -1 when it has none.
 int cut_position(const int* tokens, int T, CutTarget target);
 
+// One forward pass of `batch` sequences with the cut applied: the last position's logits, and the model's attention
+// buffers hold the cut pass (for drawing); the edit is cleared afterwards.
+const double* forward_with_cut(Transformer& m, const int* tokens, int batch, const AttentionCut& cut);
+
 // Answers of `set` with and without the cut (sequences without a target position are skipped).
 CutResult attention_cut_experiment(Transformer& m, const AnchorSet& set, const AttentionCut& cut);
