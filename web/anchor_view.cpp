@@ -120,13 +120,12 @@ AttentionCut shown_cut(const AnchorView& v) { return {v.layer + 1, v.head + 1, v
 // The cut's controls, and the answers of the whole set with and without it once "measure" is pressed (two forward
 // passes of the set: on a press, not every frame).
 void cut_controls(AnchorView& v, Transformer& model, const AnchorSet& set) {
-  ImGui::Checkbox("cut this head's attention to the", &v.cut);
+  ImGui::Checkbox("cut its attention to", &v.cut);
   ImGui::SameLine();
   int target = int(v.cut_target);
-  ImGui::SetNextItemWidth(90);
+  ImGui::SetNextItemWidth(80);
   if (ImGui::Combo("##cut target", &target, "key\0anchor\0")) v.cut_target = CutTarget(target);
-  ImGui::SameLine();
-  if (ImGui::Button("measure")) {
+  if (ImGui::Button("measure the cut on this set")) {
     v.measured_cut = shown_cut(v);
     v.measurement = attention_cut_experiment(model, set, v.measured_cut);
     v.measured = true;
@@ -134,11 +133,10 @@ void cut_controls(AnchorView& v, Transformer& model, const AnchorSet& set) {
   if (!v.measured) return;
   const CutResult& r = v.measurement;
   const AttentionCut& c = v.measured_cut;
-  ImGui::Text("layer %d head %d to the %s, %d sequences: right %.1f%% -> %.1f%%; answers changed %.1f%%", c.layer,
-              c.head, cut_target_name(c.target), r.sequences, 100 * r.intact.label, 100 * r.cut.label,
-              100 * r.changed);
-  ImGui::Text("with the cut: another token of the sequence %.1f%%, elsewhere %.1f%%", 100 * r.cut.other_token,
-              100 * r.cut.elsewhere);
+  ImGui::TextWrapped("layer %d head %d to the %s, %d sequences: right %.1f%% -> %.1f%%, answers changed %.1f%%; "
+                     "cut answers: another token of the sequence %.1f%%, elsewhere %.1f%%",
+                     c.layer, c.head, cut_target_name(c.target), r.sequences, 100 * r.intact.label,
+                     100 * r.cut.label, 100 * r.changed, 100 * r.cut.other_token, 100 * r.cut.elsewhere);
 }
 
 // The chosen sequence's attention in block v.layer, head v.head, after one forward pass of that sequence alone
