@@ -2,13 +2,14 @@
 
 #include <algorithm>
 
-int anchor_position(const int* tokens, int T, int anchor) {
+namespace {
+
+// The 0-based position of the identity task's anchor 3, or -1.
+int anchor_position(const int* tokens, int T) {
   for (int t = 0; t < T; t++)
-    if (tokens[t] == anchor) return t;
+    if (tokens[t] == 3) return t;
   return -1;
 }
-
-namespace {
 
 // P[row, ·] of head h of sequence b, in attention laid out batch × heads × T × T.
 const double* attention_row(const double* probs, int b, int h, int row, int heads, int T) {

@@ -21,6 +21,3 @@ struct IdentityMechanism {
 // 0-based blocks: the book's layer 1 is block 0, layer 2 block 1.
 IdentityMechanism identity_mechanism(Transformer& m, const AnchorSet& set, int shift_layer = 0,
                                      int broadcast_layer = 1);
-
-// The 0-based position of the single anchor 3 in a sequence of length T, or -1.
-int anchor_position(const int* tokens, int T, int anchor = 3);
