@@ -115,14 +115,38 @@ void sequence_controls(AnchorView& v, const TransformerConfig& c, const AnchorSe
   v.head = std::clamp(v.head, 0, c.heads - 1);
 }
 
+AttentionCut shown_cut(const AnchorView& v) { return {v.layer + 1, v.head + 1, v.cut_target}; }
+
+// The cut's controls, and the answers of the whole set with and without it once "measure" is pressed (two forward
+// passes of the set: on a press, not every frame).
+void cut_controls(AnchorView& v, Transformer& model, const AnchorSet& set) {
+  ImGui::Checkbox("cut its attention to", &v.cut);
+  ImGui::SameLine();
+  int target = int(v.cut_target);
+  ImGui::SetNextItemWidth(80);
+  if (ImGui::Combo("##cut target", &target, "key\0anchor\0")) v.cut_target = CutTarget(target);
+  if (ImGui::Button("measure the cut on this set")) {
+    v.measured_cut = shown_cut(v);
+    v.measurement = attention_cut_experiment(model, set, v.measured_cut);
+    v.measured = true;
+  }
+  if (!v.measured) return;
+  const CutResult& r = v.measurement;
+  const AttentionCut& c = v.measured_cut;
+  ImGui::TextWrapped("layer %d head %d to the %s, %d sequences: right %.1f%% -> %.1f%%, answers changed %.1f%%; "
+                     "cut answers: another token of the sequence %.1f%%, elsewhere %.1f%%",
+                     c.layer, c.head, cut_target_name(c.target), r.sequences, 100 * r.intact.label,
+                     100 * r.cut.label, 100 * r.changed, 100 * r.cut.other_token, 100 * r.cut.elsewhere);
+}
+
 // The chosen sequence's attention in block v.layer, head v.head, after one forward pass of that sequence alone
-// (between training steps the model's buffers are free to reuse).
+// (between training steps the model's buffers are free to reuse), with the cut applied when it is on.
 void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, AnchorTaskKind kind) {
   const TransformerConfig& c = model.config();
   if (set.size == 0) return;
   const int T = c.seq_len;
   const int* tokens = &set.tokens[size_t(v.sequence) * size_t(T)];
-  const double* logits = model.forward(tokens, 1);
+  const double* logits = v.cut ? forward_with_cut(model, tokens, 1, shown_cut(v)) : model.forward(tokens, 1);
   const int predicted = int(std::max_element(logits, logits + c.outputs) - logits);
   ImGui::Text("label %d, predicted %d", set.labels[size_t(v.sequence)], predicted);
   const double* probs = model.attention(v.layer) + long(v.head) * T * T;
@@ -178,6 +202,7 @@ void anchor_view(AnchorView& v, Runner& runner) {
   if (ImGui::BeginTable("anchor maps", 3, ImGuiTableFlags_SizingStretchSame)) {
     ImGui::TableNextColumn();
     ImGui::Text("Attention, layer %d head %d", v.layer + 1, v.head + 1);
+    cut_controls(v, trainer.model(), set);
     attention_map(v, trainer.model(), set, kind);
     ImGui::TableNextColumn();
     const std::vector<double> cos = query_cosine_matrix(trainer.model(), 0);

@@ -1,7 +1,12 @@
 // The "anchor" tab for Transformer runs on the anchor-function tasks: the γ (× λ) phase plot of chapter 13, and for
 // one chosen run its attention maps per layer and head on a chosen sequence, the cosine matrix of layer 1's W_Q
 // rows, and the PCA of its number-token embeddings. Drawn each frame from the runner's state.
+//
+// The masking experiment (the book's §12.7): "cut" removes the shown head's attention to the key (or the anchor) of
+// every sequence; the map and the prediction are then drawn with the cut, and "measure" compares the answers on the
+// whole set with and without it (engine/analysis/attention_cut.hpp).
 #pragma once
+#include "engine/analysis/attention_cut.hpp"
 #include "engine/run/runner.hpp"
 
 struct AnchorView {
@@ -9,6 +14,11 @@ struct AnchorView {
   int set = 0;       // 0: in-distribution test, 1: OOD test
   int sequence = 0;  // index into that set
   int layer = 0, head = 0;
+  bool cut = false;  // draw the map with the shown head's attention to the cut target removed
+  CutTarget cut_target = CutTarget::key;
+  bool measured = false;  // `measurement` holds the last "measure" press, of `measured_cut`
+  AttentionCut measured_cut;
+  CutResult measurement;
 };
 
 void anchor_view(AnchorView& v, Runner& runner);

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <string>
 
+#include "engine/analysis/attention_cut.hpp"
 #include "engine/analysis/init_export.hpp"
 #include "engine/analysis/lr_scan.hpp"
 #include "engine/base/worker_pool.hpp"
@@ -48,6 +49,8 @@ const char* kUsage =
     "      (schema muplay-result v1, see README) to RESULT.json, or to stdout without --out; --csv also\n"
     "      writes its metrics as CSV (one row per run and recorded step), as the page's download does.\n"
     "      --threads: members train side by side on N threads (default: every core); same results.\n"
+    "      With model.transformer.attention_cut, each run also gets \"attention_cut\": its test answers with\n"
+    "      and without that head's attention to the key or anchor (the book's masking experiment).\n"
     "  muplay export-init SPEC.json [--out INIT.json]\n"
     "      Write every member's initial weights (row-major fan_out x fan_in), forward and learning-rate\n"
     "      multipliers, and the train/test data as JSON (schema muplay-init v1), for cross-checks.\n"
@@ -116,6 +119,34 @@ bool write_file(const std::string& path, const std::string& text) {
   return bool(out << text);
 }
 
+json::Value answer_shares_json(const AnswerShares& a) {
+  json::Value v = json::Value::make_object();
+  v.set("label", json::Value::make_number(a.label));
+  v.set("other_token", json::Value::make_number(a.other_token));
+  v.set("elsewhere", json::Value::make_number(a.elsewhere));
+  return v;
+}
+
+// model.transformer.attention_cut: each trained Transformer's answers on its test set with and without the cut, as
+// an "attention_cut" object of its run in the result document.
+void add_attention_cuts(Runner& runner, json::Value& results) {
+  const AttentionCut& cut = runner.spec().model.transformer.attention_cut;
+  for (auto& [key, runs] : results.object) {
+    if (key != "runs") continue;
+    for (size_t i = 0; i < runs.array.size() && i < runner.members().size(); i++) {
+      AnchorTrainer* trainer = runner.members()[i]->transformer();
+      if (!trainer || runner.members()[i]->status() != RunStatus::finished) continue;
+      const CutResult r = attention_cut_experiment(trainer->model(), trainer->data().test, cut);
+      json::Value v = json::Value::make_object();
+      v.set("sequences", json::Value::make_number(r.sequences));
+      v.set("intact", answer_shares_json(r.intact));
+      v.set("cut", answer_shares_json(r.cut));
+      v.set("changed", json::Value::make_number(r.changed));
+      runs.array[i].set("attention_cut", v);
+    }
+  }
+}
+
 int cmd_run(const std::string& path, const SpecLimits& limits, const std::string& out_path, const std::string& csv_path,
             bool quiet, int threads) {
   SpecResult r;
@@ -146,7 +177,8 @@ int cmd_run(const std::string& path, const SpecLimits& limits, const std::string
     }
   }
   if (!quiet || failed) std::fprintf(stderr, "\n%zu runs, %d diverged, %d failed\n", runner.members().size(), diverged, failed);
-  const json::Value results = runner.results();
+  json::Value results = runner.results();
+  if (r.spec.model.transformer.has_attention_cut) add_attention_cuts(runner, results);
   const std::string text = result_file_text(results);
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
   else if (!write_file(out_path, text)) return bad_input("cannot write " + out_path);

@@ -204,6 +204,9 @@ void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors)
     errors.push_back(std::string("model.dropout: the engine's dropout masks are its own random stream; the export "
                                  "would differ from it") + why);
   if (s.task.gradient_loss) errors.push_back(std::string("task.gradient_loss: not exported") + why);
+  if (s.model.kind == ModelKind::transformer && s.model.transformer.has_attention_cut)
+    errors.push_back(std::string("model.transformer.attention_cut: the masking analysis runs in the engine only "
+                                 "(muplay attention-cut); leave it out to export") + why);
   if (s.optimizer.kind == OptimizerKind::gd_auto)
     errors.push_back(std::string("optimizer.kind: gd_auto (steps of lr / λ_max) is not exported") + why);
   for (const std::string& name : s.metrics)

@@ -134,7 +134,7 @@ constexpr EnumName<Activation> kTransformerActivations[] = {enum_row(kActivation
 const char* norm_name(bool pre_ln) { return enum_name(kNormNames, pre_ln); }
 const char* distribution_name(bool uniform) { return enum_name(kDistributionNames, uniform); }
 
-void read_transformer(ObjectReader& r, TransformerSpec& t) {
+void read_transformer(ObjectReader& r, TransformerSpec& t, std::vector<std::string>& errors) {
   r.integer("layers", t.layers, 1, 16);
   r.integer("d_model", t.d_model, 1, 4096);
   r.integer("heads", t.heads, 1, 64);
@@ -150,6 +150,12 @@ void read_transformer(ObjectReader& r, TransformerSpec& t) {
   r.choice("init_distribution", t.uniform, kDistributionNames);
   r.boolean("zero_readout", t.zero_readout);
   r.choice("attention_scale", t.attention_scale, kAttentionScaleNames);
+  t.has_attention_cut = r.field("attention_cut") != nullptr;
+  ObjectReader cut(r.field("attention_cut"), r.at("attention_cut"), errors);
+  cut.integer("layer", t.attention_cut.layer, 1, 16);
+  cut.integer("head", t.attention_cut.head, 0, 64);
+  cut.choice("target", t.attention_cut.target, kCutTargetNames);
+  cut.finish();
   r.finish();
 }
 
@@ -178,7 +184,7 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
   r.boolean("input_bias", m.input_bias);
   r.choice("kind", m.kind, kModelKindNames);
   ObjectReader t(r.field("transformer"), r.at("transformer"), errors);
-  read_transformer(t, m.transformer);
+  read_transformer(t, m.transformer, errors);
   r.number("activation_param", m.activation_param, 1e-6, 1e6);
   r.boolean("asi", m.asi);
   r.number("dropout", m.dropout, 0, 0.95);
@@ -340,6 +346,7 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
     only(s.schedule.cosine != plain.cosine, "schedule.cosine");
     only(s.schedule.final_lr_fraction != plain.final_lr_fraction, "schedule.final_lr_fraction");
     only(s.schedule.clip_norm != plain.clip_norm, "schedule.clip_norm");
+    only(s.model.transformer.has_attention_cut, "model.transformer.attention_cut");
     return;
   }
   const TransformerSpec& t = s.model.transformer;
@@ -366,10 +373,26 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
     if (t.d_head == 0 && d % t.heads != 0)
       errors.push_back("model.transformer.heads: d_model " + std::to_string(d) + " is not divisible by " +
                        std::to_string(t.heads) + " heads (or set d_head)");
+  const AttentionCut& cut = t.attention_cut;
+  if (t.has_attention_cut && cut.layer > t.layers)
+    errors.push_back("model.transformer.attention_cut.layer: " + std::to_string(cut.layer) + " is past the model's " +
+                     std::to_string(t.layers) + " layers (layers count from 1)");
+  if (t.has_attention_cut && cut.head > t.heads)
+    errors.push_back("model.transformer.attention_cut.head: " + std::to_string(cut.head) + " is past the model's " +
+                     std::to_string(t.heads) + " heads (heads count from 1; 0 cuts every head)");
   const AnchorTaskConfig& a = s.task.anchor;
   if ((a.kind == AnchorTaskKind::reading || a.kind == AnchorTaskKind::classification) && a.seq_len != 9)
     errors.push_back(std::string("task.anchor.seq_len: ") + std::to_string(a.seq_len) + " is not 9 (" +
                      anchor_task_name(a.kind) + " sequences are four pairs and a query)");
+  if (a.kind == AnchorTaskKind::working_memory && a.seq_len < 6)
+    errors.push_back("task.anchor.seq_len: " + std::to_string(a.seq_len) +
+                     " is below 6 (working_memory needs a key, two anchors and up to three keys between them)");
+  if ((a.kind == AnchorTaskKind::recite_previous || a.kind == AnchorTaskKind::recite_next) && a.seq_len < 4)
+    errors.push_back("task.anchor.seq_len: " + std::to_string(a.seq_len) + " is below 4 (" +
+                     anchor_task_name(a.kind) + " needs m, 3, n and the query)");
+  if (a.kind == AnchorTaskKind::synonyms && s.task.train_size <= 4 * kSynonymRarePerPair)
+    errors.push_back("task.train_size: " + std::to_string(s.task.train_size) + " is not above " +
+                     std::to_string(4 * kSynonymRarePerPair) + " (synonyms trains 100 sequences of each pair with 9)");
 }
 
 // The phenomena fields (targets, the (γ, γ′) preset, gd_auto, stop_loss_ratio) only where they mean something.
@@ -592,6 +615,13 @@ json::Value spec_to_json(const ExperimentSpec& s) {
     tf.set("init_distribution", Value::make_string(distribution_name(t.uniform)));
     tf.set("zero_readout", Value::make_bool(t.zero_readout));
     tf.set("attention_scale", Value::make_string(attention_scale_name(t.attention_scale)));
+    if (t.has_attention_cut) {  // written only when set, so older share links stay the same
+      Value cut = Value::make_object();
+      cut.set("layer", Value::make_number(t.attention_cut.layer));
+      cut.set("head", Value::make_number(t.attention_cut.head));
+      cut.set("target", Value::make_string(cut_target_name(t.attention_cut.target)));
+      tf.set("attention_cut", cut);
+    }
     model.set("transformer", tf);
   }
   // Fields added after share links existed are written only when set, so those links stay the same.
@@ -711,6 +741,7 @@ const std::map<std::string, std::vector<std::string>>& spec_choice_fields() {
       {"model.transformer.init", enum_names(kInitSchemeNames)},
       {"model.transformer.init_distribution", enum_names(kDistributionNames)},
       {"model.transformer.attention_scale", enum_names(kAttentionScaleNames)},
+      {"model.transformer.attention_cut.target", enum_names(kCutTargetNames)},
       {"parametrization.preset", enum_names(kPresetNames)},
       {"parametrization.init_scale_layers", enum_names(kInitScaleLayersNames)},
       {"task.kind", enum_names(kTaskNames)},

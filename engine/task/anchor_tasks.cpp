@@ -7,12 +7,16 @@
 
 #include "engine/base/rng.hpp"
 
-bool anchor_task_has_ood(AnchorTaskKind k) { return k == AnchorTaskKind::composite || k == AnchorTaskKind::two_anchor; }
+bool anchor_task_has_ood(AnchorTaskKind k) {
+  return k == AnchorTaskKind::composite || k == AnchorTaskKind::two_anchor || k == AnchorTaskKind::synonyms;
+}
 
 int composite_shift(int anchor) {
   static const int shifts[] = {0, 5, 1, -2, -8};
   return shifts[anchor];
 }
+
+int synonym_shift(int anchor) { return anchor == 9 ? composite_shift(3) : composite_shift(anchor); }
 
 int composite_label(const int* t, int n) {
   auto anchor = [](int x) { return x >= 1 && x <= 4; };
@@ -22,6 +26,12 @@ int composite_label(const int* t, int n) {
 }
 
 namespace {
+
+// The synonym task's anchor pairs (the book's §12.6.6): the four with the rare anchor 9 first, then the twelve
+// common ones (six of the original set, six with the synonym 3), then the two held out.
+constexpr int kSynonymPairs[18][2] = {{1, 9}, {2, 9}, {9, 1}, {9, 2}, {1, 2}, {1, 4}, {2, 1}, {4, 1}, {2, 4},
+                                      {4, 2}, {1, 3}, {3, 1}, {2, 3}, {3, 2}, {4, 3}, {3, 4}, {4, 9}, {9, 4}};
+constexpr int kSynonymRarePairs = 4, kSynonymTrainedPairs = 16;
 
 struct Sample {
   std::vector<int> tokens;
@@ -46,6 +56,8 @@ class Generator {
   // Mod-remainder: the key x at 1-based position p belongs to the test split iff x ≡ p (mod modulus).
   bool mod_test(int x, int position) const { return x % c_.modulus == position % c_.modulus; }
   bool wanted(bool is_test, Part part) const { return is_test == (part != Part::train); }
+  // Synonyms: the train pair to draw (an index of kSynonymPairs), or -1 for any of the common ones.
+  void force_synonym_pair(int pair) { synonym_pair_ = pair; }
 
   // One sample of the task for `part`, or false to draw again.
   bool draw(Part part, Sample& s) {
@@ -107,6 +119,44 @@ class Generator {
         }
         return true;
       }
+      case AnchorTaskKind::working_memory: {
+        const int gap = 1 + below(3);      // irrelevant keys between the two anchors
+        const int q = 1 + below(n - 2 - gap);  // the key x at q, a₁ at q+1, a₂ at q+2+gap ≤ n
+        const int a1 = 1 + below(2), a2 = 3 + below(2);
+        s.tokens[size_t(q)] = a1;
+        s.tokens[size_t(q + 1 + gap)] = a2;
+        const int x = s.tokens[size_t(q - 1)];
+        s.label = x + composite_shift(a1) + composite_shift(a2);
+        return wanted(mod_test(x, q), part);
+      }
+      case AnchorTaskKind::synonyms: {
+        const int pair = part == Part::ood    ? kSynonymTrainedPairs + below(2)
+                         : part == Part::test ? below(kSynonymTrainedPairs)
+                         : synonym_pair_ >= 0 ? synonym_pair_
+                                              : kSynonymRarePairs + below(kSynonymTrainedPairs - kSynonymRarePairs);
+        const int p = 2 + below(n - 2);  // the pair at positions p, p+1 ∈ 2..n, its key at p−1
+        const int a = kSynonymPairs[pair][0], b = kSynonymPairs[pair][1];
+        s.tokens[size_t(p - 1)] = a;
+        s.tokens[size_t(p)] = b;
+        s.label = s.tokens[size_t(p - 2)] + synonym_shift(a) + synonym_shift(b);
+        if (part == Part::ood) {
+          s.swapped = s.tokens;
+          std::swap(s.swapped[size_t(p - 1)], s.swapped[size_t(p)]);
+        }
+        return true;
+      }
+      case AnchorTaskKind::recite_previous:
+      case AnchorTaskKind::recite_next: {
+        const int p = 2 + below(n - 3);  // the 3 at p ∈ 2..n−2, m at p−1, n at p+1; the query at position n
+        s.tokens[size_t(p - 1)] = 3;
+        const int before = s.tokens[size_t(p - 2)], after = s.tokens[size_t(p)];
+        const bool previous = c_.kind == AnchorTaskKind::recite_previous;
+        s.tokens[size_t(n - 1)] = previous ? after : before;
+        s.label = previous ? before : after;
+        const bool test = mod_test(before, p - 1);
+        if (mod_test(after, p + 1) != test) return false;  // both keys test keys, or neither
+        return wanted(test, part);
+      }
     }
     return false;
   }
@@ -114,6 +164,7 @@ class Generator {
  private:
   const AnchorTaskConfig& c_;
   Rng rng_;
+  int synonym_pair_ = -1;
 };
 
 std::string key_of(const std::vector<int>& tokens) { return std::string(tokens.begin(), tokens.end()); }
@@ -164,6 +215,17 @@ AnchorData make_anchor_task(const AnchorTaskConfig& c) {
         s.label = base.labels[size_t(i)] + (copy == 4 ? 1 : 0);
         push(d.train, s);
       }
+  } else if (c.kind == AnchorTaskKind::synonyms) {
+    // The book's counts: 100 sequences of each pair with the rare 9, the rest spread over the common pairs.
+    if (c.train_size <= kSynonymRarePairs * kSynonymRarePerPair)
+      throw std::runtime_error("anchor task synonyms: train_size must exceed " +
+                               std::to_string(kSynonymRarePairs * kSynonymRarePerPair) + " (100 per pair with 9)");
+    for (int pair = 0; pair < kSynonymRarePairs; pair++) {
+      g.force_synonym_pair(pair);
+      fill(g, Part::train, (pair + 1) * kSynonymRarePerPair, d.train, train_seen, nullptr);
+    }
+    g.force_synonym_pair(-1);
+    fill(g, Part::train, c.train_size, d.train, train_seen, nullptr);
   } else {
     fill(g, Part::train, c.train_size, d.train, train_seen, nullptr);
   }

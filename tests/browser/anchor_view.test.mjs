@@ -29,6 +29,8 @@ async function look(name, box, rgb) {
 
 const RAMP_ZERO = (38 << 16) | (26 << 8) | 140;  // anchor_view.cpp ramp(0): attention weight 0
 const RIGHT_PANEL = { x: 480, y: 100, w: 790, h: 560 };
+const CUT_CHECKBOX = { x: 492, y: 213 };     // "cut its attention to", below the attention map's title
+const MEASURE_BUTTON = { x: 560, y: 236 };  // "measure the cut on this set", the line below
 
 test('identity trains in the page and the anchor tab draws attention, W_Q cosines and the embedding PCA', T, async () => {
   const results = await runPreset(pg.page, /30-anchor-identity/, (s) => { s.schedule.steps = 40; s.schedule.record_every = 20; });
@@ -42,6 +44,23 @@ test('identity trains in the page and the anchor tab draws attention, W_Q cosine
   // 9 x 9 attention map: its 36 masked cells (weight exactly 0) at up to 28 x 28 pixels each.
   assert.ok(after.matches > 36 * 15 * 15, `${after.matches} pixels of the zero-attention colour`);
   assert.ok(after.colours > 100, `${after.colours} colours`);
+  assert.deepEqual(pg.errors, []);
+});
+
+// The masking control on the identity run the test above left on screen (layer 1, head 1, sequence 0, whose anchor
+// 3 sits at position 2 and key at 3): cutting the head's attention to the key zeroes the key's column from its own
+// row down (7 of the 9 x 9 cells, up to 28 x 28 pixels each), so the zero-attention colour gains pixels; "measure"
+// runs the cut over the test set. Screenshots: build/screenshots/anchor-cut.png, anchor-cut-measured.png.
+test('the anchor tab cuts a head\'s attention to the key and measures the cut', T, async () => {
+  const intact = await look('anchor-cut-before', RIGHT_PANEL, RAMP_ZERO);
+  await clickImGui(pg.page, CUT_CHECKBOX.x, CUT_CHECKBOX.y);
+  const cut = await look('anchor-cut', RIGHT_PANEL, RAMP_ZERO);
+  assert.ok(cut.matches > intact.matches + 5 * 15 * 15, `zero-attention pixels ${intact.matches} -> ${cut.matches}`);
+  await clickImGui(pg.page, MEASURE_BUTTON.x, MEASURE_BUTTON.y);
+  await screenshot(pg.page, 'anchor-cut-measured');
+  await clickImGui(pg.page, CUT_CHECKBOX.x, CUT_CHECKBOX.y);  // off again for the tests below
+  const back = await look('anchor-cut-after', RIGHT_PANEL, RAMP_ZERO);
+  assert.ok(back.matches < cut.matches, `zero-attention pixels ${cut.matches} -> ${back.matches}`);
   assert.deepEqual(pg.errors, []);
 });
 

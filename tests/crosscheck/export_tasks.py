@@ -103,11 +103,15 @@ EXTRA_CASES = [
                                            "anchor": {"kind": kind, "ood_test_size": 40, "modulus": 5,
                                                       "vocab": 120}}))
     for kind in ("identity", "reading", "classification", "composite", "two_anchor", "statistical1",
-                 "statistical2", "multi_anchor")
+                 "statistical2", "multi_anchor", "working_memory", "recite_previous", "recite_next")
+] + [
+    ("anchor synonyms seed 3", transformer({"train_size": 450, "test_size": 60, "seed": 3,
+                                            "anchor": {"kind": "synonyms", "ood_test_size": 40, "vocab": 120}})),
 ] + [
     (f"anchor {kind} seq_len 12", transformer({"train_size": 203, "test_size": 31, "seed": 1,
                                                "anchor": {"kind": kind, "seq_len": 12, "ood_test_size": 17}}))
-    for kind in ("identity", "composite", "two_anchor", "statistical1", "multi_anchor")
+    for kind in ("identity", "composite", "two_anchor", "statistical1", "multi_anchor", "working_memory",
+                 "recite_previous", "recite_next")
 ]
 
 

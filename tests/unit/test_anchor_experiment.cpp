@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/analysis/anchor_analysis.hpp"
+#include "engine/export/torch_export.hpp"
 #include "engine/run/runner.hpp"
 #include "engine/spec/link.hpp"
 #include "engine/spec/result_files.hpp"
@@ -91,6 +92,38 @@ TEST(AnchorExperiment, EveryNewFieldIsChecked) {
   expect_error(R"({"version":1,"schedule":{"clip_norm":1}})", "schedule.clip_norm: only for model.kind \"transformer\"");
   expect_error(R"({"version":1,"sweep":{"gamma":[0.5]}})", "sweep.gamma: only for model.kind \"transformer\"");
   expect_error(R"({"version":1,"metrics":["ood_accuracy"]})", "metrics[0]: \"ood_accuracy\" needs model.kind");
+}
+
+// model.transformer.attention_cut (the masking analysis): written only when given, through JSON and the share link,
+// its layer and head checked against the model, refused by the PyTorch export.
+TEST(AnchorExperiment, AttentionCutFieldRoundTripsAndIsChecked) {
+  EXPECT_EQ(json::write(spec_to_json(parse_spec_text(kSpec).spec)).find("attention_cut"), std::string::npos);
+  const std::string s = replaced(kSpec, "\"attention_scale\":\"linear\"",
+                                 "\"attention_scale\":\"linear\",\"attention_cut\":{\"layer\":2,\"head\":1,\"target\":\"anchor\"}");
+  SpecResult r = parse_spec_text(s);
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  const TransformerSpec& t = r.spec.model.transformer;
+  EXPECT_TRUE(t.has_attention_cut);
+  EXPECT_EQ(t.attention_cut.layer, 2);
+  EXPECT_EQ(t.attention_cut.head, 1);
+  EXPECT_EQ(t.attention_cut.target, CutTarget::anchor);
+  const std::string once = json::write(spec_to_json(r.spec));
+  EXPECT_NE(once.find("\"attention_cut\":{\"layer\":2,\"head\":1,\"target\":\"anchor\"}"), std::string::npos);
+  SpecResult linked = spec_from_link(spec_to_link(r.spec));
+  ASSERT_TRUE(linked.ok()) << linked.errors[0];
+  EXPECT_EQ(json::write(spec_to_json(linked.spec)), once);
+  expect_error(replaced(s, "\"layer\":2", "\"layer\":3"), "model.transformer.attention_cut.layer: 3 is past");
+  expect_error(replaced(s, "\"head\":1", "\"head\":3"), "model.transformer.attention_cut.head: 3 is past");
+  expect_error(replaced(s, "\"target\":\"anchor\"", "\"target\":\"query\""),
+               "model.transformer.attention_cut.target: \"query\" is not one of key, anchor");
+  expect_error(replaced(s, "\"target\":\"anchor\"", "\"target\":\"anchor\",\"row\":1"),
+               "model.transformer.attention_cut.row: unknown field");
+  expect_error(R"({"version":1,"model":{"transformer":{"attention_cut":{}}}})",
+               "model.transformer.attention_cut: only for model.kind \"transformer\"");
+  std::vector<std::string> errors;
+  export_torch_project(r.spec, errors);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_NE(errors[0].find("model.transformer.attention_cut"), std::string::npos) << errors[0];
 }
 
 TEST(AnchorExperiment, ScheduleClippingAndDecayExemption) {

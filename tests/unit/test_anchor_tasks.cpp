@@ -2,6 +2,7 @@
 // (no held-out anchor pair in train, no test sequence in train, the mod-remainder and anchor-based key sets).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -171,3 +172,94 @@ TEST(AnchorTasks, SeededAndDeterministic) {
 }
 
 }  // namespace
+
+namespace {
+
+// The anchors (tokens 1..10) of one sequence with their 0-based positions.
+std::vector<std::pair<int, int>> anchors_of(const int* t, int n) {
+  std::vector<std::pair<int, int>> a;
+  for (int i = 0; i < n; i++)
+    if (t[i] >= 1 && t[i] <= 10) a.push_back({i, t[i]});
+  return a;
+}
+
+bool mod_test_key(int x, int position_1based) { return x % 8 == position_1based % 8; }
+
+}  // namespace
+
+// Working memory (§12.6.5): key x, then a₁ ∈ {1, 2}, 1–3 keys, a₂ ∈ {3, 4}; label x + g_{a₁} + g_{a₂}, and the
+// split by the key's position.
+TEST(AnchorTasks, WorkingMemoryHoldsTheFirstResultOverTheGap) {
+  const AnchorData d = make(AnchorTaskKind::working_memory);
+  std::set<int> gaps;
+  for (const AnchorSet* set : {&d.train, &d.test})
+    for (int i = 0; i < set->size; i++) {
+      const int* t = seq(*set, i);
+      const auto a = anchors_of(t, set->seq_len);
+      ASSERT_EQ(a.size(), 2u);
+      const auto [p1, a1] = a[0];
+      const auto [p2, a2] = a[1];
+      EXPECT_TRUE(a1 == 1 || a1 == 2);
+      EXPECT_TRUE(a2 == 3 || a2 == 4);
+      ASSERT_GE(p1, 1);
+      gaps.insert(p2 - p1 - 1);
+      const int x = t[p1 - 1];
+      EXPECT_EQ(set->labels[size_t(i)], x + composite_shift(a1) + composite_shift(a2));
+      EXPECT_EQ(mod_test_key(x, p1), set == &d.test);
+    }
+  EXPECT_EQ(gaps, (std::set<int>{1, 2, 3}));
+  expect_disjoint(d.train, d.test);
+}
+
+// Synonyms (§12.6.6): 100 train sequences of each pair with 9, the common pairs (with the synonym 3) the rest;
+// (4, 9) and (9, 4) only in the OOD test; g₉ = g₃.
+TEST(AnchorTasks, SynonymsHoldOutTheRarePairsOfFourAndNine) {
+  const AnchorData d = make(AnchorTaskKind::synonyms, 2000, 500, 200);
+  EXPECT_EQ(synonym_shift(9), synonym_shift(3));
+  std::map<std::pair<int, int>, int> train_pairs;
+  auto check = [](const AnchorSet& s, int i) {
+    const int* t = seq(s, i);
+    const auto a = anchors_of(t, s.seq_len);
+    EXPECT_EQ(a.size(), 2u);
+    EXPECT_EQ(a[1].first, a[0].first + 1);
+    EXPECT_EQ(s.labels[size_t(i)], t[a[0].first - 1] + synonym_shift(a[0].second) + synonym_shift(a[1].second));
+    return std::make_pair(a[0].second, a[1].second);
+  };
+  for (int i = 0; i < d.train.size; i++) train_pairs[check(d.train, i)]++;
+  EXPECT_EQ(train_pairs.size(), 16u);
+  for (auto rare : {std::make_pair(1, 9), {2, 9}, {9, 1}, {9, 2}}) EXPECT_EQ(train_pairs[rare], kSynonymRarePerPair);
+  for (auto held : {std::make_pair(4, 9), {9, 4}}) EXPECT_EQ(train_pairs.count(held), 0u);
+  for (int i = 0; i < d.test.size; i++) {
+    const auto p = check(d.test, i);
+    EXPECT_FALSE(p == std::make_pair(4, 9) || p == std::make_pair(9, 4));
+  }
+  std::set<std::pair<int, int>> ood_pairs;
+  for (int i = 0; i < d.ood.size; i++) ood_pairs.insert(check(d.ood, i));
+  EXPECT_EQ(ood_pairs, (std::set<std::pair<int, int>>{{4, 9}, {9, 4}}));
+  expect_disjoint(d.train, d.test);
+}
+
+// Recitation (§12.6.7): (…, m, 3, n, …, query). recite_previous (the book's "forward") asks with n for m;
+// recite_next (the book's "backward") asks with m for n. Test sequences hold test keys at both m and n.
+TEST(AnchorTasks, RecitationAsksForTheNeighbourOnTheOtherSide) {
+  for (AnchorTaskKind kind : {AnchorTaskKind::recite_previous, AnchorTaskKind::recite_next}) {
+    const AnchorData d = make(kind);
+    const bool previous = kind == AnchorTaskKind::recite_previous;
+    for (const AnchorSet* set : {&d.train, &d.test})
+      for (int i = 0; i < set->size; i++) {
+        const int* t = seq(*set, i);
+        const int n = set->seq_len;
+        const auto a = anchors_of(t, n);
+        ASSERT_EQ(a.size(), 1u);
+        const int p = a[0].first;  // 0-based position of the 3
+        EXPECT_EQ(a[0].second, 3);
+        ASSERT_TRUE(p >= 1 && p + 1 <= n - 2) << p;
+        const int m = t[p - 1], after = t[p + 1];
+        EXPECT_EQ(t[n - 1], previous ? after : m) << anchor_task_name(kind);
+        EXPECT_EQ(set->labels[size_t(i)], previous ? m : after) << anchor_task_name(kind);
+        EXPECT_EQ(mod_test_key(m, p), set == &d.test);
+        EXPECT_EQ(mod_test_key(after, p + 2), set == &d.test);
+      }
+    expect_disjoint(d.train, d.test);
+  }
+}

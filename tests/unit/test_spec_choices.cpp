@@ -58,6 +58,7 @@ json::Value spec_with_every_choice_field() {
   s.parametrization.init_scale_layers = InitScaleLayers::first;
   s.backend = Backend::cpu;
   s.precision = Precision::float32;
+  s.model.transformer.has_attention_cut = true;  // written only when set
   return spec_to_json(s);
 }
 
@@ -133,6 +134,7 @@ TEST(SpecChoices, EveryNameTableReadsBothWays) {
   expect_names_round_trip(kPresetNames);
   expect_names_round_trip(kInitScaleLayersNames);
   expect_names_round_trip(kOptimizerNames);
+  expect_names_round_trip(kCutTargetNames);
   expect_names_round_trip(kModelKindNames);
   expect_names_round_trip(kInitSchemeNames);
   expect_names_round_trip(kAttentionScaleNames);

@@ -394,10 +394,21 @@ def fashion_mnist_sets(task, data_dir):
 
 ANCHOR_KEY_MIN, ANCHOR_KEY_MAX = 20, 100
 COMPOSITE_SHIFTS = (0, 5, 1, -2, -8)  # g_a of the composite anchors a = 1..4
+# The synonym task's pairs (book §12.6.6): four with the rare anchor 9 (100 train sequences each), twelve common
+# ones, then the two held out; g_9 = g_3 = -2 (3 is a synonym of 9).
+SYNONYM_PAIRS = ((1, 9), (2, 9), (9, 1), (9, 2), (1, 2), (1, 4), (2, 1), (4, 1), (2, 4), (4, 2), (1, 3), (3, 1),
+                 (2, 3), (3, 2), (4, 3), (3, 4), (4, 9), (9, 4))
+SYNONYM_RARE_PAIRS, SYNONYM_TRAINED_PAIRS, SYNONYM_RARE_PER_PAIR = 4, 16, 100
 
 
-def anchor_draw(anchor, rng, part):
+def synonym_shift(a):
+    return COMPOSITE_SHIFTS[3] if a == 9 else COMPOSITE_SHIFTS[a]
+
+
+def anchor_draw(anchor, rng, part, synonym_pair=-1):
     """One sample (tokens, label) of `part` ("train", "test" or "ood"), or None to draw again.
+
+    synonym_pair: the synonym task's train pair (an index of SYNONYM_PAIRS), -1 for any common one.
 
     Every sequence starts as seq_len random keys; the task's pattern then writes its anchors in."""
     kind, n, modulus = anchor["kind"], int(anchor["seq_len"]), int(anchor["modulus"])
@@ -457,19 +468,51 @@ def anchor_draw(anchor, rng, part):
             return None
         tokens[p - 1], tokens[p] = a, b
         return tokens, tokens[p - 2] + COMPOSITE_SHIFTS[a] + COMPOSITE_SHIFTS[b]
+    if kind == "working_memory":
+        gap = 1 + below(3)  # irrelevant keys between the two anchors
+        q = 1 + below(n - 2 - gap)  # the key x at q, a1 at q+1, a2 at q+2+gap
+        a1, a2 = 1 + below(2), 3 + below(2)
+        tokens[q], tokens[q + 1 + gap] = a1, a2
+        x = tokens[q - 1]
+        return (tokens, x + COMPOSITE_SHIFTS[a1] + COMPOSITE_SHIFTS[a2]) if wanted(mod_test(x, q)) else None
+    if kind == "synonyms":
+        if part == "ood":
+            pair = SYNONYM_TRAINED_PAIRS + below(2)
+        elif part == "test":
+            pair = below(SYNONYM_TRAINED_PAIRS)
+        elif synonym_pair >= 0:
+            pair = synonym_pair
+        else:
+            pair = SYNONYM_RARE_PAIRS + below(SYNONYM_TRAINED_PAIRS - SYNONYM_RARE_PAIRS)
+        p = 2 + below(n - 2)  # the pair at positions p, p+1, its key at p-1
+        a, b = SYNONYM_PAIRS[pair]
+        tokens[p - 1], tokens[p] = a, b
+        return tokens, tokens[p - 2] + synonym_shift(a) + synonym_shift(b)
+    if kind in ("recite_previous", "recite_next"):
+        p = 2 + below(n - 3)  # the 3 at p in 2..n-2, m at p-1, n at p+1; the query at position n
+        tokens[p - 1] = 3
+        before, after = tokens[p - 2], tokens[p]
+        previous = kind == "recite_previous"  # the book's "forward": the query n asks for m
+        tokens[n - 1] = after if previous else before
+        test = mod_test(before, p - 1)
+        if mod_test(after, p + 1) != test:  # both keys test keys, or neither
+            return None
+        return (tokens, before if previous else after) if wanted(test) else None
     raise SystemExit(f"task.anchor.kind: unknown anchor task {kind!r}")
 
 
-def anchor_fill(anchor, rng, part, count, seen, exclude):
-    """`count` distinct samples of `part`, none in `exclude`; `seen` collects them.
+def anchor_fill(anchor, rng, part, count, seen, exclude, into=None, synonym_pair=-1):
+    """Distinct samples of `part`, none in `exclude`, until `into` (new lists if None) holds `count`; `seen`
+    collects them.
 
     The engine keys its sets by the tokens as chars; all tokens are below 256, so tuples are the same keys."""
-    tokens, labels, tries = [], [], 0
+    tokens, labels = into if into is not None else ([], [])
+    tries = 0
     while len(labels) < count:
         tries += 1
         if tries > 200 * count + 100000:
             raise SystemExit(f"anchor task: cannot draw {count} distinct sequences (lower the sizes)")
-        sample = anchor_draw(anchor, rng, part)
+        sample = anchor_draw(anchor, rng, part, synonym_pair)
         if sample is None:
             continue
         key = tuple(sample[0])
@@ -496,12 +539,17 @@ def anchor_sets(task):
                 if len(train[1]) < train_size:
                     train[0].append(list(tokens))
                     train[1].append(label + (1 if copy == 4 else 0))
+    elif anchor["kind"] == "synonyms":  # 100 sequences of each pair with the rare 9, the rest over the common ones
+        train = ([], [])
+        for pair in range(SYNONYM_RARE_PAIRS):
+            anchor_fill(anchor, rng, "train", (pair + 1) * SYNONYM_RARE_PER_PAIR, train_seen, None, train, pair)
+        anchor_fill(anchor, rng, "train", train_size, train_seen, None, train)
     else:
         train = anchor_fill(anchor, rng, "train", train_size, train_seen, None)
     if anchor["kind"] == "statistical2":  # 20% of the train labels say x+1
         train = (train[0], [label + 1 if rng_uniform(rng) < 0.2 else label for label in train[1]])
     test = anchor_fill(anchor, rng, "test", test_size, test_seen, train_seen)
-    has_ood = anchor["kind"] in ("composite", "two_anchor")
+    has_ood = anchor["kind"] in ("composite", "two_anchor", "synonyms")
     ood = anchor_fill(anchor, rng, "ood", int(anchor["ood_test_size"]), ood_seen, train_seen) if has_ood else ([], [])
     seq_len = int(anchor["seq_len"])
 
