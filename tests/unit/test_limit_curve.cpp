@@ -10,6 +10,8 @@
 #include "engine/analysis/infinite_width.hpp"
 #include "engine/analysis/limit_curve.hpp"
 #include "engine/run/runner.hpp"
+#include "engine/spec/presets.hpp"
+#include "engine/spec/spec_migrations.hpp"
 
 namespace {
 
@@ -142,6 +144,22 @@ TEST(LimitCurve, DeepMupByDmft) {
   const double near = distance_to_limit(s, 1024, 2, curves[0]), far = distance_to_limit(s, 64, 2, curves[0]);
   std::printf("DMFT: max |L_n - L_inf|  n=64: %.3g  n=1024: %.3g\n", far, near);
   EXPECT_LT(near, far / 2);
+}
+
+// The presets made to show a width-∞ curve get it: 13 (linear, exact recursion) and 19 (two hidden layers, DMFT).
+TEST(LimitCurve, ThePresetsOfTheLimitsHaveTheirCurve) {
+  const std::pair<const char*, const char*> presets[] = {{"13-linear-infinite-width.json", "n=inf"},
+                                                         {"19-dmft-two-hidden-layers.json", "n=inf (DMFT"}};
+  for (const auto& [file, label] : presets) {
+    std::string text;
+    ASSERT_TRUE(read_text_file(std::string(MUPLAY_EXAMPLES_DIR) + "/" + file, text)) << file;
+    const SpecResult r = read_spec_text(text);
+    ASSERT_TRUE(r.errors.empty()) << file;
+    std::string why;
+    const std::vector<LimitCurve> curves = limit_curves(r.spec, make_task(r.spec.task), &why);
+    ASSERT_EQ(curves.size(), 1u) << file << ": " << why;
+    EXPECT_EQ(curves[0].label.rfind(label, 0), 0u) << file << ": " << curves[0].label;
+  }
 }
 
 TEST(LimitCurve, SaysWhyWhenThereIsNone) {
