@@ -34,7 +34,7 @@ class Runner {
 
   const ExperimentSpec& spec() const { return spec_; }
   // Train and test sets (with the folded-in bias column) of task.seed. With task.data_per_seed each member trains on
-  // its own seed's data instead: Member::data().
+  // its own seed's data instead (a transformer member's AnchorTrainer::data()).
   const TaskData& data() const { return data_; }
   const std::vector<std::unique_ptr<Member>>& members() const { return members_; }
   int active_run() const { return next_; }
