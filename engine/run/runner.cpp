@@ -72,8 +72,18 @@ Runner::Runner(const ExperimentSpec& spec, const std::string& fashion_mnist_dir)
 Runner::Runner(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, GpuDevice* device,
                const std::string& why_none)
     : spec_(spec), data_(make_data(spec_, fashion_mnist_dir)) {
-  for (const MemberCoords& c : sweep_members(spec_)) members_.push_back(make_member(spec_, data_, c, device, why_none));
+  for (const MemberCoords& c : sweep_members(spec_))
+    members_.push_back(make_member(spec_, data_for(c.seed), c, device, why_none));
   batch_.reserve(members_.size());
+}
+
+const TaskData& Runner::data_for(uint64_t seed) {
+  if (!spec_.task.data_per_seed) return data_;
+  auto found = seed_data_.find(seed);
+  if (found != seed_data_.end()) return found->second;
+  ExperimentSpec reseeded = spec_;
+  reseeded.task.seed = seed;
+  return seed_data_.emplace(seed, make_data(reseeded, "")).first->second;  // anchor tasks only: no files to read
 }
 
 bool Runner::done() const {

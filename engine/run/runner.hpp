@@ -1,6 +1,7 @@
 // Runs every member of a sweep (width × lr × seed) side by side, one step at a time, round robin,
 // so a caller can advance it in small time slices (the page does, each frame) and all curves grow together.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,7 +33,9 @@ class Runner {
   long progress_steps() const;  // toward planned_steps(): a run that ended early (diverged) counts as complete
 
   const ExperimentSpec& spec() const { return spec_; }
-  const TaskData& data() const { return data_; }  // train and test sets (with the folded-in bias column)
+  // Train and test sets (with the folded-in bias column) of task.seed. With task.data_per_seed each member trains on
+  // its own seed's data instead (a transformer member's AnchorTrainer::data()).
+  const TaskData& data() const { return data_; }
   const std::vector<std::unique_ptr<Member>>& members() const { return members_; }
   int active_run() const { return next_; }
   // Every unfinished member waits for its device to hand back a record step: stepping again now gains nothing.
@@ -51,6 +54,7 @@ class Runner {
  private:
   ExperimentSpec spec_;
   TaskData data_;
+  std::map<uint64_t, TaskData> seed_data_;  // task.data_per_seed: each sweep seed's data
   std::vector<std::unique_ptr<Member>> members_;
   int next_ = 0;
   long total_steps_ = 0;
@@ -58,6 +62,7 @@ class Runner {
   std::vector<int> batch_;  // the members of a step_parallel batch (capacity: every member, reserved once)
   struct ParallelSlice { Runner* runner; int steps; };
   static void step_member(void* slice, int index);  // a WorkerPool job: one member's part of step_parallel
+  const TaskData& data_for(uint64_t seed);  // the data a member of this sweep seed trains on
 };
 
 constexpr int kResultVersion = 1;

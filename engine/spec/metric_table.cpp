@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/kernels/spectral.hpp"
+#include "engine/metrics/embedding_lattice.hpp"
 #include "engine/metrics/frequency_filter.hpp"
 #include "engine/metrics/probes.hpp"
 
@@ -152,6 +153,10 @@ const std::vector<MetricDef>& metric_table() {
       {"wq_cosine", kForTransformer, true, nullptr, true, true, false, false, fine, no_cost,
        [](S, Record&) {
          return value_probe("wq_cosine", [](Record& r) { return r.trainer()->query_row_cosine(0); });
+       }},
+      {"embedding_order", kForTransformer, true, nullptr, true, true, false, false, fine, no_cost,
+       [](S, Record&) {
+         return value_probe("embedding_order", [](Record& r) { return embedding_order(r.trainer()->model()); });
        }},
       {"plus_one_share", kForTransformer, true, nullptr, false, true, false, false, fine,
        [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss", "id_accuracy"}); },

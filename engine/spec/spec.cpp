@@ -230,6 +230,7 @@ void read_task(ObjectReader& r, TaskConfig& t, std::vector<std::string>& errors)
   r.number("seed", seed, 0, 9007199254740991.0);
   if (seed != std::floor(seed)) r.error(r.at("seed"), num(seed) + " is not an integer");
   t.seed = uint64_t(seed);
+  r.boolean("data_per_seed", t.data_per_seed);
   r.finish();
 }
 
@@ -335,6 +336,8 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
     errors.push_back(std::string("task.kind: \"") + task_name(s.task.kind) +
                      "\" is not a token task: a transformer trains on \"anchor\"");
   if (!transformer && anchor) errors.push_back("task.kind: \"anchor\" needs model.kind \"transformer\"");
+  if (s.task.data_per_seed && !anchor)
+    errors.push_back("task.data_per_seed: only for task.kind \"anchor\" (other tasks share one data set)");
   if (!transformer) {
     const ScheduleSpec plain;
     auto only = [&](bool used, const char* field) {
@@ -662,6 +665,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   task.set("classes", Value::make_number(s.task.classes));
   task.set("twist", Value::make_number(s.task.twist));
   task.set("seed", Value::make_number(double(s.task.seed)));
+  if (s.task.data_per_seed) task.set("data_per_seed", Value::make_bool(true));
   if (s.task.kind == TaskKind::anchor) {
     const AnchorTaskConfig& a = s.task.anchor;
     Value anchor = Value::make_object();

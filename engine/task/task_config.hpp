@@ -46,7 +46,10 @@ struct TaskConfig {
   double frequency = 2;  // sin_regression
   int classes = 3;       // sectors
   double twist = 0;      // sectors
-  uint64_t seed = 0;     // data seed: the same data for every sweep member
+  uint64_t seed = 0;     // data seed: the same data for every sweep member (unless data_per_seed)
+  // anchor tasks: each sweep seed draws its own data, with that seed in place of `seed` (members that share a seed
+  // share their data), so a seed changes the data and the weights, as in the chapter-13 reference runs
+  bool data_per_seed = false;
   // anchor: token sequences for a Transformer (engine/task/anchor_tasks.hpp). train_size, test_size and seed above
   // are used; anchor.train_size, anchor.test_size and anchor.seed are overwritten by them.
   AnchorTaskConfig anchor;

@@ -58,6 +58,10 @@ def exact_cases():
     out.append(("preset 26 (phenomena)", example("26-embedding-plateaus", schedule=short)))
     out.append(("preset 22 (phenomena)", example("22-parity", schedule=short)))
     out.append(("preset 34 (anchor)", example("34-anchor-composite", schedule={"steps": 24, "record_every": 3})))
+    # task.data_per_seed: each seed's member trains on its own seed's data in both programs
+    per_seed = example("34-anchor-composite", schedule={"steps": 12, "record_every": 3}, sweep={"seeds": [0, 1]},
+                       task={"data_per_seed": True})
+    out.append(("preset 34, data per seed, seeds 0 and 1 (anchor)", per_seed))
     mup = example("30-anchor-identity", schedule={"steps": 20, "record_every": 2}, sweep={"width": [16, 32]},
                   parametrization={"preset": "mup"})
     out.append(("preset 30, muP, d_model 16 and 32 (anchor)", mup))

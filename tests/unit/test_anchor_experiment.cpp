@@ -26,7 +26,7 @@ const char* kSpec = R"({"version":1,"name":"tf","model":{"kind":"transformer","t
               "final_lr_fraction":0.1,"clip_norm":1},
   "sweep":{"gamma":[0.3,0.8],"weight_decay":[0,0.1],"seeds":[0]},
   "metrics":["train_loss","test_loss","train_accuracy","id_accuracy","ood_accuracy","commutativity","wq_cosine",
-              "plus_one_share"]})";
+              "embedding_order","plus_one_share"]})";
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
@@ -162,7 +162,7 @@ TEST(AnchorExperiment, RunnerRecordsEveryTransformerSeries) {
     EXPECT_EQ(run->status(), RunStatus::finished) << run->label();
     EXPECT_EQ(run->recorded_steps(), (std::vector<int>{0, 3, 6}));
     for (const char* name : {"train_loss", "test_loss", "train_accuracy", "id_accuracy", "ood_accuracy",
-                             "commutativity", "wq_cosine", "plus_one_share"}) {
+                             "commutativity", "wq_cosine", "embedding_order", "plus_one_share"}) {
       const Series* s = run->find_series(name);
       ASSERT_NE(s, nullptr) << name;
       ASSERT_EQ(s->values.size(), 3u) << name;
@@ -181,7 +181,35 @@ TEST(AnchorExperiment, RunnerRecordsEveryTransformerSeries) {
   const std::string csv = results_csv(runner.results());
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "width,lr,seed,gamma,weight_decay,status,step,train_loss,test_loss,train_accuracy,id_accuracy,"
-            "ood_accuracy,commutativity,wq_cosine,plus_one_share");
+            "ood_accuracy,commutativity,wq_cosine,embedding_order,plus_one_share");
+}
+
+// task.data_per_seed: each sweep seed draws its data with that seed in place of task.seed; members of one seed
+// share it. Only anchor tasks take it; it round-trips through JSON and links, and is written only when set.
+TEST(AnchorExperiment, DataPerSeed) {
+  std::string text = replaced(kSpec, "\"seed\":3,", "\"seed\":3,\"data_per_seed\":true,");
+  text = replaced(text, "\"seeds\":[0]", "\"seeds\":[0,1]");
+  text = replaced(text, "\"weight_decay\":[0,0.1],", "");
+  SpecResult r = parse_spec_text(text);
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  EXPECT_TRUE(r.spec.task.data_per_seed);
+  SpecResult linked = spec_from_link(spec_to_link(r.spec));
+  ASSERT_TRUE(linked.ok()) << linked.errors[0];
+  EXPECT_TRUE(linked.spec.task.data_per_seed);
+  EXPECT_EQ(json::write(spec_to_json(parse_spec_text(kSpec).spec)).find("data_per_seed"), std::string::npos);
+
+  Runner runner(r.spec);
+  ASSERT_EQ(runner.members().size(), 4u);  // gamma (0.3, 0.8) × seed (0, 1), the seed fastest
+  auto tokens = [&](int member) { return runner.members()[size_t(member)]->transformer()->data().train.tokens; };
+  EXPECT_NE(tokens(0), tokens(1));  // seeds 0 and 1
+  EXPECT_EQ(tokens(0), tokens(2));  // seed 0 at both γ
+  EXPECT_EQ(tokens(1), tokens(3));
+  ExperimentSpec seed1 = r.spec;
+  seed1.task.data_per_seed = false;
+  seed1.task.seed = 1;
+  EXPECT_EQ(tokens(1), Runner(seed1).data().anchor.train.tokens);
+  expect_error(R"({"version":1,"task":{"kind":"sectors","data_per_seed":true}})",
+               "task.data_per_seed: only for task.kind \"anchor\"");
 }
 
 TEST(AnchorExperiment, SameSeedSameRun) {
@@ -234,6 +262,11 @@ TEST(AnchorExperiment, AnalysesOfTheModel) {
   EXPECT_NEAR(std::fabs(p.xy[0] - p.xy[2 * 80]), 80 * std::sqrt(5.0), 1e-6);  // the line's length
   EXPECT_NEAR(p.explained[0] + p.explained[1], 1.0, 1e-9);
   EXPECT_GT(p.explained[0], 0.99);
+  EXPECT_NEAR(embedding_order(m), 1.0, 1e-12);  // the first axis lists 20..100 in order
+  // Swapping the two ends of the line breaks the order a little: the ranks of 20 and 100 trade places.
+  for (int i = 0; i < 4; i++) std::swap(wte[20 * 4 + i], wte[100 * 4 + i]);
+  const double d = 80, n = 81;  // Spearman: 1 − 6 Σ d² / (n (n² − 1)), two tokens off by d = 80
+  EXPECT_NEAR(embedding_order(m), 1 - 6 * 2 * d * d / (n * (n * n - 1)), 1e-12);
   // W_Q rows: the cosine matrix has a unit diagonal, is symmetric, and its mean |off-diagonal| is query_row_cosine.
   const std::vector<double> cos = query_cosine_matrix(m, 0);
   ASSERT_EQ(cos.size(), 16u);

@@ -13,7 +13,8 @@
 # The engine's defaults (engine/task/task_config.hpp, anchor_tasks.hpp) for fields a spec leaves out: the full
 # spec that muplay writes omits target, noise and center_target when they have their default.
 TASK_DEFAULTS = {"kind": "sin_regression", "input_dim": 8, "train_size": 64, "test_size": 256, "frequency": 2.0,
-                 "classes": 3, "twist": 0.0, "seed": 0, "target": "none", "noise": 0.3, "center_target": False}
+                 "classes": 3, "twist": 0.0, "seed": 0, "target": "none", "noise": 0.3, "center_target": False,
+                 "data_per_seed": False}
 ANCHOR_DEFAULTS = {"kind": "two_anchor", "vocab": 128, "seq_len": 9, "ood_test_size": 1000, "modulus": 8}
 
 _U64 = (1 << 64) - 1

@@ -366,8 +366,18 @@ def main(argv):
     RUN_SPEC = run_spec(args)
     setup = Setup(args)
     torch.set_default_dtype(torch.float64)
-    data = to_device(make_task(RUN_SPEC, args.data_dir), setup)
     grid = members()
+    data_of_seed = {}
+
+    def member_data(member):
+        """The spec's data; with task.data_per_seed (anchor tasks), the data of the member's seed in place of
+        task.seed, drawn once per seed (Runner::data_for)."""
+        seed = member["seed"] if RUN_SPEC["task"].get("data_per_seed", False) else RUN_SPEC["task"].get("seed", 0)
+        if seed not in data_of_seed:
+            spec = dict(RUN_SPEC, task=dict(RUN_SPEC["task"], seed=seed))
+            data_of_seed[seed] = to_device(make_task(spec, args.data_dir), setup)
+        return data_of_seed[seed]
+
     inits = init_members(args.init_from, grid) if args.init_from else [None] * len(grid)
     train_member = train_transformer if RUN_SPEC["model"]["kind"] == "transformer" else train_mlp
     mine = range(len(grid)) if setup.ddp or setup.world == 1 else range(setup.rank, len(grid), setup.world)
@@ -377,7 +387,7 @@ def main(argv):
         start = time.time()
         label = f"member {i + 1}/{len(grid)} n={member_width(grid[i])} lr={grid[i]['lr']:g} seed={grid[i]['seed']}" + \
             (f" (process {setup.rank})" if setup.world > 1 and not setup.ddp else "")
-        run, series = train_member(grid[i], data, setup, inits[i],
+        run, series = train_member(grid[i], member_data(grid[i]), setup, inits[i],
                                    Progress(label, RUN_SPEC["schedule"]["steps"], quiet))
         done.append((i, run_document(run, series)))
         if not quiet:
