@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/base/detmath.hpp"
+
 namespace {
 
 struct Neurons {
@@ -45,7 +47,7 @@ NeuronPoint neuron_point(const Mlp& m, int k) {
   for (int d = 0; d < dim; d++) norm2 += w[d] * w[d];
   NeuronPoint p;
   // The multiplier m1 > 0 scales w_k without turning it, so the angle can be read from the stored weights.
-  p.angle = dim >= 2 ? std::atan2(w[dim - 1], w[dim - 2]) : (w[0] >= 0 ? 0.0 : M_PI);
+  p.angle = dim >= 2 ? detmath::atan2(w[dim - 1], w[dim - 2]) : (w[0] >= 0 ? 0.0 : M_PI);
   p.amplitude = std::fabs(m2 * m.weights(1)[k]) * m1 * std::sqrt(norm2);  // W₂ is 1 × count
   return p;
 }

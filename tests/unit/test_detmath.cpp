@@ -32,6 +32,19 @@ TEST(Detmath, MatchesTheCLibrary) {
   EXPECT_LT(worst_tanh, 1e-15);
 }
 
+TEST(Detmath, Atan2MatchesTheCLibraryInEveryQuadrant) {
+  Rng rng(11);
+  double worst = 0;
+  for (int i = 0; i < 200000; i++) {
+    const double y = (rng.uniform() - 0.5) * std::exp((rng.uniform() - 0.5) * 20);
+    const double x = (rng.uniform() - 0.5) * std::exp((rng.uniform() - 0.5) * 20);
+    worst = std::max(worst, std::fabs(detmath::atan2(y, x) - std::atan2(y, x)));
+  }
+  EXPECT_LT(worst, 1e-15);
+  for (double y : {0.0, -0.0, 1.0, -1.0})
+    for (double x : {0.0, -0.0, 1.0, -1.0}) EXPECT_EQ(detmath::atan2(y, x), std::atan2(y, x)) << y << ", " << x;
+}
+
 TEST(Detmath, EdgeCases) {
   EXPECT_EQ(detmath::exp(0), 1.0);
   EXPECT_TRUE(std::isinf(detmath::exp(800)));
