@@ -4,18 +4,6 @@
 
 #include "imgui.h"
 
-namespace {
-
-// The display name of the sweep's parametrization.
-std::string parametrization_name(const ExperimentSpec& s) {
-  const std::string name = preset_name(s.parametrization.preset);
-  if (name == "sp") return "SP";
-  if (name == "mup") return "muP";
-  return name;
-}
-
-}  // namespace
-
 MaxLrPicture max_lr_picture(const Runner& runner) {
   MaxLrPicture p;
   const ExperimentSpec& spec = runner.spec();
@@ -28,7 +16,7 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
     p.why_empty = "eta_max is read off the finished sweep: run it to the end.";
     return p;
   }
-  p.parametrization = parametrization_name(spec);
+  p.parametrization = preset_name(spec.parametrization.preset);  // the spec's own name (sp, mup, ...)
   p.table = max_lr_table(runner);
   std::vector<double> widths, max_lrs;
   const int count = int(p.table.curves.size());

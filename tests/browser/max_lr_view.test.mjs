@@ -22,7 +22,7 @@ test('max LR view: a curve per width ending at eta_max, muP flat', T, async () =
   });
   const view = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_max_lr()));
   console.log(JSON.stringify({ slope: view.slope, max_lr: view.widths?.map((w) => [w.width, w.max_lr]) }));
-  assert.equal(view.parametrization, 'muP', JSON.stringify(view));
+  assert.equal(view.parametrization, 'mup', JSON.stringify(view));
   assert.equal(view.widths.length, 3);
   for (const w of view.widths) {
     assert.ok(w.max_lr > 2 && w.max_lr < 16, `n=${w.width}: eta_max ${w.max_lr}`);

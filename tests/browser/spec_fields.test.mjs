@@ -14,9 +14,10 @@ after(async () => { await pg?.close(); });
 const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
 
 // With this spec the Fields tab puts task.kind's combo box at TASK_KIND; its rows open below it, ROW pixels apart.
+// (Below the preset list, one 17-pixel row per preset: 42 presets now; a new preset moves these down by a row.)
 const SPEC = { version: 1, name: 'fields', model: { widths: [8] }, task: { kind: 'sin_regression' } };
-const TASK_KIND = { x: 336, y: 937 };
-const FIRST_ROW = 961, ROW = 17;
+const TASK_KIND = { x: 336, y: 1090 };
+const FIRST_ROW = 1114, ROW = 17;
 
 test('the task.kind combo box offers every task kind, image_2d last', T, async () => {
   assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(SPEC))).ok, true);
