@@ -18,6 +18,7 @@
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "imgui.h"
+#include "imgui_internal.h"  // the hovered window (muplay_hovered_scroll)
 #include "engine/analysis/analysis.hpp"
 #include "web/app.hpp"
 #include "web/lr_view.hpp"
@@ -74,6 +75,20 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_frame_stats() {
   r.set("train_ms", json::Value::make_number(the_app().train_ms));
   r.set("fps", json::Value::make_number(ImGui::GetIO().Framerate));
   r.set("threads", json::Value::make_number(the_app().pool ? the_app().pool->threads() : 1));
+  return out(json::write(r));
+}
+
+// The scroll of the window the wheel would scroll now, the one under the mouse (or, when that one has nothing to
+// scroll, its nearest parent that has, as ImGui picks it): {"window", "y", "max_y"} as JSON, or {} over none.
+EMSCRIPTEN_KEEPALIVE const char* muplay_hovered_scroll() {
+  ImGuiWindow* w = ImGui::GetCurrentContext()->HoveredWindow;
+  while (w && (w->Flags & ImGuiWindowFlags_ChildWindow) && w->ScrollMax.y == 0.0f) w = w->ParentWindow;
+  json::Value r = json::Value::make_object();
+  if (w) {
+    r.set("window", json::Value::make_string(w->Name));
+    r.set("y", json::Value::make_number(w->Scroll.y));
+    r.set("max_y", json::Value::make_number(w->ScrollMax.y));
+  }
   return out(json::write(r));
 }
 

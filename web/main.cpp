@@ -53,6 +53,22 @@ void key_callback(GLFWwindow* window, int key, int scancode, int action, int mod
   if (action == GLFW_PRESS || action == GLFW_REPEAT) the_app().pressed_keys.push_back(key);
 }
 
+// Emscripten 3.1.6's GLFW hands ImGui the DOM wheel event's raw deltaY: pixels (Chromium sends 100 a notch) with the
+// DOM's sign (down is positive). ImGui counts one notch as 1 (it scrolls 5 lines) and up as positive, so a notch down
+// scrolled up by 100 notches and a notch up jumped to the end. We read the DOM event ourselves instead: its delta in
+// notches, whatever its unit (deltaMode), fractions kept, so a trackpad's stream of small deltas scrolls smoothly.
+EM_BOOL wheel_callback(int, const EmscriptenWheelEvent* e, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  double per_notch = 100;  // DOM_DELTA_PIXEL: Chromium's and Safari's notch; a trackpad sends a few pixels at a time
+  if (e->deltaMode == DOM_DELTA_LINE) per_notch = 3;  // Firefox with a mouse wheel: 3 lines a notch
+  // DOM_DELTA_PAGE (a "scroll a page" setting): a page is the canvas' height in pixels.
+  if (e->deltaMode == DOM_DELTA_PAGE) per_notch = 100.0 / std::max(1.0f, io.DisplaySize.y);
+  // ImGui: positive MouseWheel scrolls up, positive MouseWheelH scrolls left; the DOM's deltas point the other way.
+  io.MouseWheel -= static_cast<float>(e->deltaY / per_notch);
+  io.MouseWheelH -= static_cast<float>(e->deltaX / per_notch);
+  return EM_TRUE;  // preventDefault: the page itself neither scrolls nor zooms
+}
+
 // Reads the plot's pixels back from the frame just drawn, for a PNG download (index.html's files.js encodes them):
 // what the user sees, at the screen's resolution. Read right after drawing, before the browser may clear the buffer.
 void capture_plot(App& app, const CanvasSize& s) {
@@ -149,6 +165,8 @@ int main() {
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))
     fail("Dear ImGui backend initialisation failed");
   glfwSetKeyCallback(window, key_callback);  // replaces the backend's own, which key_callback chains to
+  glfwSetScrollCallback(window, nullptr);  // GLFW's wheel deltas are raw pixels: wheel_callback replaces them
+  emscripten_set_wheel_callback("#canvas", nullptr, true, wheel_callback);
 
   the_app().spec_limits = page_spec_limits();
   // Sweep members on every core, in the threaded build (1 thread in the plain one). At most 8: the pool of web
