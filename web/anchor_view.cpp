@@ -73,7 +73,7 @@ void phase_plot(const Runner& runner) {
                     ImVec2(a.x + std::min(s, cell - 2), a.y + std::max(0.0f, s - cell)), IM_COL32(255, 255, 255, 110));
     if (comm < 0.7) dl->AddCircle(ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2), cell * 0.3f, IM_COL32(255, 80, 80, 255), 0, 2);
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", ood);
+    std::snprintf(buf, sizeof buf, std::isfinite(ood) ? "%.2f" : "-", ood);  // grey cell: no finite accuracy
     dl->AddText(ImVec2(a.x + 4, a.y + 4), IM_COL32(255, 255, 255, 255), buf);
   }
   for (const auto& [g, col] : gammas) {

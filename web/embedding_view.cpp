@@ -1,6 +1,7 @@
 #include "web/embedding_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "engine/analysis/infinite_width.hpp"
@@ -14,7 +15,10 @@ std::string panel_title(const char* name, const PcaPlane& p, int words) {
   const std::vector<int> labels = skipgram_clusters(words);
   const ChanceLevel chance = chance_separation(p, labels, 200, 0);
   char text[128];
-  std::snprintf(text, sizeof text, "%s\nseparation %.2f (chance %.2f)", name, cluster_separation(p, labels), chance.mean);
+  const double separation = cluster_separation(p, labels);
+  if (std::isfinite(separation) && std::isfinite(chance.mean))
+    std::snprintf(text, sizeof text, "%s\nseparation %.2f (chance %.2f)", name, separation, chance.mean);
+  else std::snprintf(text, sizeof text, "%s\nno separation: the embeddings are not finite or all equal", name);
   return text;
 }
 

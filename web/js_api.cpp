@@ -314,6 +314,27 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_width_slopes(const char* family, int rec
   return out(json::write(r));
 }
 
+// What the "vs width" view drew in its last frame (its cached picture, not a fresh one, so a stale picture shows):
+// {"step", "quantity", "curves": [{"label", "x", "y"}]}, or null before the view was first drawn for this runner.
+EMSCRIPTEN_KEEPALIVE const char* muplay_width_view() {
+  const WidthView& v = the_app().width_view;
+  if (v.curves_at < 0) return out("null");
+  json::Value r = json::Value::make_object(), curves = json::Value::make_array();
+  r.set("step", json::Value::make_number(v.picture.step));
+  r.set("quantity", json::Value::make_string(v.picture.quantity));
+  for (const PlotCurve& c : v.picture.curves) {
+    json::Value item = json::Value::make_object(), x = json::Value::make_array(), y = json::Value::make_array();
+    for (double d : c.x) x.push(finite_or_null(d));
+    for (double d : c.y) y.push(finite_or_null(d));
+    item.set("label", json::Value::make_string(c.label));
+    item.set("x", x);
+    item.set("y", y);
+    curves.push(item);
+  }
+  r.set("curves", curves);
+  return out(json::write(r));
+}
+
 // The "max LR" view's numbers (experiment E1): {"parametrization", "slope", "sem", "widths": [{"width", "max_lr",
 // "lrs", "loss_ratio"}]} as the view draws them, or {"why": ...} when it draws nothing.
 EMSCRIPTEN_KEEPALIVE const char* muplay_max_lr() {

@@ -1,5 +1,6 @@
 #include "web/lr_view.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "engine/analysis/lr_transfer.hpp"
@@ -16,7 +17,8 @@ std::vector<PlotCurve> page_lr_curves(const Runner& runner, const std::string& s
   for (size_t i = 0; i < found.size(); i++) {
     const LrCurve& c = found[i];
     char label[96];
-    std::snprintf(label, sizeof label, "n=%d  eta*=%.3g", c.width, c.best_lr);
+    if (c.grid_min >= 0 && std::isfinite(c.best_lr)) std::snprintf(label, sizeof label, "n=%d  eta*=%.3g", c.width, c.best_lr);
+    else std::snprintf(label, sizeof label, "n=%d  no eta*: no finite loss at any lr", c.width);
     const ImU32 color = curve_color(int(i), int(found.size()));
     curves.push_back(solid_curve(label, c.lrs, c.losses, color));
     if (c.grid_min >= 0) curves.push_back(solid_curve("", {c.best_lr}, {c.best_loss}, color));

@@ -1,5 +1,6 @@
 #include "web/max_lr_view.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "imgui.h"
@@ -24,7 +25,8 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
     const MaxLrCurve& c = p.table.curves[size_t(i)];
     const ImU32 color = curve_color(i, count);
     char label[64];
-    std::snprintf(label, sizeof label, "n=%d  eta_max=%.3g", c.width, c.max_lr);
+    if (c.max_lr > 0 && std::isfinite(c.max_lr)) std::snprintf(label, sizeof label, "n=%d  eta_max=%.3g", c.width, c.max_lr);
+    else std::snprintf(label, sizeof label, "n=%d  no eta_max: a seed is unstable at every lr", c.width);
     p.ratio_curves.push_back(solid_curve(label, c.lrs, c.loss_ratio, color));
     if (!c.lrs.empty()) p.ratio_curves.push_back(solid_curve("", {c.lrs.back()}, {c.loss_ratio.back()}, color));
     if (c.max_lr > 0) {
@@ -33,7 +35,10 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
     }
   }
   char label[64];
-  std::snprintf(label, sizeof label, "slope %+.2f +- %.2f", p.table.slope.mean, p.table.slope.sem);
+  // A seed without eta_max at two widths leaves no slope (NaN): say so rather than print "nan".
+  if (std::isfinite(p.table.slope.mean) && std::isfinite(p.table.slope.sem))
+    std::snprintf(label, sizeof label, "slope %+.2f +- %.2f", p.table.slope.mean, p.table.slope.sem);
+  else std::snprintf(label, sizeof label, "no slope: a seed lacks eta_max at 2 widths");
   p.max_lr_curve.push_back(solid_curve(label, widths, max_lrs, curve_color(count - 1, count)));
   return p;
 }

@@ -95,7 +95,8 @@ std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>&
     for (size_t i = 0; i < curves.size(); i++) {
       const LrCurve& c = curves[i];
       char label[96];
-      std::snprintf(label, sizeof label, "n=%d  eta*=%.3g", c.width, c.best_lr);
+      if (c.grid_min >= 0 && std::isfinite(c.best_lr)) std::snprintf(label, sizeof label, "n=%d  eta*=%.3g", c.width, c.best_lr);
+      else std::snprintf(label, sizeof label, "n=%d  no eta*: no finite loss at any lr", c.width);
       PlotCurve curve = imported_curve(*sets[k], int(k), label);
       curve.x = c.lrs;
       curve.y = c.losses;

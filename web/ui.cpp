@@ -3,6 +3,7 @@
 // a status bar at the bottom. Keyboard: Space run/pause, S single step, R reset (when no field is active).
 // An embed (app.view) shows only the panels its author chose, compactly.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "imgui.h"
@@ -172,7 +173,8 @@ void runs_table(const App& app) {
     for (const char* name : {"train_loss", "test_loss"}) {
       ImGui::TableNextColumn();
       const Series* s = run.find_series(name);
-      if (s && !s->values.empty()) ImGui::Text("%.4g", s->values.back());
+      if (s && !s->values.empty() && std::isfinite(s->values.back())) ImGui::Text("%.4g", s->values.back());
+      else if (s && !s->values.empty()) ImGui::TextColored(kErrorColor, "not finite");
       else ImGui::TextDisabled("-");
     }
   }

@@ -42,6 +42,17 @@ PlotCurve geometric_mean_by_width(const std::vector<std::pair<int, double>>& poi
 
 double slope_of(const std::vector<double>& x, const std::vector<double>& y) { return x.size() >= 2 ? loglog_slope(x, y) : NAN; }
 
+// A curve's legend: the series, then its fitted slope, or in words why there is none (a projected "slope +nan"
+// tells a room nothing). E.g. act_delta_rms is exactly 0 at step 0, which a log axis cannot show.
+std::string slope_label(const std::string& series, const PlotCurve& c) {
+  const double slope = slope_of(c.x, c.y);
+  char label[200];
+  if (std::isfinite(slope)) std::snprintf(label, sizeof label, "%s  slope %+.2f", series.c_str(), slope);
+  else if (c.x.empty()) std::snprintf(label, sizeof label, "%s  no slope: zero or not finite at every width", series.c_str());
+  else std::snprintf(label, sizeof label, "%s  no slope: a positive value at one width only", series.c_str());
+  return label;
+}
+
 // One series at one record over the runs with the first learning rate of the sweep.
 PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int record) {
   std::vector<std::pair<int, double>> points;
@@ -51,9 +62,7 @@ PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int reco
     if (s && run->coords().lr == lr && record < int(s->values.size())) points.emplace_back(run->width(), s->values[size_t(record)]);
   }
   PlotCurve c = geometric_mean_by_width(points);
-  char label[160];
-  std::snprintf(label, sizeof label, "%s  slope %+.2f", name.c_str(), slope_of(c.x, c.y));
-  c.label = label;
+  c.label = slope_label(name, c);
   return c;
 }
 
@@ -92,9 +101,7 @@ PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std:
   PlotCurve c = geometric_mean_by_width(points);
   char other_lr[48] = "";  // the reader must know when the imported points are at another learning rate
   if (use_lr != lr) std::snprintf(other_lr, sizeof other_lr, "  (lr=%g)", use_lr);
-  char label[200];
-  std::snprintf(label, sizeof label, "%s  slope %+.2f%s", series.c_str(), slope_of(c.x, c.y), other_lr);
-  PlotCurve styled = imported_curve(set, set_index, label);
+  PlotCurve styled = imported_curve(set, set_index, slope_label(series, c) + other_lr);
   styled.x = std::move(c.x);
   styled.y = std::move(c.y);
   return styled;
@@ -164,9 +171,11 @@ std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& fam
 WidthPicture width_picture(const Runner& runner, const std::vector<const ImportedSet*>& imports,
                            const std::string& family, int record) {
   WidthPicture p;
+  p.quantity = family;
   if (runner.members().empty()) return p;
   const std::vector<int> steps = record_steps(runner, imports);
-  p.step = record >= 0 && record < int(steps.size()) ? steps[size_t(record)] : 0;
+  if (record < 0 || record >= int(steps.size())) return p;  // nothing recorded yet: the plot says "press Run"
+  p.step = steps[size_t(record)];
   p.curves = width_curves(runner, family, record);
   const size_t page_count = p.curves.size();
   const double lr = runner.members().front()->coords().lr;
@@ -184,40 +193,42 @@ WidthPicture width_picture(const Runner& runner, const std::vector<const Importe
 
 void width_view(WidthView& v, const Runner& runner, const std::vector<const ImportedSet*>& imports, double imports_revision) {
   if (runner.members().empty()) return;
-  const Member& first = *runner.members().front();
-  const std::vector<std::string> names = families(first);
-  if (v.family < 0) {  // the coordinate check's quantity when there is one
-    const auto it = std::find(names.begin(), names.end(), "act_delta_rms");
-    v.family = it == names.end() ? 0 : int(it - names.begin());
+  const std::vector<std::string> names = families(*runner.members().front());
+  if (names.empty()) {
+    ImGui::TextDisabled("This experiment records no series to draw against the width.");
+    return;
   }
-  v.family = std::clamp(v.family, 0, int(names.size()) - 1);
+  // The chosen family when this run records it, else the coordinate check's quantity when there is one.
+  auto family = std::find(names.begin(), names.end(), v.family);
+  if (family == names.end()) family = std::find(names.begin(), names.end(), "act_delta_rms");
+  const std::string& quantity = family == names.end() ? names.front() : *family;
   const int records = int(record_steps(runner, imports).size());
-  v.record = std::clamp(v.record, 0, std::max(0, records - 1));
+  int record = std::clamp(v.record, 0, std::max(0, records - 1));
 
   ImGui::SetNextItemWidth(200);
-  if (ImGui::BeginCombo("quantity", names[size_t(v.family)].c_str())) {
-    for (int i = 0; i < int(names.size()); i++)
-      if (ImGui::Selectable(names[size_t(i)].c_str(), i == v.family)) v.family = i;
+  if (ImGui::BeginCombo("quantity", quantity.c_str())) {
+    for (const std::string& name : names)
+      if (ImGui::Selectable(name.c_str(), name == quantity)) v.family = name;
     ImGui::EndCombo();
   }
-  if (v.curves_at != runner.total_steps() || v.curves_family != v.family || v.curves_record != v.record ||
+  if (v.curves_at != runner.total_steps() || v.curves_family != quantity || v.curves_record != record ||
       v.curves_imports != imports_revision) {
-    v.picture = width_picture(runner, imports, names[size_t(v.family)], v.record);
+    v.picture = width_picture(runner, imports, quantity, record);
     v.curves_at = runner.total_steps();
-    v.curves_family = v.family;
-    v.curves_record = v.record;
+    v.curves_family = quantity;
+    v.curves_record = record;
     v.curves_imports = imports_revision;
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(200);
   char step_label[32];
   std::snprintf(step_label, sizeof step_label, "step %d", v.picture.step);
-  ImGui::SliderInt("record", &v.record, 0, std::max(0, records - 1), step_label);
+  if (ImGui::SliderInt("record", &record, 0, std::max(0, records - 1), step_label)) v.record = record;
 
   PlotAxes axes;
-  axes.title = names[size_t(v.family)] + " at step " + std::to_string(v.picture.step) + " vs width (geometric mean over seeds)";
+  axes.title = quantity + (records ? " at step " + std::to_string(v.picture.step) : "") + " vs width (geometric mean over seeds)";
   axes.x_label = "width n";
-  axes.y_label = names[size_t(v.family)];
+  axes.y_label = quantity;
   axes.log_x = axes.log_y = true;
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;
   const float tables_height = slopes.empty() ? 0 : slopes_height(slopes);

@@ -23,19 +23,24 @@ struct WidthSlopes {
 // What the view draws at one recorded step: the page's curves, then the imported ones (of the series an imported set
 // recorded at that step), and the slopes tables' rows (one per imported curve; none without imports).
 struct WidthPicture {
+  std::string quantity;  // the series family drawn
   int step = 0;
   std::vector<PlotCurve> curves;
   std::vector<WidthSlopes> slopes;
 };
 
 struct WidthView {
-  int family = -1;  // which series family (act_delta_rms, act_rms, ...); -1: act_delta_rms if recorded
+  // The reader's choices, kept across runs and presets, so SP's step 5 can be compared with μP's. They are clamped
+  // only where drawn, never written back: a fresh run has recorded nothing yet, and storing record 0 then would leave
+  // the view on step 0 (where act_delta_rms is 0: an empty plot) for the whole next run.
+  std::string family;  // which series family (act_delta_rms, act_rms, ...); "" or not recorded: act_delta_rms if recorded
   int record = 1;  // which recorded step
   // The picture drawn, kept until the sweep steps, the family or record changes, or the imports change (cleared by
-  // App's reset).
+  // App's reset, since a new runner may have taken exactly as many steps as the old one).
   WidthPicture picture;
   long curves_at = -1;
-  int curves_family = -1, curves_record = -1;
+  int curves_record = -1;
+  std::string curves_family;
   double curves_imports = -1;
 };
 
