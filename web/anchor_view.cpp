@@ -8,6 +8,7 @@
 
 #include "engine/analysis/anchor_analysis.hpp"
 #include "imgui.h"
+#include "web/drawn.hpp"
 
 namespace {
 
@@ -175,6 +176,7 @@ void anchor_view(AnchorView& v, Runner& runner) {
   if (runs.front()->find_series("ood_accuracy")) phase_plot(runner);
   v.run = std::clamp(v.run, 0, int(runs.size()) - 1);
   ImGui::SetNextItemWidth(300);
+  drawn_name_next("run");
   if (ImGui::BeginCombo("run", runs[size_t(v.run)]->label().c_str())) {
     for (int i = 0; i < int(runs.size()); i++)
       if (ImGui::Selectable(runs[size_t(i)]->label().c_str(), i == v.run)) v.run = i;

@@ -21,6 +21,7 @@
 #include "imgui_internal.h"  // the hovered window (muplay_hovered_scroll)
 #include "engine/analysis/analysis.hpp"
 #include "web/app.hpp"
+#include "web/drawn.hpp"
 #include "web/lr_view.hpp"
 #include "web/max_lr_view.hpp"
 #include "web/step_view.hpp"
@@ -90,6 +91,13 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_hovered_scroll() {
     r.set("max_y", json::Value::make_number(w->ScrollMax.y));
   }
   return out(json::write(r));
+}
+
+// What the last frame drew (web/drawn.hpp): widgets with labels and rectangles, windows, plots (axes, ticks, legend,
+// hover), heat maps, noted texts. The first call turns recording on: its answer is the frame drawn before, empty.
+EMSCRIPTEN_KEEPALIVE const char* muplay_drawn() {
+  drawn_set_recording(true);
+  return out(json::write(drawn_last_json()));
 }
 
 // The editor's spec document as JSON text (possibly invalid while being edited).

@@ -15,6 +15,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "web/app.hpp"
+#include "web/drawn.hpp"
 #include "web/page_limits.hpp"
 
 namespace {
@@ -113,9 +114,11 @@ void frame() {
   advance(app, std::clamp(rest_ms, 10.0, 50.0), emscripten_get_now);
   const double trained_ms = emscripten_get_now();
 
+  drawn_begin_frame();
   ImGui::NewFrame();
   draw_ui(app);
   ImGui::Render();
+  drawn_end_frame();
 
   glViewport(0, 0, s.fb_w, s.fb_h);
   glClearColor(0.11f, 0.11f, 0.13f, 1.0f);

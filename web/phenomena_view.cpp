@@ -9,6 +9,7 @@
 #include "engine/metrics/neurons.hpp"
 #include "engine/task/phenomena_tasks.hpp"
 #include "imgui.h"
+#include "web/drawn.hpp"
 #include "web/neuron_polar.hpp"
 #include "web/plot.hpp"
 
@@ -463,6 +464,7 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
     return;
   }
   ImGui::SetNextItemWidth(360);
+  drawn_name_next("run");
   if (ImGui::BeginCombo("run", run.label().c_str())) {
     for (int i = 0; i < count; i++)
       if (ImGui::Selectable(runner.members()[size_t(i)]->label().c_str(), i == v.run)) v.run = i;

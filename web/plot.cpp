@@ -1,5 +1,7 @@
 #include "web/plot.hpp"
 
+#include "web/drawn.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -67,13 +69,22 @@ std::string tick_label(double t, bool log) {
   return buf;
 }
 
-void draw_axes(ImDrawList* dl, const PlotAxes& axes, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b) {
+// The ticks of one axis, for the test hook: values in data units and the labels drawn.
+void note_tick(DrawnAxis* axis, double t, bool log, const std::string& label) {
+  if (!axis) return;
+  axis->tick_values.push_back(log ? std::pow(10, t) : t);
+  axis->ticks.push_back(label);
+}
+
+void draw_axes(ImDrawList* dl, const PlotAxes& axes, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b,
+               DrawnPlot* drawn) {
   const ImU32 grid = IM_COL32(255, 255, 255, 28), text = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   for (double t : ticks(sx.lo, sx.hi, sx.log)) {
     const float px = sx.p0 + float((t - sx.lo) / (sx.hi - sx.lo)) * (sx.p1 - sx.p0);
     dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
     const std::string s = tick_label(t, sx.log);
+    note_tick(drawn ? &drawn->x : nullptr, t, sx.log, s);
     const float w = ImGui::CalcTextSize(s.c_str()).x;
     dl->AddText(ImVec2(std::min(px - w / 2, b.x - w), b.y + 3), dim, s.c_str());  // the last label ends at the frame
   }
@@ -81,6 +92,7 @@ void draw_axes(ImDrawList* dl, const PlotAxes& axes, const Scale& sx, const Scal
     const float py = sy.p0 + float((t - sy.lo) / (sy.hi - sy.lo)) * (sy.p1 - sy.p0);
     dl->AddLine(ImVec2(a.x, py), ImVec2(b.x, py), grid);
     const std::string s = tick_label(t, sy.log);
+    note_tick(drawn ? &drawn->y : nullptr, t, sy.log, s);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     dl->AddText(ImVec2(a.x - ts.x - 4, py - ts.y / 2), dim, s.c_str());
   }
@@ -130,7 +142,7 @@ void draw_marker(ImDrawList* dl, PlotMarker marker, ImVec2 p, ImU32 color) {
   }
 }
 
-void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy) {
+void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
   std::vector<ImVec2> points;
   for (const PlotCurve& c : curves) {
     points.clear();
@@ -139,9 +151,13 @@ void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Sca
     if (points.size() >= 2 && c.dashed) dashed_polyline(dl, points, c.color, 2.0f);
     else if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), c.color, ImDrawFlags_None, 2.0f);
     // A vs-step curve has a point per record: markers on each would be a smear, so only short curves get them all.
-    if (c.marker != PlotMarker::none && points.size() <= 64)
+    if (c.marker != PlotMarker::none && points.size() <= 64) {
       for (const ImVec2& p : points) draw_marker(dl, c.marker, p, c.color);
-    else if (c.marker != PlotMarker::none && !points.empty()) draw_marker(dl, c.marker, points.back(), c.color);
+      if (drawn) drawn->markers += int(points.size());
+    } else if (c.marker != PlotMarker::none && !points.empty()) {
+      draw_marker(dl, c.marker, points.back(), c.color);
+      if (drawn) drawn->markers += 1;
+    }
     if (points.size() == 1 && c.marker == PlotMarker::none) dl->AddCircleFilled(points[0], 3, c.color);
     if (c.diverged && !points.empty()) {
       const ImVec2 p = points.back();
@@ -197,7 +213,8 @@ ImVec2 legend_corner(const std::vector<PlotCurve>& curves, const Scale& sx, cons
   return best;
 }
 
-void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b) {
+void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b,
+                 DrawnPlot* drawn) {
   float width = 0;
   const std::vector<LegendRow> rows = legend_rows(curves, width);
   if (rows.empty()) return;
@@ -206,8 +223,10 @@ void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Sca
   const ImVec2 corner = legend_corner(curves, sx, sy, a, b, ImVec2(size.x + 2 * margin, size.y + 2 * margin));
   const ImVec2 at(corner.x + margin, corner.y + margin);
   dl->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), IM_COL32(20, 20, 24, 210));
+  if (drawn) drawn->legend_rect = drawn_rect(at, ImVec2(at.x + size.x, at.y + size.y));
   for (size_t row = 0; row < rows.size(); row++) {
     const float y = at.y + 3 + line * float(row);
+    if (drawn) drawn->legend.push_back(rows[row].heading ? *rows[row].heading : rows[row].curve->label);
     if (rows[row].heading) {
       dl->AddText(ImVec2(at.x + 4, y), ImGui::GetColorU32(ImGuiCol_Text), rows[row].heading->c_str());
       continue;
@@ -222,7 +241,7 @@ void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Sca
 }
 
 // Tooltip with each curve's value at the recorded x nearest the mouse.
-void hover_readout(const std::vector<PlotCurve>& curves, const Scale& sx) {
+void hover_readout(const std::vector<PlotCurve>& curves, const Scale& sx, DrawnPlot* drawn) {
   const double mouse_unit = sx.lo + double((ImGui::GetIO().MousePos.x - sx.p0) / (sx.p1 - sx.p0)) * (sx.hi - sx.lo);
   ImGui::BeginTooltip();
   for (const PlotCurve& c : curves) {
@@ -234,8 +253,11 @@ void hover_readout(const std::vector<PlotCurve>& curves, const Scale& sx) {
       if (d < best_d) { best_d = d; best = i; }
     }
     if (best_d == INFINITY) continue;
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.color), "%s%s%s: x = %g, y = %.4g", c.group.c_str(),
-                       c.group.empty() ? "" : ": ", c.label.c_str(), c.x[best], c.y[best]);
+    char row[256];
+    std::snprintf(row, sizeof row, "%s%s%s: x = %g, y = %.4g", c.group.c_str(), c.group.empty() ? "" : ": ",
+                  c.label.c_str(), c.x[best], c.y[best]);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.color), "%s", row);
+    if (drawn) drawn->hover.push_back(row);
   }
   ImGui::EndTooltip();
 }
@@ -286,8 +308,25 @@ ImVec2 line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCur
   const Range rx = axis_range(curves, true, axes.log_x), ry = axis_range(curves, false, axes.log_y);
   const Scale sx{rx.lo, rx.hi, a.x, b.x, axes.log_x}, sy{ry.lo, ry.hi, b.y, a.y, axes.log_y};
 
+  DrawnPlot* drawn = nullptr;
+  if (drawn_recording()) {
+    drawn = &drawn_now().plots.emplace_back();
+    drawn->id = id;
+    drawn->title = axes.title;
+    drawn->rect = drawn_rect(origin, ImVec2(origin.x + size.x, origin.y + size.y));
+    drawn->frame = drawn_rect(a, b);
+    drawn->x.label = axes.x_label;
+    drawn->x.log = axes.log_x;
+    drawn->x.lo = axes.log_x ? std::pow(10, rx.lo) : rx.lo;
+    drawn->x.hi = axes.log_x ? std::pow(10, rx.hi) : rx.hi;
+    drawn->y.label = axes.y_label;
+    drawn->y.log = axes.log_y;
+    drawn->y.lo = axes.log_y ? std::pow(10, ry.lo) : ry.lo;
+    drawn->y.hi = axes.log_y ? std::pow(10, ry.hi) : ry.hi;
+  }
+
   dl->AddRectFilled(a, b, IM_COL32(0, 0, 0, 60));
-  draw_axes(dl, axes, sx, sy, a, b);
+  draw_axes(dl, axes, sx, sy, a, b, drawn);
   if (curves.empty()) {
     const char* hint = "no data yet: press Run";
     const ImVec2 ts = ImGui::CalcTextSize(hint);
@@ -295,9 +334,9 @@ ImVec2 line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCur
     return size;
   }
   dl->PushClipRect(a, b, true);
-  draw_curves(dl, curves, sx, sy);
-  draw_legend(dl, curves, sx, sy, a, b);
+  draw_curves(dl, curves, sx, sy, drawn);
+  draw_legend(dl, curves, sx, sy, a, b, drawn);
   dl->PopClipRect();
-  if (hovered) hover_readout(curves, sx);
+  if (hovered) hover_readout(curves, sx, drawn);
   return size;
 }

@@ -6,6 +6,7 @@
 #include "engine/spec/spec.hpp"
 #include "imgui.h"
 #include "imgui_stdlib.h"
+#include "web/drawn.hpp"
 
 namespace {
 
@@ -21,13 +22,13 @@ std::string errors_at(const std::string& path, const std::vector<std::string>& e
 }
 
 // A list of scalars (widths, seeds, metric names) edits as one comma-separated line: "64, 128, 256".
-bool edit_scalar_list(json::Value& v) {
+bool edit_scalar_list(json::Value& v, const char* id) {
   std::string text;
   for (size_t i = 0; i < v.array.size(); i++) {
     const json::Value& item = v.array[i];
     text += (i ? ", " : "") + (item.is_string() ? item.string : json::write(item));
   }
-  if (!ImGui::InputText("##list", &text, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll) &&
+  if (!ImGui::InputText(id, &text, ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll) &&
       !ImGui::IsItemDeactivatedAfterEdit())
     return false;
   json::Value list = json::Value::make_array();
@@ -49,14 +50,17 @@ bool edit_scalar_list(json::Value& v) {
   return true;
 }
 
+// Each value's widget is labelled "##" + its path ("##optimizer.lr"): nothing shows, and the page's test hook
+// (web/drawn.hpp) finds the field by it.
 bool edit_leaf(json::Value& v, const std::string& path) {
   ImGui::SetNextItemWidth(-1);
+  const std::string id = "##" + path;
   switch (v.type) {
-    case json::Type::boolean: return ImGui::Checkbox("##b", &v.boolean);
+    case json::Type::boolean: return ImGui::Checkbox(id.c_str(), &v.boolean);
     case json::Type::number: {
       // Commit on Enter or leaving the field, so typing "0.05" does not restart a run at "0".
       double x = v.number;
-      ImGui::InputDouble("##n", &x, 0, 0, "%.6g");
+      ImGui::InputDouble(id.c_str(), &x, 0, 0, "%.6g");
       if (ImGui::IsItemDeactivatedAfterEdit() && x != v.number) {
         v.number = x;
         return true;
@@ -66,17 +70,18 @@ bool edit_leaf(json::Value& v, const std::string& path) {
     case json::Type::string: {
       // A field whose value is one of a few names is a combo box of the names the engine's reader accepts there.
       const std::vector<std::string>& options = spec_field_choices(path);
-      if (options.empty()) return ImGui::InputText("##s", &v.string);
+      if (options.empty()) return ImGui::InputText(id.c_str(), &v.string);
       bool changed = false;
       // Up to 20 rows: the longest list (10 activations) opens without a scrollbar.
-      if (ImGui::BeginCombo("##c", v.string.c_str(), ImGuiComboFlags_HeightLarge)) {
+      drawn_name_next(id.c_str());
+      if (ImGui::BeginCombo(id.c_str(), v.string.c_str(), ImGuiComboFlags_HeightLarge)) {
         for (const std::string& o : options)
           if (ImGui::Selectable(o.c_str(), o == v.string)) { v.string = o; changed = true; }
         ImGui::EndCombo();
       }
       return changed;
     }
-    case json::Type::array: return edit_scalar_list(v);
+    case json::Type::array: return edit_scalar_list(v, id.c_str());
     default: ImGui::TextDisabled("null"); return false;
   }
 }

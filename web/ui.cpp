@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "imgui.h"
+#include "web/drawn.hpp"
 #include "imgui_stdlib.h"
 #include "web/app.hpp"
 #include "web/backend_panel.hpp"
@@ -40,6 +41,7 @@ void presets_panel(App& app) {
 
 void errors_list(const std::vector<std::string>& errors) {
   for (const std::string& e : errors) {
+    drawn_note_text("spec error: " + e);
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(kErrorColor, "%s", e.c_str());
     ImGui::PopTextWrapPos();
@@ -123,6 +125,7 @@ void plot_panel(App& app) {
   app.plot_metric = std::clamp(app.plot_metric, 0, std::max(0, int(names.size()) - 1));
   const std::string metric = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
   ImGui::SetNextItemWidth(220);
+  drawn_name_next("metric");
   if (ImGui::BeginCombo("metric", metric.c_str())) {
     for (int i = 0; i < int(names.size()); i++)
       if (ImGui::Selectable(names[size_t(i)].c_str(), i == app.plot_metric)) app.plot_metric = i;
@@ -251,14 +254,18 @@ void status_bar(const App& app) {
   ImGui::Separator();
   const Runner* r = app.runner.get();
   const bool active = r && !r->members().empty() && app.state == RunState::running;
-  ImGui::Text("%s | %.0f steps/s | backend: %s | threads: %d | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
-              app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
-              backend_label(app).c_str(), app.pool ? app.pool->threads() : 1,
-              active ? ("active: " + r->members()[size_t(r->active_run())]->label()).c_str() : "no active run",
-              ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
+  char line[512];
+  std::snprintf(line, sizeof line, "%s | %.0f steps/s | backend: %s | threads: %d | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
+                app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
+                backend_label(app).c_str(), app.pool ? app.pool->threads() : 1,
+                active ? ("active: " + r->members()[size_t(r->active_run())]->label()).c_str() : "no active run",
+                ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
+  ImGui::TextUnformatted(line);
+  drawn_note_text(std::string("status: ") + line);
   if (!app.message.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(kErrorColor, "| %s", app.message.c_str());
+    drawn_note_text("message: " + app.message);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "engine/analysis/analysis.hpp"
 #include "imgui.h"
+#include "web/drawn.hpp"
 #include "web/overlay.hpp"
 #include "web/plot.hpp"
 
@@ -206,6 +207,7 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   int record = std::clamp(v.record, 0, std::max(0, records - 1));
 
   ImGui::SetNextItemWidth(200);
+  drawn_name_next("quantity");
   if (ImGui::BeginCombo("quantity", quantity.c_str())) {
     for (const std::string& name : names)
       if (ImGui::Selectable(name.c_str(), name == quantity)) v.family = name;

@@ -1,0 +1,75 @@
+// What the last frame drew, as data, for the page's test hook (muplay_drawn, web/js_api.cpp): every widget with its
+// label and rectangle (from Dear ImGui's test-engine hooks: imgui is built with IMGUI_ENABLE_TEST_ENGINE and this
+// file defines the hook functions), every plot's axes, ticks, legend and hover read-out, and every heat map's texture.
+// A browser test finds a widget by its label, clicks it with real mouse events, and checks what a view shows without
+// reading pixels. Recording is off until the hook asks for it, so the page a user sees pays nothing for it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/base/json.hpp"
+#include "imgui.h"
+
+struct DrawnRect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // CSS pixels, top left to bottom right
+};
+
+// A widget ImGui laid out this frame. `label` is its visible text (the part before "##"); `id` the whole label.
+struct DrawnItem {
+  std::string label, id, window;
+  DrawnRect rect;
+  bool visible = false;  // inside its window's visible area (not scrolled or clipped away)
+  bool checked = false;  // a checkbox that is ticked, a selected selectable
+};
+
+struct DrawnAxis {
+  std::string label;
+  bool log = false;
+  double lo = 0, hi = 0;              // the axis' extent in data units
+  std::vector<double> tick_values;    // in data units
+  std::vector<std::string> ticks;     // their labels as drawn
+};
+
+struct DrawnPlot {
+  std::string id, title;
+  DrawnRect rect, frame;  // the whole widget; the box the data is drawn in
+  DrawnAxis x, y;
+  std::vector<std::string> legend;  // the rows as drawn, headings included
+  DrawnRect legend_rect;            // empty when there is no legend
+  std::vector<std::string> hover;   // the tooltip's rows while the mouse is over the plot
+  int markers = 0;                  // data-point markers drawn
+  std::vector<std::string> notes;   // other things the plot drew (reference slopes, flags), one line each
+};
+
+// A matrix drawn as an image: `rows` × `cols` cells, uploaded as a texture of `texture_w` × `texture_h` texels.
+struct DrawnHeatmap {
+  std::string id, title;
+  DrawnRect rect;
+  int rows = 0, cols = 0, texture_w = 0, texture_h = 0;
+  std::vector<std::string> labels;  // row labels, colour-bar ends, … as drawn
+};
+
+struct DrawnFrame {
+  std::vector<DrawnItem> items;
+  std::vector<DrawnPlot> plots;
+  std::vector<DrawnHeatmap> heatmaps;
+  std::vector<std::string> texts;  // text the panels noted (status line, messages), one entry each
+};
+
+// Recording: off until the test hook turns it on.
+void drawn_set_recording(bool on);
+bool drawn_recording();
+// Brackets one frame (web/main.cpp): begin before ImGui::NewFrame, end after ImGui::Render.
+void drawn_begin_frame();
+void drawn_end_frame();
+// The frame being drawn, for the panels to add to (only while drawn_recording()).
+DrawnFrame& drawn_now();
+// Names the widget that `label` will make in the current window, for widgets whose label ImGui does not report
+// itself: call it just before ImGui::BeginCombo(label, ...).
+void drawn_name_next(const char* label);
+// Notes a line of text the panels drew (messages the tests read back).
+void drawn_note_text(const std::string& text);
+DrawnRect drawn_rect(ImVec2 min, ImVec2 max);
+
+// The last complete frame as JSON: {"frame", "items", "windows", "plots", "heatmaps", "texts"}.
+json::Value drawn_last_json();
