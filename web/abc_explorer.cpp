@@ -90,7 +90,7 @@ void layer_table(AbcExplorer& e) {
 }
 
 // The NTK–μP slider and what the point it picks is: the engine's classification of that table, the same words as
-// the table's own line above, so both read alike once the slider has put the table on its line.
+// the table's verdict below, so both read alike once the slider has put the table on its line.
 void alpha_slider(AbcExplorer& e) {
   const double on_line = line_alpha(e);
   if (std::isfinite(on_line)) e.alpha = float(on_line);  // the slider follows the table (a preset, an edit)
@@ -107,7 +107,7 @@ void alpha_slider(AbcExplorer& e) {
   drawn_note_text(std::string("explorer slider: ") + line);
   if (!std::isfinite(on_line)) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("(the table above is not on this line: moving the slider puts it there)");
+    ImGui::TextDisabled("(the table is not on this line: moving the slider puts it there)");
     ImGui::PopTextWrapPos();
   }
 }
@@ -125,7 +125,7 @@ double line_alpha(const AbcExplorer& e) {
     if (std::fabs(rows[l].var_exponent - want[l].var_exponent) > 1e-9 ||
         std::fabs(rows[l].lr_exponent - want[l].lr_exponent) > 1e-9)
       return NAN;
-  return std::clamp(alpha, 0.0, 0.5);
+  return std::clamp(alpha, 0.0, 0.5) + 0.0;  // + 0.0: 0, not -0
 }
 
 bool abc_explorer_panel(AbcExplorer& e) {
@@ -136,6 +136,9 @@ bool abc_explorer_panel(AbcExplorer& e) {
     e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
   preset_buttons(e);
   layer_table(e);
+  // The slider sits above the verdict, whose reason changes length with the regime: dragging never moves it.
+  ImGui::Separator();
+  alpha_slider(e);
 
   const Classification c = classify(e.abc);
   ImGui::Separator();
@@ -146,9 +149,6 @@ bool abc_explorer_panel(AbcExplorer& e) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(c.reason.c_str());
   ImGui::PopTextWrapPos();
-
-  ImGui::Separator();
-  alpha_slider(e);
   ImGui::Spacing();
   return ImGui::Button("Use these exponents in the experiment");
 }

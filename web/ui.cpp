@@ -61,8 +61,10 @@ float spec_notice_height() { return 3 * ImGui::GetTextLineHeightWithSpacing(); }
 void spec_notice(const App& app) {
   ImGui::BeginChild("spec notice", ImVec2(0, spec_notice_height()));
   if (!app.spec_errors.empty()) {
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%zu problem(s), marked in red in Fields; Run starts once they are fixed:",
                         app.spec_errors.size());
+    ImGui::PopTextWrapPos();
     for (const std::string& e : app.spec_errors) drawn_wrapped_text(kErrorColor, e, "spec error: " + e);
   } else if (app.spec_edited) {
     drawn_wrapped_text(kEditedColor, "Edited: Run or Reset (R) starts the edited experiment.", "spec edited");
@@ -137,11 +139,14 @@ void shortcuts(App& app) {
 // The width-∞ curve (engine/analysis/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle;
 // where the experiment has none, one line says why, so a student knows what to change to see it.
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
-  ImGui::SameLine();
   if (app.limits.empty()) {
-    if (!app.no_limit_why.empty()) ImGui::TextDisabled("(no n=inf curve: %s)", app.no_limit_why.c_str());  // "": no runs yet
+    if (!app.no_limit_why.empty()) {  // "": no runs yet. On a line of its own, wrapped: never cut at the panel's edge.
+      const std::string why = "(no n=inf curve: " + app.no_limit_why + ")";
+      drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), why, "hint: " + why);
+    }
     return;
   }
+  ImGui::SameLine();
   ImGui::Checkbox("n=inf curve", &app.show_limit);
   if (!app.show_limit) return;
   for (const LimitCurve& c : app.limits)
@@ -206,6 +211,7 @@ void runs_table(const App& app) {
     if (run.status() == RunStatus::diverged) ImGui::TextColored(kErrorColor, "diverged at step %d", run.diverged_at());
     else if (run.status() == RunStatus::failed) ImGui::TextColored(kErrorColor, "failed: %s", run.error().c_str());
     else ImGui::TextUnformatted(member_status(app, run));
+    drawn_note_text("run: " + run.label() + ": " + member_status(app, run));
     ImGui::TableNextColumn();
     ImGui::Text("%d", run.steps_done());
     for (const char* name : {"train_loss", "test_loss"}) {
