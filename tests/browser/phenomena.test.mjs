@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
+import { click } from './ui_driver.mjs';
 import { decodePng } from './png.mjs';
 
 const T = { timeout: 600_000 };
@@ -13,11 +14,9 @@ let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
-// The "phenomena" tab's label in the right-hand tab bar at 1280 x 800 (read off a screenshot).
-const PHENOMENA_TAB = { x: 857, y: 110 };
 
 async function showPhenomena(name) {
-  await clickImGui(pg.page, PHENOMENA_TAB.x, PHENOMENA_TAB.y);
+  await click(pg.page, 'phenomena', { window: 'right' });
   const png = await screenshot(pg.page, `phenomena-${name}`);
   assert.ok(png.length > 40_000, `screenshot ${name} looks blank (${png.length} bytes)`);
 }
@@ -82,7 +81,7 @@ test('dropout: the condensation preset shows its neurons', T, async () => {
 // Pixels of the polar view's path colour (web/neuron_polar.cpp kPathColor) in a screenshot of the phenomena tab.
 const PATH_COLOUR = (80 << 16) | (170 << 8) | 255;
 async function pathPixels(name) {
-  await clickImGui(pg.page, PHENOMENA_TAB.x, PHENOMENA_TAB.y);
+  await click(pg.page, 'phenomena', { window: 'right' });
   const png = decodePng(await screenshot(pg.page, `phenomena-${name}`));
   let matches = 0;
   for (let i = 0; i < png.width * png.height; i++) {
