@@ -25,19 +25,21 @@ namespace {
 const ImVec4 kErrorColor(1.0f, 0.45f, 0.45f, 1.0f);
 const ImVec4 kEditedColor(1.0f, 0.85f, 0.3f, 1.0f);
 
+void wrapped_tooltip(const std::string& text) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void presets_panel(App& app) {
   ImGui::TextDisabled("EXPERIMENTS");
   for (int i = 0; i < int(app.presets.size()); i++) {
     const PresetFile& p = app.presets[size_t(i)];
     const std::string label = (p.name.empty() ? p.path : p.name) + (p.errors.empty() ? "" : "  [invalid]");
     if (ImGui::Selectable(label.c_str(), i == app.preset_index)) load_preset(app, i);
-    if (ImGui::IsItemHovered() && !p.description.empty()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-      ImGui::TextUnformatted(p.description.c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+    if (ImGui::IsItemHovered() && !p.description.empty()) wrapped_tooltip(p.description);
   }
 }
 
@@ -140,10 +142,16 @@ void shortcuts(App& app) {
 // where the experiment has none, one line says why, so a student knows what to change to see it.
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   if (app.limits.empty()) {
-    if (!app.no_limit_why.empty()) {  // "": no runs yet. On a line of its own, wrapped: never cut at the panel's edge.
-      const std::string why = "(no n=inf curve: " + app.no_limit_why + ")";
-      drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), why, "hint: " + why);
+    if (app.no_limit_why.empty()) return;  // no runs yet
+    const std::string why = "(no n=inf curve: " + app.no_limit_why + ")";
+    if (app.view.embed) {  // an embed's plot is small: the reason waits under the mouse
+      ImGui::SameLine();
+      ImGui::TextDisabled("(no n=inf curve)");
+      if (ImGui::IsItemHovered()) wrapped_tooltip(why);
+      return;
     }
+    // On a line of its own, wrapped: never cut at the panel's edge.
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), why, "hint: " + why);
     return;
   }
   ImGui::SameLine();

@@ -3,7 +3,8 @@
 // scrolling; splitters dragged with the mouse move the boundaries; a problem typed into a field is shown wrapped inside
 // the left column without moving the field; Run on an invalid spec names the field and its fix, and no run reads
 // "running". Everything is read from the page's frame trace (web/drawn.hpp). Screenshots:
-// build/screenshots/layout-1024x768.png, layout-1280x800.png, layout-dragged.png, layout-invalid-run.png.
+// build/screenshots/layout-1024x768.png, layout-1280x800.png, layout-SIZE-TAB.png (each tab of the right column),
+// layout-dragged.png, layout-invalid-run.png.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openPlayground, screenshot, waitFrames } from './harness.mjs';
@@ -58,6 +59,15 @@ for (const viewport of SIZES) {
       for (const id of ['##version', '##name', '##description', '##model.widths']) {
         const item = d.items.find((i) => i.id === id);
         assert.ok(item?.visible && inside(item.rect, fields.rect), `${id} shows: ${JSON.stringify(item)}`);
+      }
+      // Every tab of the right column whole and in sight, clicked with the mouse (screenshots of each).
+      const row = d.items.find((t) => t.label === 'vs step').rect[1];
+      const tabs = d.items.filter((i) => i.window === right.name && i.rect[1] === row);
+      assert.ok(tabs.length >= 7, tabs.map((t) => t.label).join(', '));
+      for (const tab of tabs) {
+        assert.ok(inside(tab.rect, right.rect), `tab ${tab.label} inside the right column`);
+        await click(pg.page, tab.label, { window: 'right' });
+        await screenshot(pg.page, `layout-${size}-${tab.label.replaceAll(' ', '-')}`);
       }
       assert.deepEqual(pg.errors, []);
     } finally {
