@@ -166,6 +166,18 @@ void drawn_note_text(const std::string& text) {
   if (recorder().on) recorder().now.texts.push_back(text);
 }
 
+void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std::string& note) {
+  ImGui::PushTextWrapPos(0);
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+  drawn_note_text(note);
+  if (!recorder().on) return;
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  recorder().now.text_rects.push_back({note, w->Name, drawn_rect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax())});
+}
+
 json::Value drawn_last_json() {
   const Recorder& r = recorder();
   json::Value v = json::Value::make_object();
@@ -189,5 +201,15 @@ json::Value drawn_last_json() {
   v.set("plots", plots);
   v.set("heatmaps", heatmaps);
   v.set("texts", strings_json(r.last.texts));
+  json::Value rects = json::Value::make_array();
+  for (const DrawnText& t : r.last.text_rects) {
+    json::Value o = json::Value::make_object();
+    o.set("text", json::Value::make_string(t.text));
+    o.set("window", json::Value::make_string(t.window));
+    o.set("rect", rect_json(t.rect));
+    rects.push(o);
+  }
+  v.set("text_rects", rects);
+  v.set("font_size", json::Value::make_number(ImGui::GetFontSize()));
   return v;
 }

@@ -49,11 +49,18 @@ struct DrawnHeatmap {
   std::vector<std::string> labels;  // row labels, colour-bar ends, … as drawn
 };
 
+// A message drawn wrapped, with where it landed (its window's name and its rectangle).
+struct DrawnText {
+  std::string text, window;
+  DrawnRect rect;
+};
+
 struct DrawnFrame {
   std::vector<DrawnItem> items;
   std::vector<DrawnPlot> plots;
   std::vector<DrawnHeatmap> heatmaps;
   std::vector<std::string> texts;  // text the panels noted (status line, messages), one entry each
+  std::vector<DrawnText> text_rects;  // the wrapped messages among them, with their rectangles
 };
 
 // Recording: off until the test hook turns it on.
@@ -70,6 +77,10 @@ void drawn_name_next(const char* label);
 // Notes a line of text the panels drew (messages the tests read back).
 void drawn_note_text(const std::string& text);
 DrawnRect drawn_rect(ImVec2 min, ImVec2 max);
+// Draws `text` in `color`, wrapped at the edge of the window (or table cell), and notes it as `note` with its
+// rectangle: messages that must neither be cut nor leave their panel.
+void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std::string& note);
 
-// The last complete frame as JSON: {"frame", "items", "windows", "plots", "heatmaps", "texts"}.
+// The last complete frame as JSON: {"frame", "items", "windows", "plots", "heatmaps", "texts", "text_rects",
+// "font_size"} (font_size: the size of the font in pixels; a notch of the wheel scrolls five times it).
 json::Value drawn_last_json();

@@ -16,6 +16,7 @@
 #include "imgui_impl_opengl3.h"
 #include "web/app.hpp"
 #include "web/drawn.hpp"
+#include "web/font.hpp"
 #include "web/page_limits.hpp"
 
 namespace {
@@ -165,6 +166,7 @@ int main() {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code and the URL (web/view.hpp)
   ImGui::StyleColorsDark();
+  if (!load_page_font()) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))
     fail("Dear ImGui backend initialisation failed");
   glfwSetKeyCallback(window, key_callback);  // replaces the backend's own, which key_callback chains to

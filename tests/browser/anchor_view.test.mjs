@@ -4,7 +4,8 @@
 // Screenshots: build/screenshots/anchor-identity.png, anchor-phase.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
+import { openPlayground, runPreset, screenshot } from './harness.mjs';
+import { click } from './ui_driver.mjs';
 import { decodePng } from './png.mjs';
 
 const T = { timeout: 600_000 };
@@ -29,8 +30,6 @@ async function look(name, box, rgb) {
 
 const RAMP_ZERO = (38 << 16) | (26 << 8) | 140;  // anchor_view.cpp ramp(0): attention weight 0
 const RIGHT_PANEL = { x: 480, y: 100, w: 790, h: 560 };
-const CUT_CHECKBOX = { x: 492, y: 213 };     // "cut its attention to", below the attention map's title
-const MEASURE_BUTTON = { x: 560, y: 236 };  // "measure the cut on this set", the line below
 
 test('identity trains in the page and the anchor tab draws attention, W_Q cosines and the embedding PCA', T, async () => {
   const results = await runPreset(pg.page, /30-anchor-identity/, (s) => { s.schedule.steps = 40; s.schedule.record_every = 20; });
@@ -39,7 +38,7 @@ test('identity trains in the page and the anchor tab draws attention, W_Q cosine
   assert.ok(loss.at(-1) < loss[0], JSON.stringify(loss));
   const before = await look('anchor-before-tab', RIGHT_PANEL, RAMP_ZERO);
   assert.equal(before.matches, 0);
-  await clickImGui(pg.page, 848, 110);  // the "anchor" tab, after "embeddings" (below the backend row)
+  await click(pg.page, 'anchor', { window: 'right' });  // the tab (the spec editor has a field "anchor" too)
   const after = await look('anchor-identity', RIGHT_PANEL, RAMP_ZERO);
   // 9 x 9 attention map: its 36 masked cells (weight exactly 0) at up to 28 x 28 pixels each.
   assert.ok(after.matches > 36 * 15 * 15, `${after.matches} pixels of the zero-attention colour`);
@@ -53,12 +52,12 @@ test('identity trains in the page and the anchor tab draws attention, W_Q cosine
 // runs the cut over the test set. Screenshots: build/screenshots/anchor-cut.png, anchor-cut-measured.png.
 test('the anchor tab cuts a head\'s attention to the key and measures the cut', T, async () => {
   const intact = await look('anchor-cut-before', RIGHT_PANEL, RAMP_ZERO);
-  await clickImGui(pg.page, CUT_CHECKBOX.x, CUT_CHECKBOX.y);
+  await click(pg.page, 'cut its attention to');
   const cut = await look('anchor-cut', RIGHT_PANEL, RAMP_ZERO);
   assert.ok(cut.matches > intact.matches + 5 * 15 * 15, `zero-attention pixels ${intact.matches} -> ${cut.matches}`);
-  await clickImGui(pg.page, MEASURE_BUTTON.x, MEASURE_BUTTON.y);
+  await click(pg.page, 'measure the cut on this set');
   await screenshot(pg.page, 'anchor-cut-measured');
-  await clickImGui(pg.page, CUT_CHECKBOX.x, CUT_CHECKBOX.y);  // off again for the tests below
+  await click(pg.page, 'cut its attention to');  // off again for the tests below
   const back = await look('anchor-cut-after', RIGHT_PANEL, RAMP_ZERO);
   assert.ok(back.matches < cut.matches, `zero-attention pixels ${cut.matches} -> ${back.matches}`);
   assert.deepEqual(pg.errors, []);
@@ -88,7 +87,7 @@ test('the reading-comprehension preset trains in the page and the anchor tab dra
   const loss = results.runs[0].series.train_loss;
   assert.equal(results.runs[0].series.id_accuracy.length, 4);
   assert.ok(loss.at(-1) < 0.8 * loss[0], JSON.stringify(loss));
-  await clickImGui(pg.page, 848, 110);  // the "anchor" tab (a no-op when an earlier test left it open)
+  await click(pg.page, 'anchor', { window: 'right' });  // a no-op when an earlier test left it open
   const view = await look('anchor-reading', RIGHT_PANEL, RAMP_ZERO);
   assert.ok(view.matches > 36 * 15 * 15, `${view.matches} pixels of the zero-attention colour`);
   assert.deepEqual(pg.errors, []);
