@@ -7,7 +7,8 @@ namespace {
 // Where web/CMakeLists.txt embeds the font in the module's file system.
 const char* const kFontFile = "/fonts/DejaVuSans.ttf";
 
-// The Unicode blocks the panels and the engine's messages use, in pairs (first, last), zero-terminated.
+// The Unicode blocks the panels and the engine's messages use, in pairs (first, last), zero-terminated. The build
+// keeps only these blocks of the font file (PAGE_FONT_BLOCKS in web/CMakeLists.txt): change both together.
 const ImWchar kRanges[] = {
     0x0020, 0x017F,  // Basic Latin, Latin-1 (µ, ×, ², ½), Latin Extended-A
     0x0370, 0x03FF,  // Greek: α β γ η θ κ λ μ σ Δ Θ
