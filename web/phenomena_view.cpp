@@ -370,7 +370,7 @@ void phase_axes(ImDrawList* dl, ImVec2 a, ImVec2 b, DrawnPlot& trace) {
   dl->AddLine(at(1, trace.y.lo), at(1, 0), line, 2);           // γ = 1, γ′ ≤ 0
   dl->AddLine(at(1, 0), at(trace.x.hi, trace.x.hi - 1), line, 2);  // γ′ = γ − 1
   dl->AddText(at(0.15, 1.3), dim, "linear");
-  dl->AddText(at(1.9, -0.8), dim, "condensed");
+  dl->AddText(at(1.3, -0.85), dim, "condensed");  // below the points at γ′ = −0.5 and their notes
   dl->AddText(at(1.04, -0.6), dim, "critical");
   char buf[48];
   for (double g : {0.0, 0.5, 1.0, 1.5, 2.0}) {
@@ -634,6 +634,7 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   }
   ImGui::SetNextItemWidth(360);
   drawn_name_next("run");
+  drawn_item_value("run", run.label());
   if (ImGui::BeginCombo("run", run.label().c_str())) {
     for (int i = 0; i < count; i++)
       if (ImGui::Selectable(runner.members()[size_t(i)]->label().c_str(), i == v.run)) v.run = i;
