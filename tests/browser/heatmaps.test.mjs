@@ -64,7 +64,7 @@ test('the m = 400 point of the phase map: its 400 x 400 cosine matrix is one 400
     s.sweep.phase_points = [[0.5, 0], [2, -0.5]];
     s.schedule.steps = 2000;
   });
-  await click(pg.page, 'phenomena');
+  await click(pg.page, 'phenomena', { window: 'right_' });
   const p = await mapPoint(2, -0.5);
   await clickImGui(pg.page, p.x, p.y);
   await waitFrames(pg.page, 3);
@@ -81,7 +81,7 @@ test('the m = 400 point of the phase map: its 400 x 400 cosine matrix is one 400
   await click(pg.page, 'vs step');
   await waitFrames(pg.page, 2);
   assert.equal((await drawn(pg.page)).heatmap_textures, 0);
-  await click(pg.page, 'phenomena');
+  await click(pg.page, 'phenomena', { window: 'right_' });
   await scrollToCosine();
   await screenshot(pg.page, 'heatmaps-m400');
   assert.deepEqual(pg.errors, []);
@@ -95,7 +95,7 @@ test('the widest net a spec allows (m = 16384): the cosine matrix of its 1024 la
       s.schedule.steps = 20;
       s.schedule.record_every = 10;
     });
-    await click(pg.page, 'phenomena');
+    await click(pg.page, 'phenomena', { window: 'right_' });
     await waitFrames(pg.page, 3);
     const d = await drawn(pg.page);
     const h = cosine(d);

@@ -27,7 +27,7 @@ test('the phase map marks unconverged points, leaves them out of S_w and says so
   // The engine's count of unconverged runs per point: the test needs both kinds of point.
   assert.ok(slopes.some((p) => p.unconverged === 0), JSON.stringify(slopes));
   assert.ok(slopes.some((p) => p.unconverged > 0), JSON.stringify(slopes));
-  await click(pg.page, 'phenomena');
+  await click(pg.page, 'phenomena', { window: 'right_' });
   const [map] = await plots(pg.page, /^S_w/);
   assert.ok(map, 'no phase map in the trace');
   assert.equal(map.markers, slopes.length);
