@@ -230,6 +230,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   fit.x_label = "x";
   fit.y_label = "f(x)";
   fit.log_y = false;
+  fit.y_margin = 0.08;  // the target's peaks clear the frame
   line_plot("##fp_fit", fit, {solid_curve("target", xs, train.y, IM_COL32(230, 230, 230, 255)),
                               solid_curve("network", xs, out, IM_COL32(255, 140, 40, 255))},
             ImVec2(half, kPanelHeight));
