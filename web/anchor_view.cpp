@@ -277,7 +277,7 @@ void anchor_panels(AnchorView& v, Runner& runner) {
 }  // namespace
 
 void anchor_view(AnchorView& v, Runner& runner) {
-  ImGui::BeginChild("anchor");
+  ImGui::BeginChild("anchor tab");
   anchor_panels(v, runner);
   ImGui::EndChild();
 }

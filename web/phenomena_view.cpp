@@ -694,7 +694,7 @@ std::vector<PhasePointFit> phase_point_fits(const Runner& runner) {
 }
 
 void phenomena_view(PhenomenaView& v, const Runner& runner) {
-  ImGui::BeginChild("phenomena");
+  ImGui::BeginChild("phenomena tab");
   phenomena_panels(v, runner);
   ImGui::EndChild();
 }

@@ -48,7 +48,7 @@ const cosine = (d) => d.heatmaps.find((h) => h.id === '##cosine');
 async function scrollToCosine() {
   for (let i = 0; i < 30; i++) {
     const d = await drawn(pg.page);
-    const panel = d.windows.find((w) => /\/phenomena_[0-9A-F]+$/.test(w.name));
+    const panel = d.windows.find((w) => /\/phenomena tab_[0-9A-F]+$/.test(w.name));
     const h = cosine(d);
     if (h.rect[3] <= panel.rect[3]) return;
     await pg.page.mouse.move((panel.rect[0] + panel.rect[2]) / 2, (panel.rect[1] + panel.rect[3]) / 2);

@@ -13,7 +13,7 @@ let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
-const panelOf = (d, tab) => d.windows.find((w) => new RegExp(`/${tab}_[0-9A-F]+$`).test(w.name));
+const panelOf = (d, tab) => d.windows.find((w) => new RegExp(`/${tab} tab_[0-9A-F]+$`).test(w.name));
 const tabRect = (d, tab) => d.items.find((i) => i.label === tab && /right_[0-9A-F]+$/.test(i.window)).rect;
 
 // Three wheel notches down over the tab's panel: its content scrolls, the tab bar does not move.
