@@ -198,6 +198,7 @@ bool reset(App& app) {
   app.embedding_view = EmbeddingView{};
   app.phenomena_view.pictures.clear();
   app.phenomena_view.slopes_at = -1;
+  app.anchor_view.picked = false;  // a new sweep opens on its telling run again (web/anchor_view.hpp)
   app.width_view.picture = WidthPicture{};  // keeps the reader's quantity and record
   app.width_view.curves_at = -1;
   app.limits.clear();

@@ -17,6 +17,7 @@
 #include "web/app.hpp"
 #include "web/drawn.hpp"
 #include "web/font.hpp"
+#include "web/heatmap.hpp"
 #include "web/page_limits.hpp"
 
 namespace {
@@ -125,6 +126,7 @@ void frame() {
   glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  heatmap_end_frame();
   if (app.plot_capture_requested && s.css_w > 0 && s.css_h > 0) capture_plot(app, s);
   app.frame_count += 1;
   // Our own work per frame (training slice + UI + GL submission), smoothed: the status bar shows it, so a slow

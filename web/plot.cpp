@@ -305,7 +305,12 @@ ImVec2 line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCur
   const float line = ImGui::GetTextLineHeight();
   const ImVec2 a(origin.x + 58, origin.y + 2 * line + 8), b(origin.x + size.x - 10, origin.y + size.y - 2 * line - 10);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const Range rx = axis_range(curves, true, axes.log_x), ry = axis_range(curves, false, axes.log_y);
+  const Range rx = axis_range(curves, true, axes.log_x);
+  Range ry = axis_range(curves, false, axes.log_y);
+  if (!axes.log_y) {
+    const double pad = axes.y_margin * (ry.hi - ry.lo);
+    ry.lo -= pad, ry.hi += pad;
+  }
   const Scale sx{rx.lo, rx.hi, a.x, b.x, axes.log_x}, sy{ry.lo, ry.hi, b.y, a.y, axes.log_y};
 
   DrawnPlot* drawn = nullptr;

@@ -27,6 +27,7 @@ PlotCurve solid_curve(std::string label, std::vector<double> x, std::vector<doub
 struct PlotAxes {
   std::string title, x_label, y_label;
   bool log_x = false, log_y = true;
+  double y_margin = 0;  // on a linear y axis, this share of the data's span is left free above and below it
 };
 
 // Draws into a `size` box at the cursor (a width or height of 0 takes the available space). Returns the box's size.

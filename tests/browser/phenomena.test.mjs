@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
-import { click, findItem } from './ui_driver.mjs';
+import { click, drawn, findItem } from './ui_driver.mjs';
 import { decodePng } from './png.mjs';
 
 const T = { timeout: 600_000 };
@@ -15,10 +15,13 @@ before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
 
+// Shows the tab and returns the frame trace: the tab must have drawn at least one plot or heat map.
 async function showPhenomena(name) {
   await click(pg.page, 'phenomena', { window: 'right' });
-  const png = await screenshot(pg.page, `phenomena-${name}`);
-  assert.ok(png.length > 40_000, `screenshot ${name} looks blank (${png.length} bytes)`);
+  await screenshot(pg.page, `phenomena-${name}`);
+  const d = await drawn(pg.page);
+  assert.ok(d.plots.length + d.heatmaps.length > 0, `${name}: the tab drew no plot and no heat map`);
+  return d;
 }
 
 test('frequency principle: k = 1 converges long before k = 5', T, async () => {
@@ -71,7 +74,13 @@ test('image: the low part is learned before the high part (filtering method)', T
   const low = r.runs[0].series['filter/e_low'].at(-1), high = r.runs[0].series['filter/e_high'].at(-1);
   // measured at step 80 (native, the same numbers): e_low 0.39 (from 1.10 at step 0), e_high 0.96 (from 1.00)
   assert.ok(low < 0.5 && high > 0.8, `e_low ${low}, e_high ${high} at step 80`);
-  await showPhenomena('image');
+  const d = await showPhenomena('image');
+  // Target, network and error as one side x side texture each (32 x 32 pixels: train_size 512 = side^2 / 2).
+  for (const id of ['##image_target', '##image_network', '##image_error']) {
+    const h = d.heatmaps.find((m) => m.id === id);
+    assert.ok(h, `no ${id}`);
+    assert.deepEqual([h.rows, h.cols, h.texture_w, h.texture_h], [32, 32, 32, 32], id);
+  }
 });
 
 test('dropout: the condensation preset shows its neurons', T, async () => {
