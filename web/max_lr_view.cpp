@@ -27,8 +27,14 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
     char label[64];
     if (c.max_lr > 0 && std::isfinite(c.max_lr)) std::snprintf(label, sizeof label, "n=%d  eta_max=%.3g", c.width, c.max_lr);
     else std::snprintf(label, sizeof label, "n=%d  no eta_max: a seed is unstable at every lr", c.width);
+    const std::string width = "n=" + std::to_string(c.width);
     p.ratio_curves.push_back(solid_curve(label, c.lrs, c.loss_ratio, color));
-    if (!c.lrs.empty()) p.ratio_curves.push_back(solid_curve("", {c.lrs.back()}, {c.loss_ratio.back()}, color));
+    p.ratio_curves.back().key = width;
+    if (!c.lrs.empty()) {  // the η_max marker: no legend row, hidden with its curve
+      p.ratio_curves.push_back(solid_curve("", {c.lrs.back()}, {c.loss_ratio.back()}, color));
+      p.ratio_curves.back().key = width;
+      p.ratio_curves.back().name = width + " eta_max";
+    }
     if (c.max_lr > 0) {
       widths.push_back(c.width);
       max_lrs.push_back(c.max_lr);
@@ -40,6 +46,7 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
     std::snprintf(label, sizeof label, "slope %+.2f +- %.2f", p.table.slope.mean, p.table.slope.sem);
   else std::snprintf(label, sizeof label, "no slope: a seed lacks eta_max at 2 widths");
   p.max_lr_curve.push_back(solid_curve(label, widths, max_lrs, curve_color(count - 1, count)));
+  p.max_lr_curve.back().name = "eta_max";
   return p;
 }
 
@@ -52,10 +59,11 @@ void max_lr_view(const Runner& runner) {
   const float half = ImGui::GetContentRegionAvail().x / 2 - ImGui::GetStyle().ItemSpacing.x;
   PlotAxes ratio;
   ratio.title = p.parametrization + ": L_T / L_0 up to eta_max (mean over seeds)";
-  ratio.x_label = "learning rate";
+  ratio.x_label = "lr";
   ratio.y_label = "L_T / L_0";
   ratio.log_x = true;
   ratio.log_y = false;
+  ratio.x_ticks = TickRule::powers_of_two;
   line_plot("##max_lr_ratio", ratio, p.ratio_curves, ImVec2(half, 0));
   ImGui::SameLine();
   PlotAxes scaling;
@@ -63,5 +71,7 @@ void max_lr_view(const Runner& runner) {
   scaling.x_label = "width n";
   scaling.y_label = "eta_max";
   scaling.log_x = scaling.log_y = true;
+  scaling.x_ticks = TickRule::at_values;
+  scaling.x_tick_values = distinct_x(p.max_lr_curve);
   line_plot("##max_lr_width", scaling, p.max_lr_curve, ImVec2(0, 0));
 }
