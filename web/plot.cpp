@@ -266,6 +266,50 @@ DrawnPlot* note_plot(const char* id, const PlotAxes& axes, ImVec2 origin, ImVec2
   return drawn;
 }
 
+// The plot's contents in the current window, `size` at `origin`.
+void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve>& curves, ImVec2 origin, ImVec2 size) {
+  const LegendState state = legend_state(id);
+  std::vector<bool> hidden;
+  for (const PlotCurve& c : curves) hidden.push_back(curve_hidden(state, c));
+  const std::vector<LegendRow> rows = curves.empty() ? std::vector<LegendRow>{} : legend_rows(curves, axes.notes);
+  Layout l = layout(origin, size, rows);
+
+  const Range rx = data_range(curves, hidden, true, axes.log_x, axes.log_y);
+  const Range ry = data_range(curves, hidden, false, axes.log_x, axes.log_y);
+  const Scale sy{axis_extent(ry.lo, ry.hi, axes.log_y ? axes.min_y_decades : 0), l.b.y, l.a.y, axes.log_y};
+  const AxisTicks ty = y_ticks(axes, sy.e, l.b.y - l.a.y);
+  l.a.x = origin.x + std::max(40.0f, widest(ty.labels) + 10);  // room for the y labels
+  const Scale sx{axis_extent(rx.lo, rx.hi, 0), l.a.x, l.b.x, axes.log_x};
+  const AxisTicks tx = x_ticks(axes, sx.e, l.b.x - l.a.x);
+
+  DrawnPlot* drawn = note_plot(id, axes, origin, size, l.a, l.b);
+  if (drawn) {
+    note_axis(drawn->x, tx, sx, rx, axes.x_label);
+    note_axis(drawn->y, ty, sy, ry, axes.y_label);
+  }
+  if (l.legend) draw_legend(id, rows, state, l.legend_min, l.legend_max, l.legend_columns, drawn);
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton(id, size);
+  const bool hovered = ImGui::IsItemHovered();
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(l.a, l.b, IM_COL32(0, 0, 0, 60));
+  draw_ticks(dl, tx, ty, sx, sy, l.a, l.b);
+  draw_labels(dl, axes, l.a, l.b);
+  if (curves.empty()) {
+    const char* hint = "no data yet: press Run";
+    const ImVec2 ts = ImGui::CalcTextSize(hint);
+    dl->AddText(ImVec2((l.a.x + l.b.x - ts.x) / 2, (l.a.y + l.b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), hint);
+    return;
+  }
+  dl->PushClipRect(l.a, l.b, true);
+  draw_references(dl, axes, rx, ry, sx, sy, l.a, l.b, drawn);
+  for (size_t k = 0; k < curves.size(); k++)
+    if (!hidden[k]) draw_curve(dl, curves[k], sx, sy, drawn);
+  dl->PopClipRect();
+  if (hovered) hover_readout(axes, curves, hidden, sx, drawn);
+}
+
 }  // namespace
 
 PlotCurve solid_curve(std::string label, std::vector<double> x, std::vector<double> y, ImU32 color, bool diverged) {
@@ -320,45 +364,11 @@ ImVec2 line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCur
   if (size.y <= 0) size.y = avail.y;
   size = ImVec2(std::max(size.x, 160.0f), std::max(size.y, 120.0f));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const LegendState state = legend_state(id);
-  std::vector<bool> hidden;
-  for (const PlotCurve& c : curves) hidden.push_back(curve_hidden(state, c));
-  const std::vector<LegendRow> rows = curves.empty() ? std::vector<LegendRow>{} : legend_rows(curves, axes.notes);
-  Layout l = layout(origin, size, rows);
-
-  const Range rx = data_range(curves, hidden, true, axes.log_x, axes.log_y);
-  const Range ry = data_range(curves, hidden, false, axes.log_x, axes.log_y);
-  const Scale sy0{axis_extent(ry.lo, ry.hi, axes.log_y ? axes.min_y_decades : 0), l.b.y, l.a.y, axes.log_y};
-  const AxisTicks ty = y_ticks(axes, sy0.e, l.b.y - l.a.y);
-  l.a.x = origin.x + std::max(40.0f, widest(ty.labels) + 10);  // room for the y labels
-  const Scale sx{axis_extent(rx.lo, rx.hi, 0), l.a.x, l.b.x, axes.log_x}, sy = sy0;
-  const AxisTicks tx = x_ticks(axes, sx.e, l.b.x - l.a.x);
-
-  DrawnPlot* drawn = note_plot(id, axes, origin, size, l.a, l.b);
-  if (drawn) {
-    note_axis(drawn->x, tx, sx, rx, axes.x_label);
-    note_axis(drawn->y, ty, sy, ry, axes.y_label);
-  }
-  if (l.legend) draw_legend(id, rows, state, l.legend_min, l.legend_max, l.legend_columns, drawn);
-  ImGui::SetCursorScreenPos(origin);
-  ImGui::InvisibleButton(id, size);
-  const bool hovered = ImGui::IsItemHovered();
-
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(l.a, l.b, IM_COL32(0, 0, 0, 60));
-  draw_ticks(dl, tx, ty, sx, sy, l.a, l.b);
-  draw_labels(dl, axes, l.a, l.b);
-  if (curves.empty()) {
-    const char* hint = "no data yet: press Run";
-    const ImVec2 ts = ImGui::CalcTextSize(hint);
-    dl->AddText(ImVec2((l.a.x + l.b.x - ts.x) / 2, (l.a.y + l.b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), hint);
-    return size;
-  }
-  dl->PushClipRect(l.a, l.b, true);
-  draw_references(dl, axes, rx, ry, sx, sy, l.a, l.b, drawn);
-  for (size_t k = 0; k < curves.size(); k++)
-    if (!hidden[k]) draw_curve(dl, curves[k], sx, sy, drawn);
-  dl->PopClipRect();
-  if (hovered) hover_readout(axes, curves, hidden, sx, drawn);
+  // A child window of the plot's size holds the frame and the legend (a window of its own, laid out inside it), so
+  // the caller's layout sees one item of `size`: SameLine after a plot works as after a button. The wheel over it
+  // scrolls the panel, as it would without the child.
+  if (ImGui::BeginChild(id, size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+    draw_plot(id, axes, curves, origin, size);
+  ImGui::EndChild();
   return size;
 }
