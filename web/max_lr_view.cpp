@@ -13,6 +13,13 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
                   "values each), as presets 17-max-lr-sp and 17-max-lr-mup have.";
     return p;
   }
+  // max_lr_table judges each run by its train loss and its output's size, act_rms/f (engine/analysis/lr_scan.hpp):
+  // a sweep without act_rms has no verdict to draw (and the judge would read a series that is not there).
+  if (runner.members().empty() || !runner.members().front()->find_series("act_rms/f")) {
+    p.why_empty = "This view judges each run by train_loss and act_rms: add act_rms to the spec's metrics, as presets "
+                  "17-max-lr-sp and 17-max-lr-mup have.";
+    return p;
+  }
   if (!runner.done()) {
     p.why_empty = "eta_max is read off the finished sweep: run it to the end.";
     return p;

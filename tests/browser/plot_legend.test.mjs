@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
-import { centre, click, findItem, hover, inside, plots } from './ui_driver.mjs';
+import { centre, click, drawn, findItem, hover, inside, plots } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
 const WIDTHS = [8, 16, 32, 64, 128, 256, 512];
@@ -27,6 +27,11 @@ const stepPlot = async () => (await plots(pg.page, /vs step/))[0];
 // A legend row's label: its key, then what the row adds ("lr=0.5  2 of 14 diverged").
 const row = (key) => new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(  |$)`);
 const overlap = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+// The panel that holds a plot: the window whose name the plot's own child window (named by its id) extends.
+function panelOf(d, plot) {
+  const own = d.windows.find((w) => w.name.includes(`/${plot.id}_`));
+  return d.windows.find((w) => own.name.startsWith(`${w.name}/`) && !w.name.includes('/##'));
+}
 const middle = (plot) => ({ x: (plot.frame[0] + plot.frame[2]) / 2, y: (plot.frame[1] + plot.frame[3]) / 2 });
 
 // Ctrl+click on the legend row labelled `label`: the key goes down a frame before the click and up after it.
@@ -93,5 +98,27 @@ test('vs width and vs learning rate at 1024 x 768: the legend beside or under th
     assert.ok(!overlap(plot.legend_rect, plot.frame), `${tab}: legend ${plot.legend_rect} over ${plot.frame}`);
     await screenshot(pg.page, shot);
   }
+  // This sweep records no act_rms, which max LR's verdict reads: the tab says so instead of failing.
+  await click(pg.page, 'max LR');
+  await waitFrames(pg.page, 3);
+  assert.deepEqual(await plots(pg.page, /eta_max/), []);
+  assert.deepEqual(pg.errors, []);
+});
+
+test('max LR at 1024 x 768: two plots side by side, their legends under them, the panel has nothing to scroll', T, async () => {
+  await runPreset(pg.page, /17-max-lr-mup/, (s) => {
+    s.sweep.width = [32, 64, 128];
+    s.sweep.seeds = [0];
+  });
+  await click(pg.page, 'max LR');
+  const d = await drawn(pg.page);
+  const shown = d.plots.filter((p) => /eta_max/.test(p.title));
+  assert.equal(shown.length, 2);
+  for (const plot of shown) {
+    assert.ok(plot.legend.length > 0, `${plot.title}: no legend`);
+    assert.ok(!overlap(plot.legend_rect, plot.frame), `${plot.title}: legend ${plot.legend_rect} over ${plot.frame}`);
+    assert.equal(panelOf(d, plot).scroll_max_y, 0, `${plot.title}: its panel scrolls`);
+  }
+  await screenshot(pg.page, 'plot-legend-max-lr-1024');
   assert.deepEqual(pg.errors, []);
 });
