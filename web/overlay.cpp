@@ -39,6 +39,13 @@ size_t distinct_lrs(const ImportedSet& set) {
   return lrs.size();
 }
 
+// The place of `lr` among the set's learning rates, ascending: its shade.
+int lr_index(const ImportedSet& set, double lr) {
+  std::set<double> lrs;
+  for (const ImportedRun& run : set.runs) lrs.insert(run.lr);
+  return int(std::distance(lrs.begin(), lrs.find(lr)));
+}
+
 size_t distinct_seeds(const ImportedSet& set) {
   std::set<double> seeds;
   for (const ImportedRun& run : set.runs) seeds.insert(double(run.seed));
@@ -96,7 +103,7 @@ std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*
       PlotCurve c = imported_curve(set, int(k), run.label + (run.status == run_status_name(RunStatus::diverged) ? " (diverged)" : ""));
       c.x.assign(run.recorded_steps.begin(), run.recorded_steps.begin() + long(std::min(s->values.size(), run.recorded_steps.size())));
       c.y.assign(s->values.begin(), s->values.begin() + long(c.x.size()));
-      c.color = width_color(widths, run.width);
+      c.color = shade_color(width_color(widths, run.width), lr_index(set, run.lr), int(distinct_lrs(set)));
       c.diverged = run.status == run_status_name(RunStatus::diverged);
       sweep_rows(c, set, run);
       out.push_back(std::move(c));

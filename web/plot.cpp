@@ -95,7 +95,7 @@ AxisTicks y_ticks(const PlotAxes& axes, AxisExtent e, float height) {
 }
 
 AxisTicks x_ticks(const PlotAxes& axes, AxisExtent e, float width) {
-  AxisTicks t = axis_ticks(e, axes.log_x, axes.x_ticks, axes.x_tick_values, int(width / 50));
+  AxisTicks t = axis_ticks(e, axes.log_x, axes.x_ticks, axes.x_tick_values, int(width / 20));
   const int fit = int(width / (widest(t.labels) + 14));
   if (int(t.at.size()) > fit) t = axis_ticks(e, axes.log_x, axes.x_ticks, axes.x_tick_values, fit);
   return t;
