@@ -1,9 +1,12 @@
 #include "web/abc_explorer.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "imgui.h"
+#include "web/drawn.hpp"
 
 std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e) {
   std::vector<ExplorerRow> rows;
@@ -36,12 +39,6 @@ ImVec4 regime_color(Regime r) {
     case Regime::unstable: return ImVec4(1.0f, 0.45f, 0.45f, 1);
   }
   return ImVec4(1, 1, 1, 1);
-}
-
-// ImGui's built-in font has no Greek letters: spell out the engine's Θ.
-std::string without_greek(std::string text) {
-  for (size_t at; (at = text.find("\xCE\x98")) != std::string::npos;) text.replace(at, 2, "Theta");
-  return text;
 }
 
 void preset_buttons(AbcExplorer& e) {
@@ -92,31 +89,66 @@ void layer_table(AbcExplorer& e) {
   ImGui::TextDisabled("Biases (model.biases) are input weights with fan-in 1: the input row's rule, n = their length.");
 }
 
+// The NTK–μP slider and what the point it picks is: the engine's classification of that table, the same words as
+// the table's verdict below, so both read alike once the slider has put the table on its line.
+void alpha_slider(AbcExplorer& e) {
+  const double on_line = line_alpha(e);
+  if (std::isfinite(on_line)) e.alpha = float(on_line);  // the slider follows the table (a preset, an edit)
+  ImGui::TextUnformatted("Between NTK (\u03b1 = 0) and \u03bcP (\u03b1 = \u00bd): "
+                         "a_out = \u00bd + \u03b1, c = \u22122\u03b1");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ImGui::SliderFloat("\u03b1", &e.alpha, 0.0f, 0.5f, "%.3f")) e.abc = ntk_to_mup(e.hidden_layers, e.alpha);
+  ImGui::SameLine();
+  const Classification at = classify(ntk_to_mup(e.hidden_layers, e.alpha));
+  char line[160];
+  std::snprintf(line, sizeof line, "\u03b1 = %.3g: %s, features move by n^%.3g", double(e.alpha),
+                regime_name(at.regime), -at.r + 0.0);
+  ImGui::TextColored(regime_color(at.regime), "%s", line);
+  drawn_note_text(std::string("explorer slider: ") + line);
+  if (!std::isfinite(on_line)) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("(the table is not on this line: moving the slider puts it there)");
+    ImGui::PopTextWrapPos();
+  }
+}
+
 }  // namespace
 
+double line_alpha(const AbcExplorer& e) {
+  const std::vector<ExplorerRow> rows = explorer_rows(e);
+  const double alpha = rows.front().lr_exponent / 2;  // the line's input layer learns at η n^2α
+  if (!(alpha >= -1e-9 && alpha <= 0.5 + 1e-9)) return NAN;
+  AbcExplorer line = e;
+  line.abc = ntk_to_mup(e.hidden_layers, alpha);
+  const std::vector<ExplorerRow> want = explorer_rows(line);
+  for (size_t l = 0; l < e.abc.size(); l++)
+    if (std::fabs(rows[l].var_exponent - want[l].var_exponent) > 1e-9 ||
+        std::fabs(rows[l].lr_exponent - want[l].lr_exponent) > 1e-9)
+      return NAN;
+  return std::clamp(alpha, 0.0, 0.5) + 0.0;  // + 0.0: 0, not -0
+}
+
 bool abc_explorer_panel(AbcExplorer& e) {
-  ImGui::TextWrapped("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate eta n^-c  (Tensor Programs IV). "
+  ImGui::TextWrapped("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
                      "Edit the exponents or start from a preset:");
-  ImGui::SetNextItemWidth(120);
-  if (ImGui::SliderInt("hidden layers", &e.hidden_layers, 1, 6)) e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::SliderInt("hidden layers", &e.hidden_layers, 1, 6))
+    e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
   preset_buttons(e);
   layer_table(e);
+  // The slider sits above the verdict, whose reason changes length with the regime: dragging never moves it.
+  ImGui::Separator();
+  alpha_slider(e);
 
   const Classification c = classify(e.abc);
   ImGui::Separator();
   ImGui::TextColored(regime_color(c.regime), "%s", regime_name(c.regime));
   ImGui::SameLine();
   ImGui::TextDisabled("(r = %.3g: features move by n^-r)", c.r);
+  drawn_note_text(std::string("explorer table: ") + regime_name(c.regime) + ", " + c.reason);
   ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(without_greek(c.reason).c_str());
+  ImGui::TextUnformatted(c.reason.c_str());
   ImGui::PopTextWrapPos();
-
-  ImGui::Separator();
-  ImGui::TextUnformatted("Between NTK and muP: a_out = 1/2 + alpha, c = -2 alpha");
-  ImGui::SetNextItemWidth(220);
-  if (ImGui::SliderFloat("alpha", &e.alpha, 0.0f, 0.5f, "%.3f")) e.abc = ntk_to_mup(e.hidden_layers, e.alpha);
-  ImGui::SameLine();
-  ImGui::TextDisabled("predicted feature change ~ n^%.3g", e.alpha - 0.5);
   ImGui::Spacing();
   return ImGui::Button("Use these exponents in the experiment");
 }

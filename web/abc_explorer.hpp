@@ -30,3 +30,8 @@ bool abc_explorer_panel(AbcExplorer& e);
 // A family between NTP (α = 0) and μP (α = ½, written with a₁ = 0): a = (0, ½, …, ½, ½ + α), b = 0,
 // c = −2α. Then r = ½ − α: features move by n^(α − ½).
 std::vector<Abc> ntk_to_mup(int hidden_layers, double alpha);
+
+// The α of that line the explorer's table lies on, or NaN when it is off the line. Compared layer by layer on what
+// training sees, Var W ~ n^-2(a+b) and SGD's LR on W ~ n^-(2a+c): the symmetry (a+θ, b−θ, c−2θ) changes the
+// exponents but not these, and μP's preset is written with other exponents than the line's end.
+double line_alpha(const AbcExplorer& e);

@@ -9,6 +9,7 @@
 #include "engine/analysis/anchor_analysis.hpp"
 #include "imgui.h"
 #include "web/drawn.hpp"
+#include "web/heatmap.hpp"
 
 namespace {
 
@@ -90,30 +91,31 @@ void phase_plot(const Runner& runner) {
   ImGui::Dummy(ImVec2(left + cell * float(gammas.size()), cell * rows + 20));
 }
 
-// A rows × cols heat map of `values` at `cell` pixels per entry, coloured by colour(value).
-template <class Colour>
-void heat_map(const double* values, int rows, int cols, float cell, Colour colour) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  for (int r = 0; r < rows; r++)
-    for (int c = 0; c < cols; c++)
-      dl->AddRectFilled(ImVec2(o.x + cell * float(c), o.y + cell * float(r)),
-                        ImVec2(o.x + cell * float(c + 1), o.y + cell * float(r + 1)), colour(values[r * cols + c]));
+// A rows × cols heat map of `values` at `cell` pixels per entry at the cursor, as one image (web/heatmap.hpp).
+void heat_map(const char* id, const double* values, int rows, int cols, float cell, CellColour colour,
+              const HeatmapText& text) {
+  const ImVec2 o = ImGui::GetCursorScreenPos(), end(o.x + cell * float(cols), o.y + cell * float(rows));
+  heatmap_image(id, values, rows, cols, colour, o, end, text);
   ImGui::Dummy(ImVec2(cell * float(cols), cell * float(rows)));
+}
+
+// A slider over `*index` (0-based) that shows index + 1: "layer 1" is the first layer, as the titles say.
+void one_based_slider(const char* label, int* index, int count) {
+  int shown = *index + 1;
+  ImGui::SetNextItemWidth(100);
+  if (ImGui::SliderInt(label, &shown, 1, std::max(1, count))) *index = shown - 1;
+  *index = std::clamp(*index, 0, count - 1);
+  drawn_item_value(label, std::to_string(*index + 1));
 }
 
 void sequence_controls(AnchorView& v, const TransformerConfig& c, const AnchorSet& set) {
   ImGui::SetNextItemWidth(200);
   ImGui::SliderInt("sequence", &v.sequence, 0, std::max(0, set.size - 1));
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(100);
-  ImGui::SliderInt("layer", &v.layer, 0, c.layers - 1);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(100);
-  ImGui::SliderInt("head", &v.head, 0, c.heads - 1);
   v.sequence = std::clamp(v.sequence, 0, std::max(0, set.size - 1));
-  v.layer = std::clamp(v.layer, 0, c.layers - 1);
-  v.head = std::clamp(v.head, 0, c.heads - 1);
+  ImGui::SameLine();
+  one_based_slider("layer", &v.layer, c.layers);
+  ImGui::SameLine();
+  one_based_slider("head", &v.head, c.heads);
 }
 
 AttentionCut shown_cut(const AnchorView& v) { return {v.layer + 1, v.head + 1, v.cut_target}; }
@@ -151,35 +153,71 @@ void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, Anch
   const int predicted = int(std::max_element(logits, logits + c.outputs) - logits);
   ImGui::Text("label %d, predicted %d", set.labels[size_t(v.sequence)], predicted);
   const double* probs = model.attention(v.layer) + long(v.head) * T * T;
-  const float cell = std::min(28.0f, (ImGui::GetContentRegionAvail().x - 40) / float(T));
+  const float cell = std::min(28.0f, (ImGui::GetContentRegionAvail().x - 70) / float(T));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
+  char title[96];
+  std::snprintf(title, sizeof title, "attention, layer %d head %d%s", v.layer + 1, v.head + 1, v.cut ? ", cut" : "");
+  HeatmapText text{title, {}};
   for (int t = 0; t < T; t++) {  // key labels on top, query labels on the left
     const std::string label = token_text(tokens[t], kind);
     dl->AddText(ImVec2(o.x + 36 + cell * float(t) + 2, o.y), IM_COL32(220, 220, 220, 255), label.c_str());
     dl->AddText(ImVec2(o.x, o.y + 18 + cell * float(t) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), label.c_str());
+    text.labels.push_back(label);
   }
+  const ImVec2 map(o.x + 36, o.y + 18);
+  colour_bar(ImVec2(map.x + cell * float(T) + 6, map.y), ImVec2(map.x + cell * float(T) + 14, map.y + cell * float(T)),
+             ramp, 0, 1, "0", "1", text);
   ImGui::Dummy(ImVec2(0, 18));
-  ImGui::SetCursorScreenPos(ImVec2(o.x + 36, o.y + 18));
-  heat_map(probs, T, T, cell, [](double p) { return ramp(p); });
-  ImGui::TextDisabled("row = query, column = key (post-softmax)");
+  ImGui::SetCursorScreenPos(map);
+  heat_map("##attention", probs, T, T, cell, ramp, text);
+  ImGui::TextWrapped("row = query, column = key (post-softmax)");
 }
 
-}  // namespace
+// The cosines between the rows of layer 1's W_Q, at most 6 px a row, with a colour bar.
+void query_cosine_panel(AnchorTrainer& trainer) {
+  const std::vector<double> cos = query_cosine_matrix(trainer.model(), 0);
+  const int rows = int(std::lround(std::sqrt(double(cos.size()))));
+  ImGui::Text("W_Q rows, layer 1: cos");
+  ImGui::Text("(mean |cos| %.2f)", trainer.query_row_cosine(0));
+  const float side = std::min(6.0f * float(rows), ImGui::GetContentRegionAvail().x - 40);
+  HeatmapText text{"cosines of layer 1's W_Q rows", {}};
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  colour_bar(ImVec2(o.x + side + 6, o.y), ImVec2(o.x + side + 14, o.y + side), diverging, -1, 1, "-1", "+1", text);
+  heat_map("##wq_cosine", cos.data(), rows, rows, side / float(rows), diverging, text);
+}
 
-void anchor_view(AnchorView& v, Runner& runner) {
+// The run the view opens on: the highest final OOD accuracy (ID accuracy without an OOD set), ties and runs yet
+// without a record to the larger γ, then the later member.
+int telling_run(const Runner& runner) {
+  const auto& runs = runner.members();
+  const char* metric = runs.front()->find_series("ood_accuracy") ? "ood_accuracy" : "id_accuracy";
+  auto score = [&](int i) {  // accuracies lie in [0, 1]: -1 ranks a run without a record last
+    const double x = last_value(*runs[size_t(i)], metric);
+    return std::isfinite(x) ? x : -1.0;
+  };
+  int best = 0;
+  for (int i = 1; i < int(runs.size()); i++)
+    if (score(i) > score(best) ||
+        (score(i) == score(best) && runs[size_t(i)]->coords().gamma >= runs[size_t(best)]->coords().gamma))
+      best = i;
+  return best;
+}
+
+void anchor_panels(AnchorView& v, Runner& runner) {
   const auto& runs = runner.members();
   if (runs.empty() || !runs.front()->transformer()) {
     ImGui::TextDisabled("This tab shows Transformer runs (model.kind \"transformer\").");
     return;
   }
   if (runs.front()->find_series("ood_accuracy")) phase_plot(runner);
-  v.run = std::clamp(v.run, 0, int(runs.size()) - 1);
+  v.run = v.picked ? std::clamp(v.run, 0, int(runs.size()) - 1) : telling_run(runner);
   ImGui::SetNextItemWidth(300);
   drawn_name_next("run");
+  drawn_item_value("run", runs[size_t(v.run)]->label());
   if (ImGui::BeginCombo("run", runs[size_t(v.run)]->label().c_str())) {
     for (int i = 0; i < int(runs.size()); i++)
-      if (ImGui::Selectable(runs[size_t(i)]->label().c_str(), i == v.run)) v.run = i;
+      if (ImGui::Selectable(runs[size_t(i)]->label().c_str(), i == v.run)) v.run = i, v.picked = true;
     ImGui::EndCombo();
   }
   AnchorTrainer& trainer = *runs[size_t(v.run)]->transformer();
@@ -207,12 +245,7 @@ void anchor_view(AnchorView& v, Runner& runner) {
     cut_controls(v, trainer.model(), set);
     attention_map(v, trainer.model(), set, kind);
     ImGui::TableNextColumn();
-    const std::vector<double> cos = query_cosine_matrix(trainer.model(), 0);
-    const int rows = int(std::lround(std::sqrt(double(cos.size()))));
-    ImGui::Text("W_Q rows, layer 1: cos");
-    ImGui::Text("(mean |cos| %.2f)", trainer.query_row_cosine(0));
-    heat_map(cos.data(), rows, rows, std::max(1.0f, std::min(6.0f, (ImGui::GetContentRegionAvail().x - 4) / float(rows))),
-             diverging);
+    query_cosine_panel(trainer);
     ImGui::TableNextColumn();
     const EmbeddingProjection p = embedding_pca(trainer.model(), kAnchorKeyMin, kAnchorKeyMax);
     ImGui::Text("PCA of embeddings 20..100");
@@ -239,4 +272,12 @@ void anchor_view(AnchorView& v, Runner& runner) {
     ImGui::TextDisabled("20 dark .. 100 yellow");
     ImGui::EndTable();
   }
+}
+
+}  // namespace
+
+void anchor_view(AnchorView& v, Runner& runner) {
+  ImGui::BeginChild("anchor tab");
+  anchor_panels(v, runner);
+  ImGui::EndChild();
 }

@@ -167,10 +167,29 @@ std::string share_link(const App& app) {
   return r.ok() ? spec_to_link(r.spec) : "";
 }
 
+namespace {
+
+// What Run, Step or Reset says when the spec has problems: the first field at fault (errors start with its path)
+// and what to do about it.
+std::string cannot_start_message(const std::vector<std::string>& errors) {
+  const std::string& first = errors.front();
+  const size_t colon = first.find(": ");
+  const bool has_field = colon != std::string::npos && first.find(' ') > colon;
+  std::string m = "Nothing was started: " + first + ". ";
+  m += has_field ? "Change " + first.substr(0, colon) : "Fix this";
+  m += " in the spec editor (shown in red), then Run again";
+  if (errors.size() > 1) m += " (" + std::to_string(errors.size() - 1) + " more problem(s) listed there)";
+  return m + ".";
+}
+
+}  // namespace
+
 bool reset(App& app) {
   SpecResult r = parse_spec(app.spec_doc, app.spec_limits);
   if (!r.ok()) {
-    app.message = "cannot reset: the spec has " + std::to_string(r.errors.size()) + " problem(s), first: " + r.errors[0];
+    app.message = cannot_start_message(r.errors);
+    // The runs of the last valid spec stay on screen; they stop, so nothing reads as running the edited experiment.
+    if (app.state == RunState::running) app.state = RunState::paused;
     return false;
   }
   app.data_wanted = r.spec.task.kind == TaskKind::fashion_mnist &&
@@ -179,6 +198,7 @@ bool reset(App& app) {
   app.embedding_view = EmbeddingView{};
   app.phenomena_view.pictures.clear();
   app.phenomena_view.slopes_at = -1;
+  app.anchor_view.picked = false;  // a new sweep opens on its telling run again (web/anchor_view.hpp)
   app.width_view.picture = WidthPicture{};  // keeps the reader's quantity and record
   app.width_view.curves_at = -1;
   app.limits.clear();

@@ -63,6 +63,7 @@ struct App {
   std::vector<int> pressed_keys;  // key presses since the last frame (GLFW key codes), for the shortcuts
 
   View view;  // which panels are shown (all, or an embed's choice)
+  PanelShares shares;  // how they share the page (the splitters)
   WidthView width_view;  // the "vs width" tab
   PhenomenaView phenomena_view;  // the "phenomena" tab
   EmbeddingView embedding_view;  // the "embeddings" tab

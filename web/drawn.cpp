@@ -1,5 +1,6 @@
 #include "web/drawn.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -21,6 +22,8 @@ struct Recorder {
   std::unordered_map<ImGuiID, Added> added;
   std::vector<ImGuiID> order;  // ids in the order they were laid out
   std::unordered_map<ImGuiID, std::pair<std::string, bool>> labels;  // id -> (label, checked)
+  std::unordered_map<ImGuiID, std::string> values;                    // id -> the value it shows
+  int textures = 0;  // heat-map textures alive: noted after the frame is rendered, so kept across frames
 };
 
 Recorder& recorder() {
@@ -87,6 +90,7 @@ json::Value heatmap_json(const DrawnHeatmap& h) {
   v.set("texture_w", json::Value::make_number(h.texture_w));
   v.set("texture_h", json::Value::make_number(h.texture_h));
   v.set("labels", strings_json(h.labels));
+  v.set("values", numbers_json(h.values));
   return v;
 }
 
@@ -103,6 +107,14 @@ json::Value windows_json() {
     list.push(v);
   }
   return list;
+}
+
+// The rendered frame's draw lists (after ImGui::Render): their largest vertex count and the index size.
+void note_draw_data(DrawnFrame& f) {
+  f.index_bytes = int(sizeof(ImDrawIdx));
+  const ImDrawData* d = ImGui::GetDrawData();
+  for (int i = 0; d && i < d->CmdListsCount; i++)
+    f.largest_draw_list = std::max(f.largest_draw_list, d->CmdLists[i]->VtxBuffer.Size);
 }
 
 }  // namespace
@@ -139,6 +151,7 @@ void drawn_begin_frame() {
   r.added.clear();
   r.order.clear();
   r.labels.clear();
+  r.values.clear();
   ImGui::GetCurrentContext()->TestEngineHookItems = r.on;
 }
 
@@ -156,8 +169,11 @@ void drawn_end_frame() {
     item.window = a.window;
     item.rect = drawn_rect(a.rect.Min, a.rect.Max);
     item.visible = a.visible;
+    auto value = r.values.find(id);
+    if (value != r.values.end()) item.value = value->second;
     r.now.items.push_back(std::move(item));
   }
+  note_draw_data(r.now);
   r.last = std::move(r.now);
   r.frame += 1;
 }
@@ -169,6 +185,24 @@ void drawn_name_next(const char* label) {
 void drawn_note_text(const std::string& text) {
   if (recorder().on) recorder().now.texts.push_back(text);
 }
+
+void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std::string& note) {
+  ImGui::PushTextWrapPos(0);
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+  drawn_note_text(note);
+  if (!recorder().on) return;
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  recorder().now.text_rects.push_back({note, w->Name, drawn_rect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax())});
+}
+
+void drawn_item_value(const char* label, const std::string& value) {
+  if (recorder().on) recorder().values[ImGui::GetID(label)] = value;
+}
+
+void drawn_note_textures(int count) { recorder().textures = count; }
 
 json::Value drawn_last_json() {
   const Recorder& r = recorder();
@@ -183,6 +217,7 @@ json::Value drawn_last_json() {
     item.set("rect", rect_json(i.rect));
     item.set("visible", json::Value::make_bool(i.visible));
     item.set("checked", json::Value::make_bool(i.checked));
+    item.set("value", json::Value::make_string(i.value));
     items.push(item);
   }
   v.set("items", items);
@@ -193,5 +228,18 @@ json::Value drawn_last_json() {
   v.set("plots", plots);
   v.set("heatmaps", heatmaps);
   v.set("texts", strings_json(r.last.texts));
+  json::Value rects = json::Value::make_array();
+  for (const DrawnText& t : r.last.text_rects) {
+    json::Value o = json::Value::make_object();
+    o.set("text", json::Value::make_string(t.text));
+    o.set("window", json::Value::make_string(t.window));
+    o.set("rect", rect_json(t.rect));
+    rects.push(o);
+  }
+  v.set("text_rects", rects);
+  v.set("font_size", json::Value::make_number(ImGui::GetFontSize()));
+  v.set("largest_draw_list", json::Value::make_number(r.last.largest_draw_list));
+  v.set("index_bytes", json::Value::make_number(r.last.index_bytes));
+  v.set("heatmap_textures", json::Value::make_number(r.textures));
   return v;
 }

@@ -20,6 +20,7 @@ struct DrawnItem {
   DrawnRect rect;
   bool visible = false;  // inside its window's visible area (not scrolled or clipped away)
   bool checked = false;  // a checkbox that is ticked, a selected selectable
+  std::string value;     // what a slider shows, where the panel names it (drawn_item_value); "" otherwise
 };
 
 struct DrawnAxis {
@@ -50,6 +51,14 @@ struct DrawnHeatmap {
   DrawnRect rect;
   int rows = 0, cols = 0, texture_w = 0, texture_h = 0;
   std::vector<std::string> labels;  // row labels, colour-bar ends, … as drawn
+  std::vector<double> values;       // the cells (row-major) for a map of at most kDrawnHeatmapValues; else empty
+};
+constexpr long kDrawnHeatmapValues = 4096;
+
+// A message drawn wrapped, with where it landed (its window's name and its rectangle).
+struct DrawnText {
+  std::string text, window;
+  DrawnRect rect;
 };
 
 struct DrawnFrame {
@@ -57,6 +66,10 @@ struct DrawnFrame {
   std::vector<DrawnPlot> plots;
   std::vector<DrawnHeatmap> heatmaps;
   std::vector<std::string> texts;  // text the panels noted (status line, messages), one entry each
+  std::vector<DrawnText> text_rects;  // the wrapped messages among them, with their rectangles
+  // ImGui's draw data: the most vertices in one draw list, and the bytes of an index (web/CMakeLists.txt sets
+  // ImDrawIdx). With 2-byte indices a list past 65 536 vertices wraps around and smears the frame.
+  int largest_draw_list = 0, index_bytes = 0;
 };
 
 // Recording: off until the test hook turns it on.
@@ -72,7 +85,17 @@ DrawnFrame& drawn_now();
 void drawn_name_next(const char* label);
 // Notes a line of text the panels drew (messages the tests read back).
 void drawn_note_text(const std::string& text);
+// Names the value that the widget `label` of the current window shows (a slider's number, a combo's choice), which
+// ImGui's hooks do not report.
+void drawn_item_value(const char* label, const std::string& value);
+// The heat-map textures alive after the last frame (web/heatmap.hpp), kept until it is noted again.
+void drawn_note_textures(int count);
 DrawnRect drawn_rect(ImVec2 min, ImVec2 max);
+// Draws `text` in `color`, wrapped at the edge of the window (or table cell), and notes it as `note` with its
+// rectangle: messages that must neither be cut nor leave their panel.
+void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std::string& note);
 
-// The last complete frame as JSON: {"frame", "items", "windows", "plots", "heatmaps", "texts"}.
+// The last complete frame as JSON: {"frame", "items", "windows", "plots", "heatmaps", "texts", "text_rects",
+// "font_size", "largest_draw_list", "index_bytes", "heatmap_textures"} (font_size: the size of the font in pixels; a
+// notch of the wheel scrolls five times it).
 json::Value drawn_last_json();

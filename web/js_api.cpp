@@ -10,6 +10,7 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -18,7 +19,7 @@
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "imgui.h"
-#include "imgui_internal.h"  // the hovered window (muplay_hovered_scroll)
+#include "imgui_internal.h"  // the hovered window (muplay_hovered_scroll), UTF-8 decoding (muplay_font_glyphs)
 #include "engine/analysis/analysis.hpp"
 #include "web/app.hpp"
 #include "web/drawn.hpp"
@@ -456,6 +457,27 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_explorer_rows() {
     o.set("bias", json::Value::make_bool(row.bias));
     r.push(o);
   }
+  return out(json::write(r));
+}
+
+// Which characters of `text` the page's font cannot draw (web/font.hpp): {"font", "size", "missing": ["U+2192", ...]}.
+// Asks the font ImGui draws with for each code point's own glyph, not its '?' fallback.
+EMSCRIPTEN_KEEPALIVE const char* muplay_font_glyphs(const char* text_in) {
+  const std::string text = arg(text_in);
+  const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+  json::Value missing = json::Value::make_array();
+  for (const char* p = text.c_str(); *p;) {
+    unsigned int c = 0;
+    p += ImTextCharFromUtf8(&c, p, nullptr);
+    if (c < 0x20 || font->FindGlyphNoFallback(ImWchar(c))) continue;
+    char name[16];
+    std::snprintf(name, sizeof name, "U+%04X", c);
+    missing.push(json::Value::make_string(name));
+  }
+  json::Value r = json::Value::make_object();
+  r.set("font", json::Value::make_string(font->GetDebugName()));
+  r.set("size", json::Value::make_number(font->FontSize));
+  r.set("missing", missing);
   return out(json::write(r));
 }
 

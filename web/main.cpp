@@ -16,6 +16,8 @@
 #include "imgui_impl_opengl3.h"
 #include "web/app.hpp"
 #include "web/drawn.hpp"
+#include "web/font.hpp"
+#include "web/heatmap.hpp"
 #include "web/page_limits.hpp"
 
 namespace {
@@ -124,6 +126,7 @@ void frame() {
   glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  heatmap_end_frame();
   if (app.plot_capture_requested && s.css_w > 0 && s.css_h > 0) capture_plot(app, s);
   app.frame_count += 1;
   // Our own work per frame (training slice + UI + GL submission), smoothed: the status bar shows it, so a slow
@@ -165,6 +168,7 @@ int main() {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code and the URL (web/view.hpp)
   ImGui::StyleColorsDark();
+  if (!load_page_font()) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))
     fail("Dear ImGui backend initialisation failed");
   glfwSetKeyCallback(window, key_callback);  // replaces the backend's own, which key_callback chains to

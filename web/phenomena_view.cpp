@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/analysis/analysis.hpp"
 #include "engine/analysis/phase_diagram.hpp"
 #include "engine/metrics/frequency.hpp"
 #include "engine/metrics/neurons.hpp"
 #include "engine/task/phenomena_tasks.hpp"
 #include "imgui.h"
 #include "web/drawn.hpp"
+#include "web/heatmap.hpp"
 #include "web/neuron_polar.hpp"
 #include "web/plot.hpp"
 
@@ -57,9 +59,9 @@ const std::vector<double>& outputs(PhenomenaView& v, const Member& run, const Da
 }
 
 // The (γ, γ′) fits, recomputed when the sweep has stepped since.
-const std::vector<PhaseSlope>& phase_slopes_of(PhenomenaView& v, const Runner& runner) {
+const std::vector<PhasePointFit>& phase_slopes_of(PhenomenaView& v, const Runner& runner) {
   if (v.slopes_at != runner.total_steps()) {
-    v.slopes = phase_slopes(runner, /*require_converged=*/false);
+    v.slopes = phase_point_fits(runner);
     v.slopes_at = runner.total_steps();
   }
   return v.slopes;
@@ -72,20 +74,34 @@ ImU32 diverging_color(double v, double scale) {
   return IM_COL32(int(255 * (0.25f + 0.75f * r)), int(255 * (0.25f + 0.75f * g)), int(255 * (0.25f + 0.75f * b)), 255);
 }
 
+ImU32 cosine_colour(double c) { return diverging_color(c, 1.0); }
+
 // Dark blue (0) to yellow (1).
 ImU32 heat_color(double t) {
   const float u = float(std::clamp(t, 0.0, 1.0));
   return IM_COL32(int(30 + 225 * u), int(30 + 200 * u), int(120 - 90 * u), 255);
 }
 
-// A box with a title at the cursor; returns its plot area (inside a margin for labels).
-void frame(const char* id, const char* title, ImVec2 size, ImVec2& a, ImVec2& b) {
+// An image's error saturates at 0.5: the grey levels span [-1, 1], so 0.5 is already a quarter of the range.
+ImU32 error_colour(double e) { return heat_color(e / 0.5); }
+
+ImU32 grey_colour(double v) {
+  const int g = int(255 * std::clamp((v + 1) / 2, 0.0, 1.0));
+  return IM_COL32(g, g, g, 255);
+}
+
+// A box with a title at the cursor; returns its plot area (inside margins for labels: `right` px on the right). A
+// title wider than the box wraps onto more lines, and the area starts below it.
+void frame(const char* id, const char* title, ImVec2 size, ImVec2& a, ImVec2& b, float right = 10) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton(id, size);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddText(ImVec2(origin.x + 50, origin.y), ImGui::GetColorU32(ImGuiCol_Text), title);
-  a = ImVec2(origin.x + 50, origin.y + 22);
-  b = ImVec2(origin.x + size.x - 10, origin.y + size.y - 30);
+  const float wrap = size.x - 50 - right;
+  const float title_h = ImGui::CalcTextSize(title, nullptr, false, wrap).y;
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + 50, origin.y),
+              ImGui::GetColorU32(ImGuiCol_Text), title, nullptr, wrap);
+  a = ImVec2(origin.x + 50, origin.y + title_h + 8);
+  b = ImVec2(origin.x + size.x - right, origin.y + size.y - 30);
   dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border));
 }
 
@@ -139,22 +155,55 @@ void scatter_plot(const char* id, const char* title, const char* x_label, const 
   }
 }
 
-// A rows × cols matrix as coloured cells (row 0 at the top).
+// A rows × cols matrix in a titled box (row 0 at the top), as one image (web/heatmap.hpp).
 void heat_map(const char* id, const char* title, const std::vector<double>& cells, int rows, int cols,
-              ImU32 (*color)(double, double), double scale, ImVec2 size) {
+              CellColour colour, ImVec2 size) {
   ImVec2 a, b;
   frame(id, title, size, a, b);
-  if (rows <= 0 || cols <= 0) return;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float w = (b.x - a.x) / float(cols), h = (b.y - a.y) / float(rows);
-  for (int r = 0; r < rows; r++)
-    for (int c = 0; c < cols; c++) {
-      const ImVec2 p(a.x + w * float(c), a.y + h * float(r));
-      dl->AddRectFilled(p, ImVec2(p.x + w + 0.5f, p.y + h + 0.5f), color(cells[size_t(r * cols + c)], scale));
-    }
+  heatmap_image(id, cells.data(), rows, cols, colour, a, b, {title, {}});
 }
 
-ImU32 heat_of(double v, double scale) { return heat_color(v / scale); }
+// Labels rows from the top, skipping rows where the labels would overlap.
+void row_labels(const std::vector<std::string>& labels, ImVec2 a, ImVec2 b, HeatmapText& text) {
+  const float line = ImGui::GetTextLineHeight(), h = (b.y - a.y) / float(std::max<size_t>(labels.size(), 1));
+  const size_t every = size_t(std::ceil(line / std::max(h, 1.0f)));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (size_t r = 0; r < labels.size(); r += every) {
+    const float w = ImGui::CalcTextSize(labels[r].c_str()).x;
+    dl->AddText(ImVec2(a.x - w - 4, a.y + h * (float(r) + 0.5f) - line / 2), ImGui::GetColorU32(ImGuiCol_Text),
+                labels[r].c_str());
+    text.labels.push_back(labels[r]);
+  }
+}
+
+// Δ_F(k) per peak (rows, lowest k on top) against the record (columns, at most 200, sampled), with the rows' k,
+// the steps at both ends and a colour bar: dark where the peak is fitted (Δ_F = 0), light from Δ_F ≥ 1 on.
+void delta_f_heat_map(const std::vector<PlotCurve>& curves, const std::vector<double>& steps, ImVec2 size) {
+  const int rows = int(curves.size()), cols = std::min<int>(200, int(steps.size()));
+  std::vector<double> cells(size_t(rows) * size_t(std::max(cols, 0)));
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      const size_t i = size_t(double(c) * double(steps.size() - 1) / std::max(cols - 1, 1));
+      cells[size_t(r * cols + c)] = std::min(1.0, curves[size_t(r)].y[i]);
+    }
+  HeatmapText text{"Delta_F(k) per peak k vs step", {}};
+  ImVec2 a, b;
+  frame("##fp_heat", text.title.c_str(), size, a, b, 56);
+  std::vector<std::string> ks;
+  for (const PlotCurve& c : curves) ks.push_back("k = " + c.label.substr(c.label.find('=') + 1));
+  row_labels(ks, a, b, text);
+  colour_bar(ImVec2(b.x + 8, a.y), ImVec2(b.x + 18, b.y), heat_color, 0, 1, "0", ">= 1", text);
+  if (!steps.empty()) {
+    const std::string first = "step " + std::to_string(long(steps.front())), last = std::to_string(long(steps.back()));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    dl->AddText(ImVec2(a.x, b.y + 2), dim, first.c_str());
+    dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(last.c_str()).x, b.y + 2), dim, last.c_str());
+    text.labels.push_back(first);
+    text.labels.push_back(last);
+  }
+  heatmap_image("##fp_heat", cells.data(), rows, cols, heat_color, a, b, text);
+}
 
 // Frequency principle: Δ_F curves and heat map, the fit, the spectra.
 void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run) {
@@ -170,18 +219,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
   line_plot("##fp_curves", axes, curves, ImVec2(half, kPanelHeight));
   ImGui::SameLine();
-  // Heat map: one row per peak (lowest k on top), one column per record (at most 200, sampled).
-  const int rows = int(curves.size()), cols = std::min<int>(200, int(steps.size()));
-  std::vector<double> cells(size_t(rows) * size_t(std::max(cols, 0)));
-  for (int r = 0; r < rows; r++)
-    for (int c = 0; c < cols; c++) {
-      const size_t i = size_t(double(c) * double(steps.size() - 1) / std::max(cols - 1, 1));
-      cells[size_t(r * cols + c)] = std::min(1.0, curves[size_t(r)].y[i]);
-    }
-  char title[128];
-  std::snprintf(title, sizeof title, "Delta_F: rows k = %s..., steps 0-%d, dark = small",
-                curves.empty() ? "" : curves[0].label.substr(8).c_str(), steps.empty() ? 0 : int(steps.back()));
-  heat_map("##fp_heat", title, cells, rows, cols, heat_of, 1.0, ImVec2(half, kPanelHeight));
+  delta_f_heat_map(curves, steps, ImVec2(half, kPanelHeight));
 
   const Dataset& train = runner.data().train;
   const std::vector<double>& out = outputs(v, run, train);
@@ -192,6 +230,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   fit.x_label = "x";
   fit.y_label = "f(x)";
   fit.log_y = false;
+  fit.y_margin = 0.08;  // the target's peaks clear the frame
   line_plot("##fp_fit", fit, {solid_curve("target", xs, train.y, IM_COL32(230, 230, 230, 255)),
                               solid_curve("network", xs, out, IM_COL32(255, 140, 40, 255))},
             ImVec2(half, kPanelHeight));
@@ -229,11 +268,8 @@ bool same_point(const Member& run, PhasePoint p) {
   return run.coords().phase.gamma == p.gamma && run.coords().phase.gamma_prime == p.gamma_prime;
 }
 
-// A click inside the last item picks the phase point whose centre is nearest to it (within `radius` px): the view
-// then shows that point's widest run.
-void pick_on_click(const Runner& runner, PhenomenaView& v, const std::vector<PhaseSlope>& slopes,
-                   const std::vector<ImVec2>& centres, float radius) {
-  if (!ImGui::IsItemClicked()) return;
+// The phase point whose centre is nearest to the mouse, within `radius` px; -1 if none.
+int point_under_mouse(const std::vector<ImVec2>& centres, float radius) {
   const ImVec2 mouse = ImGui::GetMousePos();
   int nearest = -1;
   float best = radius * radius;
@@ -241,64 +277,172 @@ void pick_on_click(const Runner& runner, PhenomenaView& v, const std::vector<Pha
     const float dx = mouse.x - centres[i].x, dy = mouse.y - centres[i].y;
     if (dx * dx + dy * dy <= best) best = dx * dx + dy * dy, nearest = int(i);
   }
+  return nearest;
+}
+
+// A click inside the last item picks the phase point under the mouse: the view then shows its widest run.
+void pick_on_click(const Runner& runner, PhenomenaView& v, const std::vector<PhasePointFit>& fits,
+                   const std::vector<ImVec2>& centres, float radius) {
+  if (!ImGui::IsItemClicked()) return;
+  const int nearest = point_under_mouse(centres, radius);
   if (nearest < 0) return;
-  const int r = widest_run_at(runner, slopes[size_t(nearest)].phase);
+  const int r = widest_run_at(runner, fits[size_t(nearest)].all.phase);
   if (r >= 0) v.run = r;
 }
 
-// The (γ, γ′) map: each phase point coloured by S_w, with the theory's boundaries γ = 1 (γ′ ≤ 0) and γ′ = γ − 1.
-// A ring marks the chosen run's point; click a point to choose it.
-void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
-  const std::vector<PhaseSlope>& slopes = phase_slopes_of(v, runner);
-  const Member& chosen = *runner.members()[size_t(v.run)];
-  ImVec2 a, b;
-  frame("##phase_map", "S_w: red linear, blue condensed (click a point)", size, a, b);
-  std::vector<ImVec2> centres;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const double g0 = 0, g1 = 2.5, p0 = -1, p1 = 1.5;  // gamma on x, gamma' on y
+std::string widths_text(const std::vector<double>& widths) {
+  std::string s;
+  for (double w : widths) s += (s.empty() ? "" : ", ") + std::to_string(long(w));
+  return s;
+}
+
+// What the map says of a point while the mouse is over it, one row each.
+std::vector<std::string> point_rows(const Runner& runner, const PhasePointFit& f) {
+  char buf[256];
+  std::vector<std::string> rows;
+  const PhasePoint p = f.all.phase;
+  std::snprintf(buf, sizeof buf, "(gamma, gamma') = (%g, %g): theory says %s", p.gamma, p.gamma_prime,
+                phase_regime_name(theoretical_regime(p.gamma, p.gamma_prime)));
+  rows.push_back(buf);
+  const int unconverged = f.all.unconverged;
+  if (unconverged > 0) {
+    std::vector<double> widths(f.unconverged_widths.begin(), f.unconverged_widths.end());
+    std::snprintf(buf, sizeof buf, "unconverged: %d of %d runs stopped at %d steps above the stopping loss (m = %s)",
+                  unconverged, f.runs, runner.spec().schedule.steps, widths_text(widths).c_str());
+  } else {
+    std::snprintf(buf, sizeof buf, "every finished run of the %d reached the stopping loss", f.runs);
+  }
+  rows.push_back(buf);
+  const bool all_widths = f.converged_widths.size() == f.all.widths.size();
+  if (!std::isfinite(f.slope))
+    std::snprintf(buf, sizeof buf, "S_w: none, %zu of %zu widths converged (unconverged runs are left out)",
+                  f.converged_widths.size(), f.all.widths.size());
+  else if (all_widths)
+    std::snprintf(buf, sizeof buf, "S_w = %+.2f over m = %s", f.slope, widths_text(f.converged_widths).c_str());
+  else
+    std::snprintf(buf, sizeof buf, "S_w = %+.2f over the converged m = %s only (unconverged runs are left out)",
+                  f.slope, widths_text(f.converged_widths).c_str());
+  rows.push_back(buf);
+  if (unconverged > 0 && std::isfinite(f.all.slope)) {
+    std::snprintf(buf, sizeof buf, "with the unconverged runs the fit would read %+.2f (not shown)", f.all.slope);
+    rows.push_back(buf);
+  }
+  rows.push_back("click: show its widest run");
+  return rows;
+}
+
+// Diagonal hatching clipped to a disc: the mark of a point with unconverged runs.
+void hatch_disc(ImDrawList* dl, ImVec2 c, float radius, ImU32 colour) {
+  for (float o = -radius * 0.9f; o <= radius * 0.9f; o += 4) {  // lines x − y = o·√2 across the disc
+    const float half = std::sqrt(std::max(0.0f, radius * radius - o * o)) / std::sqrt(2.0f);
+    const float mx = o / std::sqrt(2.0f), my = -o / std::sqrt(2.0f);
+    dl->AddLine(ImVec2(c.x + mx - half, c.y + my - half), ImVec2(c.x + mx + half, c.y + my + half), colour, 1.5f);
+  }
+}
+
+// One point of the map: coloured by the converged widths' S_w (grey without one), hatched with "k/N unconverged"
+// under it when some runs did not converge. Returns the texts drawn beside it.
+std::string draw_point(ImDrawList* dl, ImVec2 c, const PhasePointFit& f, bool chosen) {
+  const bool known = std::isfinite(f.slope);
+  dl->AddCircleFilled(c, 11, known ? diverging_color(f.slope, 0.5) : IM_COL32(110, 110, 110, 255));
+  if (f.all.unconverged > 0) hatch_disc(dl, c, 11, IM_COL32(30, 30, 30, 255));
+  dl->AddCircle(c, 11, IM_COL32(20, 20, 20, 255));
+  if (chosen) dl->AddCircle(c, 15, IM_COL32(255, 200, 60, 255), 0, 2.5f);
+  char slope[32], note[48];
+  std::snprintf(slope, sizeof slope, known ? "%+.2f" : "-", f.slope);
+  dl->AddText(ImVec2(c.x + 13, c.y - 7), ImGui::GetColorU32(ImGuiCol_Text), slope);
+  std::string drawn = slope;
+  if (f.all.unconverged > 0) {
+    std::snprintf(note, sizeof note, "%d/%d unconverged", f.all.unconverged, f.runs);
+    const float w = ImGui::CalcTextSize(note).x;
+    dl->AddText(ImVec2(c.x - w / 2, c.y + 12), IM_COL32(200, 200, 200, 255), note);
+    drawn += std::string(" ") + note;
+  }
+  return drawn;
+}
+
+// The map's axes: the theory's boundaries, the regions' names, the ticks. Notes the ticks in `trace`.
+void phase_axes(ImDrawList* dl, ImVec2 a, ImVec2 b, DrawnPlot& trace) {
   auto at = [&](double g, double p) {
-    return ImVec2(a.x + float((g - g0) / (g1 - g0)) * (b.x - a.x), b.y - float((p - p0) / (p1 - p0)) * (b.y - a.y));
+    return ImVec2(a.x + float((g - trace.x.lo) / (trace.x.hi - trace.x.lo)) * (b.x - a.x),
+                  b.y - float((p - trace.y.lo) / (trace.y.hi - trace.y.lo)) * (b.y - a.y));
   };
   const ImU32 line = IM_COL32(200, 200, 200, 255), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  dl->AddLine(at(1, p0), at(1, 0), line, 2);   // γ = 1, γ′ ≤ 0
-  dl->AddLine(at(1, 0), at(g1, g1 - 1), line, 2);  // γ′ = γ − 1
+  dl->AddLine(at(1, trace.y.lo), at(1, 0), line, 2);           // γ = 1, γ′ ≤ 0
+  dl->AddLine(at(1, 0), at(trace.x.hi, trace.x.hi - 1), line, 2);  // γ′ = γ − 1
   dl->AddText(at(0.15, 1.3), dim, "linear");
-  dl->AddText(at(1.9, -0.8), dim, "condensed");
+  dl->AddText(at(1.3, -0.85), dim, "condensed");  // below the points at γ′ = −0.5 and their notes
   dl->AddText(at(1.04, -0.6), dim, "critical");
   char buf[48];
   for (double g : {0.0, 0.5, 1.0, 1.5, 2.0}) {
     std::snprintf(buf, sizeof buf, "%g", g);
-    dl->AddText(ImVec2(at(g, p0).x - 4, b.y + 2), dim, buf);
+    dl->AddText(ImVec2(at(g, trace.y.lo).x - 4, b.y + 2), dim, buf);
+    trace.x.tick_values.push_back(g);
+    trace.x.ticks.push_back(buf);
   }
   for (double p : {-1.0, 0.0, 1.0}) {
     std::snprintf(buf, sizeof buf, "%g", p);
-    dl->AddText(ImVec2(a.x - 24, at(g0, p).y - 7), dim, buf);
+    dl->AddText(ImVec2(a.x - 24, at(trace.x.lo, p).y - 7), dim, buf);
+    trace.y.tick_values.push_back(p);
+    trace.y.ticks.push_back(buf);
   }
   dl->AddText(ImVec2((a.x + b.x) / 2, b.y + 14), dim, "gamma");
   dl->AddText(ImVec2(a.x - 48, a.y - 18), dim, "gamma'");
-  for (const PhaseSlope& ps : slopes) {
-    const ImVec2 c = at(ps.phase.gamma, ps.phase.gamma_prime);
+  dl->AddText(ImVec2(a.x + 4, a.y + 2), dim, trace.legend[0].c_str());
+}
+
+// The (γ, γ′) map: each phase point coloured by S_w, with the theory's boundaries γ = 1 (γ′ ≤ 0) and γ′ = γ − 1.
+// A ring marks the chosen run's point; click a point to choose it, hover it for its fit. The frame trace gets it
+// as a plot: axes, one marker per point, the texts beside them, the hover rows.
+void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
+  const std::vector<PhasePointFit>& fits = phase_slopes_of(v, runner);
+  const Member& chosen = *runner.members()[size_t(v.run)];
+  DrawnPlot trace;
+  trace.id = "##phase_map";
+  trace.title = "S_w: red linear, blue condensed (click a point)";
+  trace.x = {"gamma", false, 0, 2.5, {}, {}};  // gamma on x, gamma' on y
+  trace.y = {"gamma'", false, -1, 1.5, {}, {}};
+  trace.legend = {"hatched: unconverged runs, left out of S_w"};
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 a, b;
+  frame("##phase_map", trace.title.c_str(), size, a, b);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  phase_axes(dl, a, b, trace);
+  std::vector<ImVec2> centres;
+  for (const PhasePointFit& f : fits) {
+    const PhasePoint p = f.all.phase;
+    const ImVec2 c(a.x + float((p.gamma - trace.x.lo) / (trace.x.hi - trace.x.lo)) * (b.x - a.x),
+                   b.y - float((p.gamma_prime - trace.y.lo) / (trace.y.hi - trace.y.lo)) * (b.y - a.y));
     centres.push_back(c);
-    const bool known = std::isfinite(ps.slope);
-    dl->AddCircleFilled(c, 11, known ? diverging_color(ps.slope, 0.5) : IM_COL32(90, 90, 90, 255));
-    dl->AddCircle(c, 11, IM_COL32(20, 20, 20, 255));
-    if (same_point(chosen, ps.phase)) dl->AddCircle(c, 15, IM_COL32(255, 200, 60, 255), 0, 2.5f);
-    std::snprintf(buf, sizeof buf, known ? "%+.2f" : "?", ps.slope);
-    dl->AddText(ImVec2(c.x + 13, c.y - 7), ImGui::GetColorU32(ImGuiCol_Text), buf);
+    char at[64];
+    std::snprintf(at, sizeof at, "(%g, %g): ", p.gamma, p.gamma_prime);
+    trace.notes.push_back(at + draw_point(dl, c, f, same_point(chosen, p)));
   }
+  trace.markers = int(centres.size());
   // frame() drew the map as an invisible button: the last item is the map
-  pick_on_click(runner, v, slopes, centres, 14);
+  const int hovered = ImGui::IsItemHovered() ? point_under_mouse(centres, 14) : -1;
+  if (hovered >= 0) {
+    trace.hover = point_rows(runner, fits[size_t(hovered)]);
+    ImGui::BeginTooltip();
+    for (const std::string& row : trace.hover) ImGui::TextUnformatted(row.c_str());
+    ImGui::EndTooltip();
+  }
+  pick_on_click(runner, v, fits, centres, 14);
+  if (!drawn_recording()) return;
+  trace.rect = drawn_rect(origin, ImVec2(origin.x + size.x, origin.y + size.y));
+  trace.frame = drawn_rect(a, b);
+  drawn_now().plots.push_back(std::move(trace));
 }
 
 // Small multiples of the (γ, γ′) map: in each point's cell (γ across, γ′ up) the fit of its widest run on the
 // test grid with the data, so jagged (condensed), spline-like (critical) and near-linear (linear) fits sit where
 // the map puts them. The chosen run's cell is framed; click a cell to choose it.
 void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
-  const std::vector<PhaseSlope>& slopes = phase_slopes_of(v, runner);
+  const std::vector<PhasePointFit>& fits = phase_slopes_of(v, runner);
   std::vector<double> gammas, primes;
-  for (const PhaseSlope& ps : slopes) {
-    gammas.push_back(ps.phase.gamma);
-    primes.push_back(ps.phase.gamma_prime);
+  for (const PhasePointFit& f : fits) {
+    gammas.push_back(f.all.phase.gamma);
+    primes.push_back(f.all.phase.gamma_prime);
   }
   std::sort(gammas.begin(), gammas.end());
   gammas.erase(std::unique(gammas.begin(), gammas.end()), gammas.end());
@@ -315,7 +459,8 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
   const double y0 = -1.5, y1 = 1.5;  // the four points' targets lie in [−0.2, 0.6]; room for a jagged fit
   std::vector<ImVec2> centres;
   char buf[48];
-  for (const PhaseSlope& ps : slopes) {
+  for (const PhasePointFit& f : fits) {
+    const PhaseSlope& ps = f.all;
     const size_t col = size_t(std::find(gammas.begin(), gammas.end(), ps.phase.gamma) - gammas.begin());
     const size_t row = size_t(primes.end() - std::find(primes.begin(), primes.end(), ps.phase.gamma_prime)) - 1;
     const ImVec2 c0(a.x + cw * float(col) + 3, a.y + ch * float(row) + 3);
@@ -340,7 +485,7 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
     std::snprintf(buf, sizeof buf, "%g, %g", ps.phase.gamma, ps.phase.gamma_prime);
     dl->AddText(ImVec2(c0.x + 3, c0.y + 1), ImGui::GetColorU32(ImGuiCol_TextDisabled), buf);
   }
-  pick_on_click(runner, v, slopes, centres, std::max(cw, ch));
+  pick_on_click(runner, v, fits, centres, std::max(cw, ch));
 }
 
 // The run's train loss beside its neurons: the plateaus of the loss are where the neurons turn and condense.
@@ -387,28 +532,55 @@ void image_panels(PhenomenaView& v, const Runner& runner, const Member& run, flo
       target[p] = (c % 2 ? train.y : test.y)[i];
       network[p] = (c % 2 ? on_train : on_test)[i];
     }
-  auto grey = [](double v, double) {
-    const int g = int(255 * std::clamp((v + 1) / 2, 0.0, 1.0));
-    return IM_COL32(g, g, g, 255);
-  };
   const float third = width / 3 - 6;
-  heat_map("##image_target", "target image", target, side, side, grey, 1.0, ImVec2(third, kPanelHeight));
+  heat_map("##image_target", "target image", target, side, side, grey_colour, ImVec2(third, kPanelHeight));
   ImGui::SameLine();
-  heat_map("##image_network", "network (odd columns trained)", network, side, side, grey, 1.0,
+  heat_map("##image_network", "network (odd columns trained)", network, side, side, grey_colour,
            ImVec2(third, kPanelHeight));
   ImGui::SameLine();
   std::vector<double> error(target.size());
   for (size_t p = 0; p < error.size(); p++) error[p] = std::fabs(network[p] - target[p]);
-  heat_map("##image_error", "|network - target|, dark = small", error, side, side, heat_of, 0.5,
+  heat_map("##image_error", "|network - target|, dark = small", error, side, side, error_colour,
            ImVec2(third, kPanelHeight));
 }
 
+// The net of the `count` neurons of m with the largest amplitude A_k (in their order in m), the same multipliers:
+// cosines of its input weights are those of m's neurons.
+Mlp largest_neurons(const Mlp& m, int count) {
+  const std::vector<NeuronPoint> points = neuron_scatter(m);
+  std::vector<int> order(points.size());
+  for (size_t k = 0; k < order.size(); k++) order[k] = int(k);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int i, int j) { return points[size_t(i)].amplitude > points[size_t(j)].amplitude; });
+  order.resize(size_t(count));
+  std::sort(order.begin(), order.end());
+  const int in = m.dims()[0];
+  Mlp sub({in, count, m.dims()[2]}, m.activation(), m.scaling(), 1);
+  for (int k = 0; k < count; k++) {
+    const int from = order[size_t(k)];
+    std::copy(m.weights(0) + long(from) * in, m.weights(0) + long(from + 1) * in, sub.weights(0) + long(k) * in);
+    sub.weights(1)[k] = m.weights(1)[from];  // W₂ is 1 × width (one output)
+  }
+  return sub;
+}
+
+// The sorted cosine matrix of the run's neurons; past kMaxCosineNeurons, of its largest ones. The matrix and its
+// sorting (power iteration on it) cost O(m²) per computation: 16 384 neurons would take 2 GiB and seconds.
+constexpr int kMaxCosineNeurons = 1024;
+
 void cosine_panel(PhenomenaView& v, const Member& run, float width) {
-  const int n = run.width();
-  const std::vector<double>& d = picture(v, run, nullptr, [&] { return cosine_matrix(*run.mlp()); });
-  char title[96];
-  std::snprintf(title, sizeof title, "cosine matrix, %d neurons (blue +1, red -1)", n);
-  heat_map("##cosine", title, d, n, n, diverging_color, 1.0, ImVec2(width, kPanelHeight));
+  const int m = run.width(), n = std::min(m, kMaxCosineNeurons);
+  const std::vector<double>& d = picture(v, run, nullptr, [&] {
+    return m > n ? cosine_matrix(largest_neurons(*run.mlp(), n)) : cosine_matrix(*run.mlp());
+  });
+  char title[128];
+  if (m > n) std::snprintf(title, sizeof title, "cosine matrix of the %d largest of %d neurons (by amplitude)", n, m);
+  else std::snprintf(title, sizeof title, "cosine matrix, %d neurons, sorted", n);
+  HeatmapText text{title, {}};
+  ImVec2 a, b;
+  frame("##cosine", title, ImVec2(width, kPanelHeight), a, b, 56);
+  colour_bar(ImVec2(b.x + 8, a.y), ImVec2(b.x + 18, b.y), cosine_colour, -1, 1, "-1", "+1", text);
+  heatmap_image("##cosine", d.data(), n, n, cosine_colour, a, b, text);
 }
 
 void sharpness_panel(const Runner& runner) {
@@ -445,9 +617,7 @@ void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float 
   scatter_plot("##fit", "fit of the chosen run on the test grid", "x", "f(x)", sets, ImVec2(width, kPanelHeight));
 }
 
-}  // namespace
-
-void phenomena_view(PhenomenaView& v, const Runner& runner) {
+void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   if (runner.members().empty()) return;
   const int count = int(runner.members().size());
   v.run = std::clamp(v.run, 0, count - 1);
@@ -465,6 +635,7 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
   }
   ImGui::SetNextItemWidth(360);
   drawn_name_next("run");
+  drawn_item_value("run", run.label());
   if (ImGui::BeginCombo("run", run.label().c_str())) {
     for (int i = 0; i < count; i++)
       if (ImGui::Selectable(runner.members()[size_t(i)]->label().c_str(), i == v.run)) v.run = i;
@@ -492,4 +663,38 @@ void phenomena_view(PhenomenaView& v, const Runner& runner) {
     cosine_panel(v, run, half);
   }
   if (sharp) sharpness_panel(runner);
+}
+
+}  // namespace
+
+std::vector<PhasePointFit> phase_point_fits(const Runner& runner) {
+  const std::vector<PhaseSlope> all = phase_slopes(runner, false), converged = phase_slopes(runner, true);
+  const bool stops = runner.spec().schedule.stop_loss_ratio > 0;
+  std::vector<PhasePointFit> out;
+  for (size_t i = 0; i < all.size(); i++) {
+    PhasePointFit f;
+    f.all = all[i];
+    std::vector<double> rd;  // a width is NaN in `converged` when one of its runs did not converge
+    for (size_t w = 0; w < converged[i].widths.size(); w++)
+      if (std::isfinite(converged[i].mean_log_rd[w])) {
+        f.converged_widths.push_back(converged[i].widths[w]);
+        rd.push_back(std::exp(converged[i].mean_log_rd[w]));
+      }
+    f.slope = loglog_slope(f.converged_widths, rd);
+    for (const auto& run : runner.members()) {
+      if (!same_point(*run, f.all.phase)) continue;
+      f.runs++;
+      if (stops && run->status() == RunStatus::finished && !run->reached_stop_loss())
+        f.unconverged_widths.push_back(run->width());
+    }
+    std::sort(f.unconverged_widths.begin(), f.unconverged_widths.end());
+    out.push_back(f);
+  }
+  return out;
+}
+
+void phenomena_view(PhenomenaView& v, const Runner& runner) {
+  ImGui::BeginChild("phenomena tab");
+  phenomena_panels(v, runner);
+  ImGui::EndChild();
 }

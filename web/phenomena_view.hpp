@@ -1,11 +1,14 @@
 // The "phenomena" tab: the pictures of the book's chapters 4-9, each shown when the
 // experiment records what it needs:
 //   fp_delta      Δ_F(k) per peak vs step (curves and a heat map), target vs output, |ŷ_k| and |ĥ_k| vs k
-//   weight_rd     with two_layer_gamma: the (γ, γ′) map coloured by S_w with the theory's boundary lines
+//   weight_rd     with two_layer_gamma: the (γ, γ′) map coloured by S_w with the theory's boundary lines; a
+//                 point with runs that stopped at schedule.steps above the stopping loss is hatched (grey when no
+//                 slope is left) and its S_w fits only the widths whose runs converged
 //   condensation  (and the phase map) neurons in polar coordinates (web/neuron_polar.hpp) at init and now, with
 //                 their paths when neuron_paths is recorded, beside the train loss; the cosine matrix
 //   sharpness     λ_max vs step with 2/η per learning rate
 // Everything drawn is read from the Runner (series, weights); nothing here trains.
+// The tab's content scrolls in a child window under the view tabs, so the tab bar stays in place.
 #pragma once
 #include "engine/analysis/phase_diagram.hpp"
 #include "engine/run/runner.hpp"
@@ -21,11 +24,23 @@ struct NetworkPicture {
   std::vector<double> values;
 };
 
+// A phase point as the map shows it. An unconverged run's weights are still moving, so its RD is not the end of
+// training the order parameter is defined at: S_w fits only the widths whose runs all reached the stopping loss.
+struct PhasePointFit {
+  PhaseSlope all;                        // phase_slopes(runner, false): every finished run; `unconverged` counted
+  double slope = 0;                      // S_w over the converged widths; NaN below two of them
+  std::vector<double> converged_widths;  // the widths that slope fits
+  std::vector<int> unconverged_widths;   // of the runs that stopped at schedule.steps above the stopping loss
+  int runs = 0;                          // sweep members at the point (widths × seeds)
+};
+
+std::vector<PhasePointFit> phase_point_fits(const Runner& runner);
+
 struct PhenomenaView {
   int run = 0;  // which sweep member the per-run pictures show
   // Kept between frames; cleared when a new Runner starts (App's reset).
   std::vector<NetworkPicture> pictures;  // every picture drawn so far (a handful of members and sets)
-  std::vector<PhaseSlope> slopes;        // the phase map's fits, at `slopes_at` steps of the sweep
+  std::vector<PhasePointFit> slopes;     // the phase map's fits, at `slopes_at` steps of the sweep
   long slopes_at = -1;
 };
 

@@ -14,6 +14,8 @@ namespace {
 // A curve of the page's with at most this many points gets a dot at each (a width sweep, a learning-rate grid): the
 // reader sees where the data is and where the line only joins it. A vs-step curve, a point per record, gets none.
 constexpr size_t kDottedPoints = 24;
+// The share of an axis' span left free beyond the data at each end: no point sits on the frame.
+constexpr double kMargin = 0.05;
 
 bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
 double unit_of(double v, bool log) { return log ? std::log10(v) : v; }
@@ -276,10 +278,11 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
 
   const Range rx = data_range(curves, hidden, true, axes.log_x, axes.log_y);
   const Range ry = data_range(curves, hidden, false, axes.log_x, axes.log_y);
-  const Scale sy{axis_extent(ry.lo, ry.hi, axes.log_y ? axes.min_y_decades : 0), l.b.y, l.a.y, axes.log_y};
+  const double y_margin = axes.log_y ? kMargin : std::max(kMargin, axes.y_margin);
+  const Scale sy{axis_extent(ry.lo, ry.hi, axes.log_y ? axes.min_y_decades : 0, y_margin), l.b.y, l.a.y, axes.log_y};
   const AxisTicks ty = y_ticks(axes, sy.e, l.b.y - l.a.y);
   l.a.x = origin.x + std::max(40.0f, widest(ty.labels) + 10);  // room for the y labels
-  const Scale sx{axis_extent(rx.lo, rx.hi, 0), l.a.x, l.b.x, axes.log_x};
+  const Scale sx{axis_extent(rx.lo, rx.hi, 0, kMargin), l.a.x, l.b.x, axes.log_x};
   const AxisTicks tx = x_ticks(axes, sx.e, l.b.x - l.a.x);
 
   DrawnPlot* drawn = note_plot(id, axes, origin, size, l.a, l.b);

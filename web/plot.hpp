@@ -55,6 +55,7 @@ struct PlotAxes {
   double min_y_decades = 1;  // a log y axis spans at least this: a ±15% spread reads flat, not as a V
   std::vector<PlotReference> references;  // log-log only
   std::vector<std::string> notes;  // lines under the legend (how to read a marker, a flag)
+  double y_margin = 0;  // a linear y axis leaves this share of the data's span free above and below it (5% at least)
 };
 
 // Draws into a `size` box at the cursor (a width or height of 0 takes the available space). Returns the box's size.

@@ -118,7 +118,7 @@ std::vector<std::string> labels_of(const std::vector<double>& at, bool log, Tick
 
 }  // namespace
 
-AxisExtent axis_extent(double data_lo, double data_hi, double min_span) {
+AxisExtent axis_extent(double data_lo, double data_hi, double min_span, double margin) {
   if (!(data_lo <= data_hi)) return {0, 1};
   AxisExtent e{data_lo, data_hi};
   if (e.hi - e.lo < min_span) e = {(e.lo + e.hi - min_span) / 2, (e.lo + e.hi + min_span) / 2};
@@ -126,8 +126,8 @@ AxisExtent axis_extent(double data_lo, double data_hi, double min_span) {
     const double half = e.lo == 0 ? 0.5 : std::fabs(e.lo) * 0.1;
     e = {e.lo - half, e.hi + half};
   }
-  const double margin = 0.05 * (e.hi - e.lo);
-  return {e.lo - margin, e.hi + margin};
+  const double pad = margin * (e.hi - e.lo);
+  return {e.lo - pad, e.hi + pad};
 }
 
 AxisTicks axis_ticks(AxisExtent e, bool log, TickRule rule, const std::vector<double>& values, int max_ticks) {

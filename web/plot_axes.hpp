@@ -22,8 +22,8 @@ struct AxisTicks {
 };
 
 // The data's extent [data_lo, data_hi] (axis units; data_lo > data_hi: no data), widened to `min_span` (axis units)
-// about its centre, then by a margin of 5% of the span on each side.
-AxisExtent axis_extent(double data_lo, double data_hi, double min_span);
+// about its centre, then by `margin` of the span on each side.
+AxisExtent axis_extent(double data_lo, double data_hi, double min_span, double margin);
 
 // The ticks of an axis with extent `e`, at most `max_ticks` of them (what fits its length). `values`: the data's
 // values for TickRule::at_values (shown where they fit, else every second, third, …).

@@ -10,6 +10,8 @@
 
 namespace {
 
+const ImVec4 kProblemColor(1, 0.4f, 0.4f, 1);
+
 // The errors that name this field or an item inside it (children too: fields of an object).
 std::string errors_at(const std::string& path, const std::vector<std::string>& errors, bool children) {
   std::string out;
@@ -103,7 +105,7 @@ bool edit_node(const std::string& key, json::Value& v, const std::string& path, 
   if (container) {
     const bool open = ImGui::TreeNodeEx(key.c_str(), ImGuiTreeNodeFlags_SpanFullWidth |
                                                          (path.find('.') == std::string::npos ? ImGuiTreeNodeFlags_DefaultOpen : 0));
-    if (!problems.empty()) { ImGui::TableNextColumn(); ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "(problem inside)"); }
+    if (!problems.empty()) { ImGui::TableNextColumn(); ImGui::TextColored(kProblemColor, "(problem inside)"); }
     if (open) {
       if (v.is_object())
         for (auto& kv : v.object) changed |= edit_node(kv.first, kv.second, path + "." + kv.first, errors);
@@ -116,7 +118,8 @@ bool edit_node(const std::string& key, json::Value& v, const std::string& path, 
     ImGui::TreeNodeEx(key.c_str(), ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen | ImGuiTreeNodeFlags_SpanFullWidth);
     ImGui::TableNextColumn();
     changed = edit_leaf(v, path);
-    if (!problems.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", problems.c_str());
+    // Under the field, wrapped in its cell: the field itself stays where the mouse left it.
+    if (!problems.empty()) drawn_wrapped_text(kProblemColor, problems, "field error: " + problems);
   }
   ImGui::PopID();
   return changed;

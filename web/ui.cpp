@@ -15,6 +15,7 @@
 #include "web/lr_view.hpp"
 #include "web/max_lr_view.hpp"
 #include "web/spec_editor.hpp"
+#include "web/splitter.hpp"
 #include "web/step_view.hpp"
 #include "web/width_view.hpp"
 #include "web/phenomena_view.hpp"
@@ -22,6 +23,15 @@
 namespace {
 
 const ImVec4 kErrorColor(1.0f, 0.45f, 0.45f, 1.0f);
+const ImVec4 kEditedColor(1.0f, 0.85f, 0.3f, 1.0f);
+
+void wrapped_tooltip(const std::string& text) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
 
 void presets_panel(App& app) {
   ImGui::TextDisabled("EXPERIMENTS");
@@ -29,53 +39,75 @@ void presets_panel(App& app) {
     const PresetFile& p = app.presets[size_t(i)];
     const std::string label = (p.name.empty() ? p.path : p.name) + (p.errors.empty() ? "" : "  [invalid]");
     if (ImGui::Selectable(label.c_str(), i == app.preset_index)) load_preset(app, i);
-    if (ImGui::IsItemHovered() && !p.description.empty()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(420);
-      ImGui::TextUnformatted(p.description.c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+    if (ImGui::IsItemHovered() && !p.description.empty()) wrapped_tooltip(p.description);
   }
 }
 
-void errors_list(const std::vector<std::string>& errors) {
-  for (const std::string& e : errors) {
-    drawn_note_text("spec error: " + e);
+// The experiment's description, in a box at most four lines tall (it scrolls), so the fields below stay in sight.
+void description_box(const App& app) {
+  const json::Value* d = app.spec_doc.find("description");
+  if (!d || !d->is_string() || d->string.empty()) return;
+  const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+  const float text = ImGui::CalcTextSize(d->string.c_str(), nullptr, false, wrap).y;
+  ImGui::BeginChild("description", ImVec2(0, std::min(text, 4 * ImGui::GetTextLineHeightWithSpacing())));
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(d->string.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+}
+
+// The lines under the spec editor's tabs: the problems of the spec, or that it was edited. Their room is reserved
+// whether or not there is anything to say, so a problem appearing never moves the field being edited.
+float spec_notice_height() { return 3 * ImGui::GetTextLineHeightWithSpacing(); }
+
+void spec_notice(const App& app) {
+  ImGui::BeginChild("spec notice", ImVec2(0, spec_notice_height()));
+  if (!app.spec_errors.empty()) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(kErrorColor, "%s", e.c_str());
+    ImGui::TextDisabled("%zu problem(s), marked in red in Fields; Run starts once they are fixed:",
+                        app.spec_errors.size());
+    ImGui::PopTextWrapPos();
+    for (const std::string& e : app.spec_errors) drawn_wrapped_text(kErrorColor, e, "spec error: " + e);
+  } else if (app.spec_edited) {
+    drawn_wrapped_text(kEditedColor, "Edited: Run or Reset (R) starts the edited experiment.", "spec edited");
+  } else {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("Edit a field (Enter applies it); Run or Reset then starts the edited experiment.");
     ImGui::PopTextWrapPos();
   }
+  ImGui::EndChild();
 }
 
 void spec_panel(App& app) {
   ImGui::TextDisabled("SPEC");
-  if (const json::Value* d = app.spec_doc.find("description"); d && d->is_string()) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(d->string.c_str());
-    ImGui::PopTextWrapPos();
+  description_box(app);
+  const float below = spec_notice_height() + ImGui::GetStyle().ItemSpacing.y;
+  if (ImGui::BeginTabBar("spec tabs")) {
+    if (ImGui::BeginTabItem("Fields")) {
+      // The fields scroll in their own box, above the notice.
+      ImGui::BeginChild("fields", ImVec2(0, ImGui::GetContentRegionAvail().y - below));
+      if (spec_editor(app.spec_doc, app.spec_errors)) spec_doc_changed(app);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("JSON")) {
+      const float button_row = ImGui::GetFrameHeightWithSpacing();
+      const float text_height = ImGui::GetContentRegionAvail().y - below - button_row;
+      ImGui::InputTextMultiline("##json", &app.spec_text, ImVec2(-1, text_height));
+      if (ImGui::Button("Apply JSON")) load_spec_text(app, app.spec_text);
+      ImGui::SameLine();
+      ImGui::TextDisabled("paste a spec, then Apply");
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
   }
-  if (app.spec_edited && app.spec_errors.empty())
-    ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "Edited: Run or Reset (R) starts the edited experiment.");
-  errors_list(app.spec_errors);
-  if (!ImGui::BeginTabBar("spec tabs")) return;
-  if (ImGui::BeginTabItem("Fields")) {
-    if (spec_editor(app.spec_doc, app.spec_errors)) spec_doc_changed(app);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("JSON")) {
-    ImGui::InputTextMultiline("##json", &app.spec_text, ImVec2(-1, ImGui::GetContentRegionAvail().y - 32));
-    if (ImGui::Button("Apply JSON")) load_spec_text(app, app.spec_text);
-    ImGui::SameLine();
-    ImGui::TextDisabled("paste a spec, then Apply");
-    ImGui::EndTabItem();
-  }
-  ImGui::EndTabBar();
+  spec_notice(app);
 }
 
 void controls(App& app) {
   const bool running = app.state == RunState::running;
-  if (ImGui::Button(running ? "Pause (Space)" : "Run (Space)", ImVec2(120, 0))) running ? pause(app) : run(app);
+  if (ImGui::Button(running ? "Pause (Space)" : "Run (Space)", ImVec2(8 * ImGui::GetFontSize(), 0)))
+    running ? pause(app) : run(app);
   ImGui::SameLine();
   if (ImGui::Button("Step (S)")) step_once(app);
   ImGui::SameLine();
@@ -109,11 +141,20 @@ void shortcuts(App& app) {
 // The width-∞ curve (engine/analysis/limit_curve.hpp) in white beside the finite widths' train loss, with a toggle;
 // where the experiment has none, one line says why, so a student knows what to change to see it.
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
-  ImGui::SameLine();
   if (app.limits.empty()) {
-    if (!app.no_limit_why.empty()) ImGui::TextDisabled("(no n=inf curve: %s)", app.no_limit_why.c_str());  // "": no runs yet
+    if (app.no_limit_why.empty()) return;  // no runs yet
+    const std::string why = "(no n=inf curve: " + app.no_limit_why + ")";
+    if (app.view.embed) {  // an embed's plot is small: the reason waits under the mouse
+      ImGui::SameLine();
+      ImGui::TextDisabled("(no n=inf curve)");
+      if (ImGui::IsItemHovered()) wrapped_tooltip(why);
+      return;
+    }
+    // On a line of its own, wrapped: never cut at the panel's edge.
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), why, "hint: " + why);
     return;
   }
+  ImGui::SameLine();
   ImGui::Checkbox("n=inf curve", &app.show_limit);
   if (!app.show_limit) return;
   for (const LimitCurve& c : app.limits)
@@ -157,6 +198,13 @@ void plot_panel(App& app) {
   app.plot_max = ImVec2(origin.x + size.x, origin.y + size.y);
 }
 
+// A member still training reads "running" only while the page trains: paused, or left behind by a Run that could
+// not start an invalid spec, it reads as stopped.
+const char* member_status(const App& app, const Member& run) {
+  if (run.status() != RunStatus::running || app.state == RunState::running) return run_status_name(run.status());
+  return run.steps_done() == 0 ? "not started" : "paused";
+}
+
 void runs_table(const App& app) {
   if (!app.runner) return;
   if (!ImGui::BeginTable("runs", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
@@ -174,7 +222,8 @@ void runs_table(const App& app) {
     ImGui::TableNextColumn();
     if (run.status() == RunStatus::diverged) ImGui::TextColored(kErrorColor, "diverged at step %d", run.diverged_at());
     else if (run.status() == RunStatus::failed) ImGui::TextColored(kErrorColor, "failed: %s", run.error().c_str());
-    else ImGui::TextUnformatted(run_status_name(run.status()));
+    else ImGui::TextUnformatted(member_status(app, run));
+    drawn_note_text("run: " + run.label() + ": " + member_status(app, run));
     ImGui::TableNextColumn();
     ImGui::Text("%d", run.steps_done());
     for (const char* name : {"train_loss", "test_loss"}) {
@@ -254,23 +303,79 @@ void views(App& app) {
   ImGui::EndTabBar();
 }
 
-void status_bar(const App& app) {
-  ImGui::Separator();
+std::string status_line(const App& app) {
   const Runner* r = app.runner.get();
   const bool active = r && !r->members().empty() && app.state == RunState::running;
   char line[512];
-  std::snprintf(line, sizeof line, "%s | %.0f steps/s | backend: %s | threads: %d | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
+  std::snprintf(line, sizeof line,
+                "%s | %.0f steps/s | backend: %s | threads: %d | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
                 app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
                 backend_label(app).c_str(), app.pool ? app.pool->threads() : 1,
                 active ? ("active: " + r->members()[size_t(r->active_run())]->label()).c_str() : "no active run",
                 ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
-  ImGui::TextUnformatted(line);
-  drawn_note_text(std::string("status: ") + line);
-  if (!app.message.empty()) {
-    ImGui::SameLine();
-    ImGui::TextColored(kErrorColor, "| %s", app.message.c_str());
-    drawn_note_text("message: " + app.message);
+  return line;
+}
+
+// The status bar's height at the window's width: its line and the latest message, each wrapped (never cut).
+float status_bar_height(const App& app) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float wrap = ImGui::GetContentRegionAvail().x;
+  float h = style.ItemSpacing.y + 1 + ImGui::CalcTextSize(status_line(app).c_str(), nullptr, false, wrap).y;
+  if (!app.message.empty()) h += style.ItemSpacing.y + ImGui::CalcTextSize(app.message.c_str(), nullptr, false, wrap).y;
+  return h + style.ItemSpacing.y;
+}
+
+void status_bar(const App& app) {
+  ImGui::Separator();
+  const std::string line = status_line(app);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(line.c_str());
+  ImGui::PopTextWrapPos();
+  drawn_note_text("status: " + line);
+  if (!app.message.empty()) drawn_wrapped_text(kErrorColor, app.message, "message: " + app.message);
+}
+
+// The presets list above the spec editor, with a splitter between them.
+void left_column(App& app, ImVec2 size) {
+  const View& v = app.view;
+  ImGui::BeginChild("left", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  if (!v.embed) {
+    ImGui::TextUnformatted("\u03bcPlayground: width scaling you can see");
+    ImGui::Separator();
   }
+  if (v.presets && v.editor) {
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float total = ImGui::GetContentRegionAvail().y - splitter_thickness() - 2 * ImGui::GetStyle().ItemSpacing.y;
+    const float min_presets = 4 * line, min_spec = 12 * line;
+    ImGui::BeginChild("presets", ImVec2(0, split_first(app.shares.presets, total, min_presets, min_spec)), true);
+    presets_panel(app);
+    ImGui::EndChild();
+    splitter("##presets splitter", SplitAxis::rows, ImGui::GetContentRegionAvail().x, total, min_presets, min_spec,
+             &app.shares.presets);
+  } else if (v.presets) {
+    ImGui::BeginChild("presets", ImVec2(0, 0), true);
+    presets_panel(app);
+    ImGui::EndChild();
+  }
+  if (v.editor) {
+    ImGui::BeginChild("spec", ImVec2(0, 0), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    spec_panel(app);
+    ImGui::EndChild();
+  }
+  ImGui::EndChild();
+}
+
+void right_column(App& app, float height) {
+  const View& v = app.view;
+  ImGui::BeginChild("right", ImVec2(0, height), !v.embed);
+  if (v.controls) controls(app);
+  if (v.embed) {  // an embed shows just the panels it asked for
+    if (v.plot) plot_panel(app);
+    if (v.runs) runs_table(app);
+  } else {
+    views(app);
+  }
+  ImGui::EndChild();
 }
 
 }  // namespace
@@ -282,37 +387,26 @@ void draw_ui(App& app) {
   ImGui::SetNextWindowSize(vp->Size);
   // An embed is small: tighter padding, and no title (the host page has its own).
   if (v.embed) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4, 4));
+  // The wheel scrolls only the panels: the window itself never moves.
   ImGui::Begin("\xC2\xB5Playground", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoScrollWithMouse);
   if (v.embed) ImGui::PopStyleVar();
   app.plot_min = app.plot_max = ImVec2(0, 0);  // no plot unless plot_panel draws one this frame
-  const float status_height = v.status ? ImGui::GetFrameHeightWithSpacing() + 6 : 0;
+  const float height = ImGui::GetContentRegionAvail().y - (v.status ? status_bar_height(app) : 0);
   const bool left = v.presets || v.editor, right = v.controls || v.plot || v.runs;
-  if (left) {
-    const float left_width = right ? std::clamp(vp->Size.x * 0.36f, v.embed ? 220.0f : 300.0f, 520.0f) : 0;
-    ImGui::BeginChild("left", ImVec2(left_width, -status_height), true);
-    if (!v.embed) {
-      // "\xC2\xB5" is U+00B5 MICRO SIGN: ImGui's built-in font covers Latin-1 but not Greek.
-      ImGui::TextUnformatted("\xC2\xB5Playground: width scaling you can see");
-      ImGui::Separator();
-    }
-    if (v.presets) presets_panel(app);
-    if (v.presets && v.editor) ImGui::Separator();
-    if (v.editor) spec_panel(app);
-    ImGui::EndChild();
-    if (right) ImGui::SameLine();
+  if (left && right) {
+    // The columns share the width at the splitter between them; each keeps room for its widgets.
+    const float total = ImGui::GetContentRegionAvail().x - splitter_thickness();
+    const float min_left = (v.embed ? 14 : 18) * ImGui::GetFontSize(), min_right = 26 * ImGui::GetFontSize();
+    left_column(app, ImVec2(split_first(app.shares.left, total, min_left, min_right), height));
+    ImGui::SameLine(0, 0);
+    splitter("##columns splitter", SplitAxis::columns, height, total, min_left, min_right, &app.shares.left);
+    ImGui::SameLine(0, 0);
+  } else if (left) {
+    left_column(app, ImVec2(0, height));
   }
-  if (right) {
-    ImGui::BeginChild("right", ImVec2(0, -status_height), !v.embed);
-    if (v.controls) controls(app);
-    if (v.embed) {  // an embed shows just the panels it asked for
-      if (v.plot) plot_panel(app);
-      if (v.runs) runs_table(app);
-    } else {
-      views(app);
-    }
-    ImGui::EndChild();
-  }
+  if (right) right_column(app, height);
   shortcuts(app);
   if (v.status) status_bar(app);
   ImGui::End();

@@ -10,6 +10,13 @@ struct View {
   bool presets = true, editor = true, controls = true, plot = true, runs = true, status = true;
 };
 
+// How the full page shares its room between panels; the splitters (web/splitter.hpp) move these with the mouse.
+// Shares, not pixels, so a resized window keeps the proportions the reader chose.
+struct PanelShares {
+  float left = 0.34f;    // the left column's part of the window's width (the right column has the rest)
+  float presets = 0.3f;  // the presets list's part of the left column's height (the spec editor has the rest)
+};
+
 // The panel names, in the order the `panels` parameter lists them.
 const std::vector<std::string>& panel_names();
 

@@ -1,11 +1,12 @@
 // Transformer presets train in the page and the "anchor" tab draws them: a shortened identity run (its loss falls),
-// then the tab's attention map (the causal mask's dark upper triangle must be on screen), W_Q cosine matrix and
-// embedding PCA; then a shortened two-anchor sweep over gamma x weight decay fills the 2 x 2 phase plot.
+// then the tab's attention map (read from the frame trace: the causal mask's upper triangle exactly 0), W_Q cosine
+// matrix and embedding PCA; then a shortened two-anchor sweep over gamma x weight decay fills the 2 x 2 phase plot.
 // Screenshots: build/screenshots/anchor-identity.png, anchor-phase.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
+import { openPlayground, runPreset, screenshot } from './harness.mjs';
 import { decodePng } from './png.mjs';
+import { click, drawn } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
 let pg;
@@ -27,40 +28,53 @@ async function look(name, box, rgb) {
   return { matches, colours: seen.size };
 }
 
-const RAMP_ZERO = (38 << 16) | (26 << 8) | 140;  // anchor_view.cpp ramp(0): attention weight 0
-const RIGHT_PANEL = { x: 480, y: 100, w: 790, h: 560 };
-const CUT_CHECKBOX = { x: 492, y: 213 };     // "cut its attention to", below the attention map's title
-const MEASURE_BUTTON = { x: 560, y: 236 };  // "measure the cut on this set", the line below
+const RAMP_ZERO = (38 << 16) | (26 << 8) | 140;  // anchor_view.cpp ramp(0): OOD accuracy 0 in the phase plot
+
+// The attention map of the last frame (its cells, as drawn) and how many of them are exactly 0.
+async function attention() {
+  const h = (await drawn(pg.page)).heatmaps.find((m) => m.id === '##attention');
+  assert.ok(h, 'no attention map in the trace');
+  return { ...h, zeros: h.values.filter((v) => v === 0).length };
+}
+const showAnchorTab = () => click(pg.page, 'anchor', { window: 'right_' });
 
 test('identity trains in the page and the anchor tab draws attention, W_Q cosines and the embedding PCA', T, async () => {
   const results = await runPreset(pg.page, /30-anchor-identity/, (s) => { s.schedule.steps = 40; s.schedule.record_every = 20; });
   const loss = results.runs[0].series.train_loss;
   assert.equal(results.runs[0].series.id_accuracy.length, 3);
   assert.ok(loss.at(-1) < loss[0], JSON.stringify(loss));
-  const before = await look('anchor-before-tab', RIGHT_PANEL, RAMP_ZERO);
-  assert.equal(before.matches, 0);
-  await clickImGui(pg.page, 848, 110);  // the "anchor" tab, after "embeddings" (below the backend row)
-  const after = await look('anchor-identity', RIGHT_PANEL, RAMP_ZERO);
-  // 9 x 9 attention map: its 36 masked cells (weight exactly 0) at up to 28 x 28 pixels each.
-  assert.ok(after.matches > 36 * 15 * 15, `${after.matches} pixels of the zero-attention colour`);
-  assert.ok(after.colours > 100, `${after.colours} colours`);
+  assert.equal((await drawn(pg.page)).heatmaps.length, 0);  // the "vs step" tab draws none
+  await showAnchorTab();
+  await screenshot(pg.page, 'anchor-identity');
+  const map = await attention();
+  // 9 x 9 attention map as one texture: its 36 masked cells (above the diagonal) exactly 0, each row summing to 1.
+  assert.deepEqual([map.rows, map.cols, map.texture_w, map.texture_h], [9, 9, 9, 9]);
+  for (let q = 0; q < 9; q++) {
+    for (let k = q + 1; k < 9; k++) assert.equal(map.values[q * 9 + k], 0, `query ${q}, key ${k}`);
+    const sum = map.values.slice(q * 9, q * 9 + 9).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-9, `row ${q} sums to ${sum}`);
+  }
+  const d = await drawn(pg.page);
+  assert.ok(d.heatmaps.some((m) => m.id === '##wq_cosine'), 'no W_Q cosine matrix');
   assert.deepEqual(pg.errors, []);
 });
 
 // The masking control on the identity run the test above left on screen (layer 1, head 1, sequence 0, whose anchor
 // 3 sits at position 2 and key at 3): cutting the head's attention to the key zeroes the key's column from its own
-// row down (7 of the 9 x 9 cells, up to 28 x 28 pixels each), so the zero-attention colour gains pixels; "measure"
+// row down (7 of the 9 x 9 cells: 6 below the diagonal and the key's own), so the map gains zero cells; "measure"
 // runs the cut over the test set. Screenshots: build/screenshots/anchor-cut.png, anchor-cut-measured.png.
 test('the anchor tab cuts a head\'s attention to the key and measures the cut', T, async () => {
-  const intact = await look('anchor-cut-before', RIGHT_PANEL, RAMP_ZERO);
-  await clickImGui(pg.page, CUT_CHECKBOX.x, CUT_CHECKBOX.y);
-  const cut = await look('anchor-cut', RIGHT_PANEL, RAMP_ZERO);
-  assert.ok(cut.matches > intact.matches + 5 * 15 * 15, `zero-attention pixels ${intact.matches} -> ${cut.matches}`);
-  await clickImGui(pg.page, MEASURE_BUTTON.x, MEASURE_BUTTON.y);
+  const intact = await attention();
+  await click(pg.page, 'cut its attention to');
+  const cut = await attention();
+  await screenshot(pg.page, 'anchor-cut');
+  assert.equal(cut.title, 'attention, layer 1 head 1, cut');
+  assert.ok(cut.zeros >= intact.zeros + 6, `zero cells ${intact.zeros} -> ${cut.zeros}`);
+  await click(pg.page, 'measure the cut on this set');
   await screenshot(pg.page, 'anchor-cut-measured');
-  await clickImGui(pg.page, CUT_CHECKBOX.x, CUT_CHECKBOX.y);  // off again for the tests below
-  const back = await look('anchor-cut-after', RIGHT_PANEL, RAMP_ZERO);
-  assert.ok(back.matches < cut.matches, `zero-attention pixels ${cut.matches} -> ${back.matches}`);
+  await click(pg.page, 'cut its attention to');  // off again for the tests below
+  const back = await attention();
+  assert.equal(back.zeros, intact.zeros);
   assert.deepEqual(pg.errors, []);
 });
 
@@ -88,8 +102,10 @@ test('the reading-comprehension preset trains in the page and the anchor tab dra
   const loss = results.runs[0].series.train_loss;
   assert.equal(results.runs[0].series.id_accuracy.length, 4);
   assert.ok(loss.at(-1) < 0.8 * loss[0], JSON.stringify(loss));
-  await clickImGui(pg.page, 848, 110);  // the "anchor" tab (a no-op when an earlier test left it open)
-  const view = await look('anchor-reading', RIGHT_PANEL, RAMP_ZERO);
-  assert.ok(view.matches > 36 * 15 * 15, `${view.matches} pixels of the zero-attention colour`);
+  await showAnchorTab();  // a no-op when an earlier test left it open
+  await screenshot(pg.page, 'anchor-reading');
+  const map = await attention();
+  assert.equal(map.rows, map.cols);
+  assert.ok(map.zeros >= map.rows * (map.rows - 1) / 2, `${map.zeros} zero cells: the causal mask is not drawn`);
   assert.deepEqual(pg.errors, []);
 });

@@ -5,11 +5,10 @@
 // explorer-sp.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickImGui, openPlayground, screenshot } from './harness.mjs';
+import { openPlayground, screenshot } from './harness.mjs';
+import { click } from './ui_driver.mjs';
 
 const T = { timeout: 300_000 };
-const PARAMETRIZATION_TAB = { x: 955, y: 110 };  // the last tab (no "anchor" tab without a Transformer run)
-const SP_BUTTON = { x: 495, y: 183 };  // the first preset button under the slider
 let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
@@ -22,9 +21,9 @@ test('the explorer lists the bias rows with the input layer\'s rule, and follows
   assert.deepEqual(exponents(mup), { input: 1, 'hidden 1': 0, output: -1, 'hidden biases': 1, 'output bias': 0 });
   const hiddenBiases = mup.find((r) => r.layer === 'hidden biases');
   assert.deepEqual([hiddenBiases.a, hiddenBiases.b, hiddenBiases.c, hiddenBiases.bias], [-0.5, 0.5, 0, true]);
-  await clickImGui(pg.page, PARAMETRIZATION_TAB.x, PARAMETRIZATION_TAB.y);
+  await click(pg.page, 'parametrization', { window: 'right' });  // the tab, not the spec editor's field
   await screenshot(pg.page, 'explorer-mup');
-  await clickImGui(pg.page, SP_BUTTON.x, SP_BUTTON.y);
+  await click(pg.page, 'sp');  // the first preset button
   await screenshot(pg.page, 'explorer-sp');
   const sp = exponents(await rows());
   assert.deepEqual(sp, { input: 0, 'hidden 1': 0, output: 0, 'hidden biases': 0, 'output bias': 0 });

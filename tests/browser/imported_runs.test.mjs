@@ -11,7 +11,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, clickImGui, openPlayground, screenshot, waitFrames } from './harness.mjs';
+import { ROOT, openPlayground, screenshot, waitFrames } from './harness.mjs';
+import { click } from './ui_driver.mjs';
 import { colourHistogram, decodePng } from './png.mjs';
 
 const T = { timeout: 600_000 };
@@ -23,7 +24,7 @@ const SPEC = {
 };
 const IMPORTED_WIDTHS = [1024, 2048, 4096];
 // The "vs ..." tabs of the right-hand panel at 1280 x 800 (read off a screenshot).
-const TABS = { step: { x: 512, y: 110 }, width: { x: 578, y: 110 }, lr: { x: 674, y: 110 } };
+const TABS = { step: 'vs step', width: 'vs width', lr: 'vs learning rate' };  // the tabs' labels
 
 let pg, dir, resultText;
 before(async () => {
@@ -62,7 +63,7 @@ function loglogSlope(xs, ys) {
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 
 async function showTab(name, shot) {
-  await clickImGui(pg.page, TABS[name].x, TABS[name].y);
+  await click(pg.page, TABS[name]);
   await waitFrames(pg.page, 3);
   return screenshot(pg.page, shot);
 }

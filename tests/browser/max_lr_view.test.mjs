@@ -5,15 +5,14 @@
 // (build/screenshots/max-lr-mup.png) must not be blank.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
+import { openPlayground, runPreset, screenshot } from './harness.mjs';
+import { click } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
 let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
-// The "max LR" tab's label, last in the right-hand tab bar at 1280 x 800 (read off a screenshot).
-const MAX_LR_TAB = { x: 1042, y: 110 };
 
 test('max LR view: a curve per width ending at eta_max, muP flat', T, async () => {
   await runPreset(pg.page, /17-max-lr-mup/, (s) => {
@@ -31,7 +30,7 @@ test('max LR view: a curve per width ending at eta_max, muP flat', T, async () =
     for (const r of w.loss_ratio) assert.ok(r < 1, `n=${w.width}: L_T/L_0 = ${r} below eta_max`);
   }
   assert.ok(Math.abs(view.slope) <= 0.3, `slope ${view.slope}`);
-  await clickImGui(pg.page, MAX_LR_TAB.x, MAX_LR_TAB.y);
+  await click(pg.page, 'max LR');
   const png = await screenshot(pg.page, 'max-lr-mup');
   assert.ok(png.length > 40_000, `screenshot looks blank (${png.length} bytes)`);
 });

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
+import { click, drawn, findItem } from './ui_driver.mjs';
 import { decodePng } from './png.mjs';
 
 const T = { timeout: 600_000 };
@@ -13,13 +14,14 @@ let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
-// The "phenomena" tab's label in the right-hand tab bar at 1280 x 800 (read off a screenshot).
-const PHENOMENA_TAB = { x: 857, y: 110 };
 
+// Shows the tab and returns the frame trace: the tab must have drawn at least one plot or heat map.
 async function showPhenomena(name) {
-  await clickImGui(pg.page, PHENOMENA_TAB.x, PHENOMENA_TAB.y);
-  const png = await screenshot(pg.page, `phenomena-${name}`);
-  assert.ok(png.length > 40_000, `screenshot ${name} looks blank (${png.length} bytes)`);
+  await click(pg.page, 'phenomena', { window: 'right' });
+  await screenshot(pg.page, `phenomena-${name}`);
+  const d = await drawn(pg.page);
+  assert.ok(d.plots.length + d.heatmaps.length > 0, `${name}: the tab drew no plot and no heat map`);
+  return d;
 }
 
 test('frequency principle: k = 1 converges long before k = 5', T, async () => {
@@ -45,12 +47,14 @@ test('phase map: S_w < 0 at NTK, > 0 deep in the condensed region', T, async () 
   assert.equal(at(2, -0.5).theory, 'condensed');
   await showPhenomena('phase-map');
   // Choosing a point: a click on the map's (2, -0.5) dot, then on the (1.25, 0.75) cell of the fits beside it, shows
-  // that point's widest run (positions read off a screenshot at 1280 x 800).
+  // that point's widest run. The map and the fits are drawn below the "run" combo box (found in the frame trace); the
+  // offsets from its bottom left are read off a screenshot at 1280 x 800 with the default column widths.
   const chosen = () => pg.page.evaluate(() => window.muplay.muplay_phenomena_run());
-  await clickImGui(pg.page, 789, 366);
+  const run = (await findItem(pg.page, 'run', { window: 'right' })).rect;
+  await clickImGui(pg.page, run[0] + 318, run[3] + 224);
   assert.match(await chosen(), /^n=200 .*gamma=2 gamma'=-0\.5$/);
   await screenshot(pg.page, 'phenomena-phase-point');
-  await clickImGui(pg.page, 1120, 210);
+  await clickImGui(pg.page, run[0] + 663, run[3] + 66);
   assert.match(await chosen(), /^n=200 .*gamma=1\.25 gamma'=0\.75$/);
 });
 
@@ -70,7 +74,13 @@ test('image: the low part is learned before the high part (filtering method)', T
   const low = r.runs[0].series['filter/e_low'].at(-1), high = r.runs[0].series['filter/e_high'].at(-1);
   // measured at step 80 (native, the same numbers): e_low 0.39 (from 1.10 at step 0), e_high 0.96 (from 1.00)
   assert.ok(low < 0.5 && high > 0.8, `e_low ${low}, e_high ${high} at step 80`);
-  await showPhenomena('image');
+  const d = await showPhenomena('image');
+  // Target, network and error as one side x side texture each (32 x 32 pixels: train_size 512 = side^2 / 2).
+  for (const id of ['##image_target', '##image_network', '##image_error']) {
+    const h = d.heatmaps.find((m) => m.id === id);
+    assert.ok(h, `no ${id}`);
+    assert.deepEqual([h.rows, h.cols, h.texture_w, h.texture_h], [32, 32, 32, 32], id);
+  }
 });
 
 test('dropout: the condensation preset shows its neurons', T, async () => {
@@ -82,7 +92,7 @@ test('dropout: the condensation preset shows its neurons', T, async () => {
 // Pixels of the polar view's path colour (web/neuron_polar.cpp kPathColor) in a screenshot of the phenomena tab.
 const PATH_COLOUR = (80 << 16) | (170 << 8) | 255;
 async function pathPixels(name) {
-  await clickImGui(pg.page, PHENOMENA_TAB.x, PHENOMENA_TAB.y);
+  await click(pg.page, 'phenomena', { window: 'right' });
   const png = decodePng(await screenshot(pg.page, `phenomena-${name}`));
   let matches = 0;
   for (let i = 0; i < png.width * png.height; i++) {

@@ -92,13 +92,14 @@ test('vs width: ticks at the swept widths, dots, a margin, a decade of y, refere
 
 test('vs learning rate: powers of two, eta* explained, every hover row named', T, async () => {
   const { page } = pg;
+  const grid = [-6, -5, -4, -3, -2, -1, 0, 1];  // log2 of the learning rates swept
   await runPreset(page, /14-lr-transfer-toy-mup/, (s) => {
     s.schedule.steps = 30;
     s.sweep.width = [32, 64, 128];
+    s.sweep.lr = grid.map((k) => 2 ** k);
   });
   await click(page, 'vs learning rate');
   const [plot] = await plots(page, /vs learning rate/);
-  const grid = [-6, -5, -4, -3, -2, -1, 0];
   assert.deepEqual(plot.x.ticks, grid.map((k) => `2^${k}`));
   plot.x.tick_values.forEach((v, i) => assert.ok(Math.abs(Math.log2(v) - grid[i]) < 1e-9, `tick ${v}`));
   const curves = (await call('muplay_view_curves', 'lr', '', 0)).curves;

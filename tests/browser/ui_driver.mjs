@@ -8,7 +8,9 @@ import { clickImGui, waitFrames } from './harness.mjs';
 // the canvas. Every [x0, y0, x1, y1] of the trace is moved by the canvas' offset.
 function toPage(d, offset) {
   const move = (r) => [r[0] + offset.x, r[1] + offset.y, r[2] + offset.x, r[3] + offset.y];
-  for (const list of [d.items, d.windows, d.plots, d.heatmaps]) for (const x of list) x.rect = move(x.rect);
+  for (const list of [d.items, d.windows, d.plots, d.heatmaps, d.text_rects ?? []]) {
+    for (const x of list) x.rect = move(x.rect);
+  }
   for (const p of d.plots) {
     p.frame = move(p.frame);
     p.legend_rect = move(p.legend_rect);

@@ -1,19 +1,23 @@
 // The mouse wheel scrolls the panel under the mouse by a few lines a notch, in the direction of the wheel (web/main.cpp
 // wheel_callback). Emscripten's GLFW passed the raw pixel delta with the DOM's sign: three notches down did nothing,
-// one up jumped to the end. Screenshot: build/screenshots/wheel-left-column.png (the left column 3 notches down).
+// one up jumped to the end. Screenshot: build/screenshots/wheel-left-column.png (the presets list 3 notches down).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, screenshot, waitFrames } from './harness.mjs';
+import { centre, drawn } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
 let pg;
-before(async () => { pg = await openPlayground(); }, T);
+// The centre of the presets list, in the left column, and how far ImGui scrolls a notch: five times its font's size
+// (less in a window shorter than 7.5 lines, which the list is not), both read from the page.
+let PRESETS, NOTCH;
+before(async () => {
+  pg = await openPlayground();
+  const d = await drawn(pg.page);
+  PRESETS = centre(d.windows.find((w) => /\/left_[0-9A-F]+\/presets_[0-9A-F]+$/.test(w.name)).rect);
+  NOTCH = 5 * d.font_size;
+}, T);
 after(async () => { await pg?.close(); });
-
-// Over the preset list, in the left column (which scrolls as a whole: presets, then the spec editor).
-const PRESETS = { x: 150, y: 300 };
-// ImGui scrolls 5 lines of its 13-pixel font a notch.
-const NOTCH = 65;
 
 const scroll = async () => JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_hovered_scroll()));
 
@@ -26,13 +30,13 @@ async function wheel(notches) {
   await waitFrames(pg.page, 2);
 }
 
-test('the wheel scrolls the left column a few lines a notch, both ways', T, async () => {
+test('the wheel scrolls the presets list a few lines a notch, both ways', T, async () => {
   await pg.page.mouse.move(PRESETS.x, PRESETS.y);
   await waitFrames(pg.page, 2);
   const top = await scroll();
-  assert.match(top.window, /left/);
+  assert.match(top.window, /presets/);
   assert.equal(top.y, 0);
-  assert.ok(top.max_y > 10 * NOTCH, `the left column has room to scroll: ${JSON.stringify(top)}`);
+  assert.ok(top.max_y > 5 * NOTCH, `the presets list has room to scroll: ${JSON.stringify(top)}`);
 
   await wheel(3);
   await screenshot(pg.page, 'wheel-left-column');

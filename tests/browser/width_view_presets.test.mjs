@@ -3,10 +3,10 @@
 // slope per layer (μP: flat, where SP's h2 grows like n^+1/2), and the widths the preset sweeps; never "nan".
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickImGui, openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
+import { openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
+import { centre, click, findItem } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
-const WIDTH_TAB = { x: 578, y: 110 };  // the "vs width" tab at 1280 x 800 (as in imported_runs.test.mjs)
 const SWEPT = [64, 128, 256, 512, 1024];  // presets 10 and 11
 let pg;
 before(async () => { pg = await openPlayground(); }, T);
@@ -30,7 +30,7 @@ function assertDrawsTheRun(view, step) {
 
 test('vs width follows the run after switching from preset 11 to preset 10', T, async () => {
   await runPreset(pg.page, /11-coord-check-sp/, () => {});
-  await clickImGui(pg.page, WIDTH_TAB.x, WIDTH_TAB.y);
+  await click(pg.page, 'vs width');
   await waitFrames(pg.page, 3);
   const sp = await drawn();
   assertDrawsTheRun(sp, 1);
@@ -54,26 +54,28 @@ test('vs width follows the run after switching from preset 11 to preset 10', T, 
 
 // The record slider dragged to step 0 (right after init act_delta_rms is exactly 0 at every width, which a log axis
 // cannot show): the legend says so in words, and dragging to the last step brings the slopes back.
-const RECORD_SLIDER = { left: 760, right: 945, y: 132 };  // "record", right of "quantity" (read off a screenshot)
-async function dragRecordTo(x) {
-  await pg.page.mouse.move((RECORD_SLIDER.left + RECORD_SLIDER.right) / 2, RECORD_SLIDER.y);
+// `end`: -1 drags past the slider's left end, +1 past its right end ("record", found in the page's frame trace).
+async function dragRecordTo(end) {
+  const slider = await findItem(pg.page, 'record');
+  const c = centre(slider.rect);
+  await pg.page.mouse.move(c.x, c.y);
   await waitFrames(pg.page, 2);
   await pg.page.mouse.down();
   await waitFrames(pg.page, 2);
-  await pg.page.mouse.move(x, RECORD_SLIDER.y, { steps: 4 });
+  await pg.page.mouse.move(end < 0 ? slider.rect[0] - 100 : slider.rect[2] + 100, c.y, { steps: 4 });
   await waitFrames(pg.page, 2);
   await pg.page.mouse.up();
   await waitFrames(pg.page, 3);
 }
 
 test('vs width at step 0 says why there is no slope; the last step has slopes', T, async () => {
-  await dragRecordTo(RECORD_SLIDER.left - 100);
+  await dragRecordTo(-1);
   const start = await drawn();
   await screenshot(pg.page, 'vs-width-step-0');
   assert.equal(start.step, 0);
   assert.equal(start.curves.length, 3);
   for (const c of start.curves) assert.match(c.label, /^act_delta_rms\/\w+ {2}no slope: zero or not finite at every width$/);
-  await dragRecordTo(RECORD_SLIDER.right + 100);
+  await dragRecordTo(+1);
   const end = await drawn();
   assertDrawsTheRun(end, 10);
 });
