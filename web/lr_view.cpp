@@ -78,7 +78,7 @@ void lr_view(const App& app) {
   const bool mean = p.series == "batch_loss_mean";
   PlotAxes axes;
   axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") + " vs learning rate (dot: eta*)";
-  axes.x_label = "lr";
+  axes.x_label = "learning rate";
   axes.y_label = mean ? "mean train loss" : "train loss";
   axes.log_x = axes.log_y = true;
   axes.x_ticks = TickRule::powers_of_two;

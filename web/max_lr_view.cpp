@@ -66,7 +66,7 @@ void max_lr_view(const Runner& runner) {
   const float half = ImGui::GetContentRegionAvail().x / 2 - ImGui::GetStyle().ItemSpacing.x;
   PlotAxes ratio;
   ratio.title = p.parametrization + ": L_T / L_0 up to eta_max (mean over seeds)";
-  ratio.x_label = "lr";
+  ratio.x_label = "learning rate";
   ratio.y_label = "L_T / L_0";
   ratio.log_x = true;
   ratio.log_y = false;

@@ -16,7 +16,8 @@ before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
 const log10 = Math.log10;
-const call = async (name, ...args) => JSON.parse(await pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]));
+const call = async (name, ...args) =>
+  JSON.parse(await pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]));
 
 // Where a data value falls along an axis, 0 at its low end, 1 at its high end.
 const fraction = (axis, v) => (axis.log ? (log10(v) - log10(axis.lo)) / (log10(axis.hi) - log10(axis.lo))
@@ -31,7 +32,8 @@ function assertInside(plot, curves) {
       if (x === null || y === null || (plot.y.log && y <= 0)) return;
       for (const [axis, v] of [[plot.x, x], [plot.y, y]]) {
         const f = fraction(axis, v);
-        assert.ok(f >= 0.02 && f <= 0.98, `${c.label}: ${axis.label} = ${v} at ${f.toFixed(3)} of [${axis.lo}, ${axis.hi}]`);
+        const where = `${c.label}: ${axis.label} = ${v} at ${f.toFixed(3)} of [${axis.lo}, ${axis.hi}]`;
+        assert.ok(f >= 0.02 && f <= 0.98, where);
       }
       points++;
     });
@@ -56,7 +58,7 @@ function assertLabelled(axis) {
 // The page x of a data value along the plot's x axis.
 const pageX = (plot, x) => plot.frame[0] + fraction(plot.x, x) * (plot.frame[2] - plot.frame[0]);
 
-test('vs width: ticks at the swept widths, dots, a margin, a decade of y, reference slopes, labelled hover', T, async () => {
+test('vs width: ticks at the swept widths, dots, a margin, a decade of y, reference slopes, named hover', T, async () => {
   const { page } = pg;
   const widths = [32, 64, 128, 256, 512, 1024];
   await runPreset(page, /10-coord-check-mup/, (s) => {
@@ -110,7 +112,8 @@ test('vs learning rate: powers of two, eta* explained, every hover row named', T
   // Over the grid's middle: a row per width and per eta* dot, each naming its curve, lr and the loss.
   const rows = await hover(page, pageX(plot, 0.25), (plot.frame[1] + plot.frame[3]) / 2);
   assert.equal(rows.length, 6, JSON.stringify(rows));
-  for (const row of rows) assert.match(row, /^n=\d+( eta\* \([a-z ]+\))?: lr = [\d.e+-]+, mean train loss = [\d.e+-]+$/);
+  const named = /^n=\d+( eta\* \([a-z ]+\))?: learning rate = [\d.e+-]+, mean train loss = [\d.e+-]+$/;
+  for (const row of rows) assert.match(row, named);
   assert.ok(rows.some((r) => / eta\* \(parabola vertex\): /.test(r)), JSON.stringify(rows));
   await screenshot(page, 'plot-axes-vs-lr');
 });
@@ -130,7 +133,8 @@ test('vs learning rate: a minimum at the grid edge is flagged in the legend and 
   for (const r of widthRows) assert.match(r, /eta\*=0\.125 at grid edge$/);
   assert.ok(plot.legend.some((r) => /widen the grid/.test(r)), JSON.stringify(plot.legend));
   const rows = await hover(page, pageX(plot, 2 ** -3), (plot.frame[1] + plot.frame[3]) / 2);
-  assert.equal(rows.filter((r) => / eta\* \(at grid edge\): lr = 0\.125,/.test(r)).length, 2, JSON.stringify(rows));
+  const flagged = rows.filter((r) => / eta\* \(at grid edge\): learning rate = 0\.125,/.test(r));
+  assert.equal(flagged.length, 2, JSON.stringify(rows));
 });
 
 // Picks `metric` in the vs step view's combo with the mouse.
