@@ -74,7 +74,8 @@ Layout layout(ImVec2 origin, ImVec2 size, const std::vector<LegendRow>& rows) {
     below = std::min(legend_height(rows, l.legend_columns), std::max(3 * line, 0.3f * size.y));
   }
   l.a = ImVec2(origin.x, origin.y + 2 * line + 8);
-  l.b = ImVec2(origin.x + size.x - 10 - (l.legend && beside ? width + 8 : 0), origin.y + size.y - below - 2 * line - 10);
+  l.b = ImVec2(origin.x + size.x - 10 - (l.legend && beside ? width + 8 : 0),
+              origin.y + size.y - below - 2 * line - 10);
   if (beside) {
     l.legend_min = ImVec2(origin.x + size.x - width, l.a.y);
     l.legend_max = ImVec2(origin.x + size.x, l.b.y);
@@ -122,7 +123,8 @@ void draw_ticks(ImDrawList* dl, const AxisTicks& tx, const AxisTicks& ty, const 
   for (size_t i = 0; i < tx.at.size(); i++) {
     const float px = sx.at_unit(tx.at[i]), w = ImGui::CalcTextSize(tx.labels[i].c_str()).x;
     dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
-    dl->AddText(ImVec2(std::min(px - w / 2, b.x - w), b.y + 3), dim, tx.labels[i].c_str());  // the last ends at the frame
+    // The last label ends at the frame.
+    dl->AddText(ImVec2(std::min(px - w / 2, b.x - w), b.y + 3), dim, tx.labels[i].c_str());
   }
   for (size_t i = 0; i < ty.at.size(); i++) {
     const float py = sy.at_unit(ty.at[i]);
@@ -302,7 +304,8 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
   if (curves.empty()) {
     const char* hint = "no data yet: press Run";
     const ImVec2 ts = ImGui::CalcTextSize(hint);
-    dl->AddText(ImVec2((l.a.x + l.b.x - ts.x) / 2, (l.a.y + l.b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), hint);
+    dl->AddText(ImVec2((l.a.x + l.b.x - ts.x) / 2, (l.a.y + l.b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                hint);
     return;
   }
   dl->PushClipRect(l.a, l.b, true);

@@ -79,7 +79,7 @@ std::vector<double> value_ticks(AxisExtent e, bool log, const std::vector<double
   std::vector<double> in;
   for (double v : values)
     if ((!log || v > 0) && inside(log ? std::log10(v) : v, e)) in.push_back(log ? std::log10(v) : v);
-  const size_t stride = std::max<size_t>(1, (in.size() + size_t(std::max(1, max_ticks)) - 1) / size_t(std::max(1, max_ticks)));
+  const size_t fit = size_t(std::max(1, max_ticks)), stride = std::max<size_t>(1, (in.size() + fit - 1) / fit);
   std::vector<double> out;
   for (size_t i = 0; i < in.size(); i += stride) out.push_back(in[i]);
   return out;

@@ -126,7 +126,8 @@ std::vector<LegendRow> legend_rows(const std::vector<PlotCurve>& curves, const s
   std::vector<LegendRow> rows;
   int section = 0;
   for (const std::string& g : groups) group_rows(curves, g, section, rows);
-  const auto clickable = std::count_if(rows.begin(), rows.end(), [](const LegendRow& r) { return r.kind == LegendRow::curve; });
+  const auto clickable =
+      std::count_if(rows.begin(), rows.end(), [](const LegendRow& r) { return r.kind == LegendRow::curve; });
   if (clickable >= 2) rows.insert(rows.begin(), {LegendRow::note, "click: hide, ctrl+click: solo", "", "", 0, nullptr});
   for (const std::string& n : notes) rows.push_back({LegendRow::note, n, "", "", 0, nullptr});
   return rows;
@@ -150,7 +151,8 @@ bool curve_hidden(const LegendState& state, const PlotCurve& c) {
 float legend_width(const std::vector<LegendRow>& rows) {
   float text = 0;
   for (const LegendRow& r : rows)
-    if (r.kind != LegendRow::note) text = std::max(text, ImGui::CalcTextSize(r.text.c_str()).x + (r.kind == LegendRow::curve ? kSwatch : 0));
+    if (r.kind != LegendRow::note)
+      text = std::max(text, ImGui::CalcTextSize(r.text.c_str()).x + (r.kind == LegendRow::curve ? kSwatch : 0));
   const ImGuiStyle& style = ImGui::GetStyle();
   return std::max(text, 140.0f) + 2 * style.WindowPadding.x + style.ScrollbarSize;
 }
@@ -166,7 +168,8 @@ void draw_legend(const char* plot_id, const std::vector<LegendRow>& rows, const 
   note_drawn(rows, state, min, max, drawn);
   ImGui::SetCursorScreenPos(min);
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(20, 20, 24, 210));
-  const bool open = ImGui::BeginChild((std::string(plot_id) + "##legend").c_str(), ImVec2(max.x - min.x, max.y - min.y));
+  const std::string id = std::string(plot_id) + "##legend";
+  const bool open = ImGui::BeginChild(id.c_str(), ImVec2(max.x - min.x, max.y - min.y));
   ImGui::PopStyleColor();
   if (open && ImGui::BeginTable("##rows", std::max(1, columns))) {
     for (const LegendRow& row : rows) {

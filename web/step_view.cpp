@@ -30,7 +30,8 @@ std::vector<std::string> colour_rows(const Runner& runner) {
   for (const std::vector<std::string>& w : words) {
     std::string row;
     for (size_t i = 0; i < w.size(); i++) {
-      const bool varies = std::any_of(words.begin(), words.end(), [&](const auto& o) { return i >= o.size() || o[i] != w[i]; });
+      const bool varies =
+          std::any_of(words.begin(), words.end(), [&](const auto& o) { return i >= o.size() || o[i] != w[i]; });
       if (varies) row += (row.empty() ? "" : " ") + w[i];
     }
     rows.push_back(row.empty() && !w.empty() ? w[0] : row);

@@ -58,7 +58,7 @@ function assertLabelled(axis) {
 // The page x of a data value along the plot's x axis.
 const pageX = (plot, x) => plot.frame[0] + fraction(plot.x, x) * (plot.frame[2] - plot.frame[0]);
 
-test('vs width: ticks at the swept widths, dots, a margin, a decade of y, reference slopes, named hover', T, async () => {
+test('vs width: ticks at the widths, dots, a margin, a decade of y, reference slopes, named hover', T, async () => {
   const { page } = pg;
   const widths = [32, 64, 128, 256, 512, 1024];
   await runPreset(page, /10-coord-check-mup/, (s) => {

@@ -89,7 +89,7 @@ test('a click hides a width and a second shows it; ctrl+click solos an lr', T, a
   assert.deepEqual({ hidden: plot.legend_hidden, solo: plot.legend_solo }, { hidden: [], solo: '' });
 });
 
-test('vs width and vs learning rate at 1024 x 768: the legend beside or under the frame, never over it', T, async () => {
+test('vs width and vs learning rate at 1024 x 768: the legend beside or under the frame', T, async () => {
   for (const [tab, title, shot] of [['vs width', /vs width/, 'plot-legend-vs-width-1024'],
     ['vs learning rate', /vs learning rate/, 'plot-legend-vs-lr-1024']]) {
     await click(pg.page, tab);
@@ -105,7 +105,7 @@ test('vs width and vs learning rate at 1024 x 768: the legend beside or under th
   assert.deepEqual(pg.errors, []);
 });
 
-test('max LR at 1024 x 768: two plots side by side, their legends under them, the panel has nothing to scroll', T, async () => {
+test('max LR at 1024 x 768: two plots side by side with their legends, the panel has nothing to scroll', T, async () => {
   await runPreset(pg.page, /17-max-lr-mup/, (s) => {
     s.sweep.width = [32, 64, 128];
     s.sweep.seeds = [0];
