@@ -57,6 +57,8 @@ json::Value axis_json(const DrawnAxis& a) {
   v.set("hi", numbers_json({a.hi}).array[0]);
   v.set("tick_values", numbers_json(a.tick_values));
   v.set("ticks", strings_json(a.ticks));
+  v.set("data_lo", numbers_json({a.data_lo}).array[0]);
+  v.set("data_hi", numbers_json({a.data_hi}).array[0]);
   return v;
 }
 
@@ -70,6 +72,8 @@ json::Value plot_json(const DrawnPlot& p) {
   v.set("y", axis_json(p.y));
   v.set("legend", strings_json(p.legend));
   v.set("legend_rect", rect_json(p.legend_rect));
+  v.set("legend_hidden", strings_json(p.legend_hidden));
+  v.set("legend_solo", json::Value::make_string(p.legend_solo));
   v.set("hover", strings_json(p.hover));
   v.set("markers", json::Value::make_number(p.markers));
   v.set("notes", strings_json(p.notes));

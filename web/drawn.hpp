@@ -29,6 +29,7 @@ struct DrawnAxis {
   double lo = 0, hi = 0;              // the axis' extent in data units
   std::vector<double> tick_values;    // in data units
   std::vector<std::string> ticks;     // their labels as drawn
+  double data_lo = 0, data_hi = 0;    // the extent of the curves shown (hidden ones left out), in data units
 };
 
 struct DrawnPlot {
@@ -37,6 +38,8 @@ struct DrawnPlot {
   DrawnAxis x, y;
   std::vector<std::string> legend;  // the rows as drawn, headings included
   DrawnRect legend_rect;            // empty when there is no legend
+  std::vector<std::string> legend_hidden;  // the keys of the rows a click hid (web/plot_legend.hpp)
+  std::string legend_solo;                 // the key of the row shown alone among its kind, or ""
   std::vector<std::string> hover;   // the tooltip's rows while the mouse is over the plot
   int markers = 0;                  // data-point markers drawn
   std::vector<std::string> notes;   // other things the plot drew (reference slopes, flags), one line each

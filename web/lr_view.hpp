@@ -1,10 +1,15 @@
 // "vs learning rate": loss against the learning rate, one curve per width, η* (parabola fit,
 // engine/analysis/lr_transfer.hpp) marked: the learning-rate transfer picture of Tensor Programs V (E2). Imported
 // runs (web/overlay.hpp) that swept the learning rate add their own curves and η*.
+//
+// η* is the vertex of a parabola in log2(lr) through the grid's lowest loss and its two neighbours, so its dot can sit
+// off (below) the drawn curve: the legend says so. A minimum at the grid's first or last learning rate has no
+// neighbour on one side: η* is then only a bound, and the legend and the hover say "at grid edge: widen the grid".
 #pragma once
 #include <string>
 #include <vector>
 
+#include "engine/analysis/lr_transfer.hpp"
 #include "web/app.hpp"
 #include "web/plot.hpp"
 
@@ -15,3 +20,10 @@ struct LrPicture {
 
 LrPicture lr_picture(const App& app);
 void lr_view(const App& app);
+
+// A width's curve and its η* dot, coloured `color`, in the page's style (solid; the caller restyles imported ones):
+// the curve's label "n=64  eta*=0.548" (flagged at the grid's edge), the dot named "n=64 eta*" with how it was found.
+std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color);
+
+// Whether η*'s grid minimum is the grid's first or last learning rate (a bound, not a minimum).
+bool at_grid_edge(const LrCurve& c);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/analysis/lr_transfer.hpp"
+#include "web/lr_view.hpp"
 
 namespace {
 
@@ -36,6 +37,29 @@ size_t distinct_lrs(const ImportedSet& set) {
   std::set<double> lrs;
   for (const ImportedRun& run : set.runs) lrs.insert(run.lr);
   return lrs.size();
+}
+
+// The place of `lr` among the set's learning rates, ascending: its shade.
+int lr_index(const ImportedSet& set, double lr) {
+  std::set<double> lrs;
+  for (const ImportedRun& run : set.runs) lrs.insert(run.lr);
+  return int(std::distance(lrs.begin(), lrs.find(lr)));
+}
+
+size_t distinct_seeds(const ImportedSet& set) {
+  std::set<double> seeds;
+  for (const ImportedRun& run : set.runs) seeds.insert(double(run.seed));
+  return seeds.size();
+}
+
+// An imported run in the legend as the page's members are (web/step_view.hpp): a row per width, one per learning rate
+// when the set swept several, its seeds thin.
+void sweep_rows(PlotCurve& c, const ImportedSet& set, const ImportedRun& run) {
+  char lr[48];
+  std::snprintf(lr, sizeof lr, "lr=%g", run.lr);
+  c.color_row = "n=" + std::to_string(run.width);
+  if (distinct_lrs(set) > 1) c.shade_row = lr;
+  c.thin = distinct_seeds(set) > 1;
 }
 
 // As for the page's runs (engine/analysis/lr_transfer.hpp): (width, lr) → mean over seeds, η* fitted.
@@ -79,8 +103,9 @@ std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*
       PlotCurve c = imported_curve(set, int(k), run.label + (run.status == run_status_name(RunStatus::diverged) ? " (diverged)" : ""));
       c.x.assign(run.recorded_steps.begin(), run.recorded_steps.begin() + long(std::min(s->values.size(), run.recorded_steps.size())));
       c.y.assign(s->values.begin(), s->values.begin() + long(c.x.size()));
-      c.color = width_color(widths, run.width);
+      c.color = shade_color(width_color(widths, run.width), lr_index(set, run.lr), int(distinct_lrs(set)));
       c.diverged = run.status == run_status_name(RunStatus::diverged);
+      sweep_rows(c, set, run);
       out.push_back(std::move(c));
     }
   }
@@ -92,24 +117,17 @@ std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>&
   for (size_t k = 0; k < sets.size(); k++) {
     if (distinct_lrs(*sets[k]) < 2 || !recorded(*sets[k], series)) continue;
     const std::vector<LrCurve> curves = lr_curves_of(*sets[k], series);
-    for (size_t i = 0; i < curves.size(); i++) {
-      const LrCurve& c = curves[i];
-      char label[96];
-      if (c.grid_min >= 0 && std::isfinite(c.best_lr)) std::snprintf(label, sizeof label, "n=%d  eta*=%.3g", c.width, c.best_lr);
-      else std::snprintf(label, sizeof label, "n=%d  no eta*: no finite loss at any lr", c.width);
-      PlotCurve curve = imported_curve(*sets[k], int(k), label);
-      curve.x = c.lrs;
-      curve.y = c.losses;
-      curve.color = imported_color(int(i), int(curves.size()));
-      out.push_back(curve);
-      if (c.grid_min < 0) continue;
-      PlotCurve best = imported_curve(*sets[k], int(k), "");  // the η* marker: no legend row
-      best.x = {c.best_lr};
-      best.y = {c.best_loss};
-      best.color = curve.color;
-      best.marker = PlotMarker::circle;
-      out.push_back(best);
-    }
+    for (size_t i = 0; i < curves.size(); i++)
+      for (const PlotCurve& page_style : lr_width_curves(curves[i], imported_color(int(i), int(curves.size())))) {
+        PlotCurve curve = imported_curve(*sets[k], int(k), page_style.label);
+        curve.x = page_style.x;
+        curve.y = page_style.y;
+        curve.color = page_style.color;
+        curve.key = page_style.key;
+        curve.name = page_style.name;
+        if (page_style.label.empty()) curve.marker = PlotMarker::circle;  // the η* dot
+        out.push_back(std::move(curve));
+      }
   }
   return out;
 }

@@ -1,12 +1,25 @@
 #include "web/plot.hpp"
 
-#include "web/drawn.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
+
+#include "web/drawn.hpp"
+#include "web/plot_axes.hpp"
+#include "web/plot_legend.hpp"
 
 namespace {
+
+// A curve of the page's with at most this many points gets a dot at each (a width sweep, a learning-rate grid): the
+// reader sees where the data is and where the line only joins it. A vs-step curve, a point per record, gets none.
+constexpr size_t kDottedPoints = 24;
+// The share of an axis' span left free beyond the data at each end: no point sits on the frame.
+constexpr double kMargin = 0.05;
+
+bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
+double unit_of(double v, bool log) { return log ? std::log10(v) : v; }
+double value_of(double unit, bool log) { return log ? std::pow(10, unit) : unit; }
 
 struct Range {
   double lo = INFINITY, hi = -INFINITY;
@@ -14,92 +27,119 @@ struct Range {
   bool empty() const { return !(lo <= hi); }
 };
 
-// Maps data values to pixels on one axis; log axes map log10(v).
-struct Scale {
-  double lo, hi;  // in axis units (log10 for log axes)
-  float p0, p1;   // pixel positions of lo and hi
-  bool log;
-  double unit(double v) const { return log ? std::log10(v) : v; }
-  float pixel(double v) const { return p0 + float((unit(v) - lo) / (hi - lo)) * (p1 - p0); }
-};
-
-bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
-
-Range axis_range(const std::vector<PlotCurve>& curves, bool use_x, bool log) {
+// The extent of the shown curves' points on one axis, in axis units (of all curves when every one is hidden).
+Range data_range(const std::vector<PlotCurve>& curves, const std::vector<bool>& hidden, bool use_x, bool log_x,
+                 bool log_y) {
   Range r;
-  for (const PlotCurve& c : curves)
-    for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++) {
-      const double v = use_x ? c.x[i] : c.y[i];
-      if (std::isfinite(c.x[i]) && std::isfinite(c.y[i]) && usable(v, log)) r.add(log ? std::log10(v) : v);
+  for (bool all : {false, true}) {
+    for (size_t k = 0; k < curves.size(); k++) {
+      if (hidden[k] && !all) continue;
+      const PlotCurve& c = curves[k];
+      for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
+        if (usable(c.x[i], log_x) && usable(c.y[i], log_y))
+          r.add(use_x ? unit_of(c.x[i], log_x) : unit_of(c.y[i], log_y));
     }
-  if (r.empty()) return {0, 1};
-  if (r.hi - r.lo < 1e-12) { r.lo -= 0.5; r.hi += 0.5; }
-  if (log) { r.lo = std::floor(r.lo * 4) / 4; r.hi = std::ceil(r.hi * 4) / 4; }  // quarter-decade padding
+    if (!r.empty()) break;
+  }
   return r;
 }
 
-// 1-2-5 steps between lo and hi (about five of them).
-std::vector<double> nice_ticks(double lo, double hi) {
-  std::vector<double> out;
-  const double raw = (hi - lo) / 5, mag = std::pow(10, std::floor(std::log10(raw)));
-  const double step = raw / mag < 2 ? 2 * mag : raw / mag < 5 ? 5 * mag : 10 * mag;
-  for (double t = std::ceil(lo / step) * step; t <= hi + 1e-9 * step; t += step) out.push_back(std::fabs(t) < 1e-12 * step ? 0 : t);
-  return out;
-}
+// Maps data values to pixels on one axis.
+struct Scale {
+  AxisExtent e;   // in axis units (log10 for log axes)
+  float p0, p1;   // pixel positions of e.lo and e.hi
+  bool log;
+  float at_unit(double u) const { return p0 + float((u - e.lo) / (e.hi - e.lo)) * (p1 - p0); }
+  float pixel(double v) const { return at_unit(unit_of(v, log)); }
+};
 
-// Tick positions in axis units: decades for log axes spanning more than a decade, else 1-2-5 steps of the values.
-std::vector<double> ticks(double lo, double hi, bool log) {
-  if (!log) return nice_ticks(lo, hi);
-  std::vector<double> out;
-  if (hi - lo < 1.5) {  // less than a decade or so: decades alone would leave the axis unlabelled
-    for (double v : nice_ticks(std::pow(10, lo), std::pow(10, hi)))
-      if (v > 0) out.push_back(std::log10(v));
-    return out;
+// The plot's boxes: the frame the data is drawn in and the legend's, beside the frame when that leaves the frame
+// most of the width, else under it, in as many columns as fit.
+struct Layout {
+  ImVec2 a, b;                  // the frame
+  ImVec2 legend_min, legend_max;
+  int legend_columns = 1;
+  bool legend = false;
+};
+
+Layout layout(ImVec2 origin, ImVec2 size, const std::vector<LegendRow>& rows) {
+  Layout l;
+  const float line = ImGui::GetTextLineHeight();
+  const float width = legend_width(rows);
+  const bool beside = width <= 0.42f * size.x;
+  float below = 0;
+  l.legend = !rows.empty();
+  if (l.legend && !beside) {
+    l.legend_columns = std::max(1, int(size.x / width));
+    below = std::min(legend_height(rows, l.legend_columns), std::max(3 * line, 0.3f * size.y));
   }
-  const double step = std::max(1.0, std::ceil((hi - lo) / 6));
-  for (double t = std::ceil(lo / step) * step; t <= hi + 1e-9; t += step) out.push_back(t);
-  return out;
+  l.a = ImVec2(origin.x, origin.y + 2 * line + 8);
+  l.b = ImVec2(origin.x + size.x - 10 - (l.legend && beside ? width + 8 : 0),
+              origin.y + size.y - below - 2 * line - 10);
+  if (beside) {
+    l.legend_min = ImVec2(origin.x + size.x - width, l.a.y);
+    l.legend_max = ImVec2(origin.x + size.x, l.b.y);
+  } else {
+    l.legend_min = ImVec2(origin.x, origin.y + size.y - below);
+    l.legend_max = ImVec2(origin.x + size.x, origin.y + size.y);
+  }
+  return l;
 }
 
-std::string tick_label(double t, bool log) {
-  char buf[32];
-  const bool decade = log && std::fabs(t - std::round(t)) < 1e-9;
-  if (decade) std::snprintf(buf, sizeof buf, "1e%d", int(std::lround(t)));
-  else std::snprintf(buf, sizeof buf, "%.5g", log ? std::pow(10, t) : t);  // step 6000 reads "6000", not "6e+03"
-  return buf;
+float widest(const std::vector<std::string>& labels) {
+  float w = 0;
+  for (const std::string& s : labels) w = std::max(w, ImGui::CalcTextSize(s.c_str()).x);
+  return w;
 }
 
-// The ticks of one axis, for the test hook: values in data units and the labels drawn.
-void note_tick(DrawnAxis* axis, double t, bool log, const std::string& label) {
-  if (!axis) return;
-  axis->tick_values.push_back(log ? std::pow(10, t) : t);
-  axis->ticks.push_back(label);
+// The y axis' ticks fit its height (two lines a tick); the x axis' ticks fit its width, measured on a first try.
+AxisTicks y_ticks(const PlotAxes& axes, AxisExtent e, float height) {
+  return axis_ticks(e, axes.log_y, TickRule::automatic, {}, int(height / (2 * ImGui::GetTextLineHeight())));
 }
 
-void draw_axes(ImDrawList* dl, const PlotAxes& axes, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b,
-               DrawnPlot* drawn) {
-  const ImU32 grid = IM_COL32(255, 255, 255, 28), text = ImGui::GetColorU32(ImGuiCol_Text);
-  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  for (double t : ticks(sx.lo, sx.hi, sx.log)) {
-    const float px = sx.p0 + float((t - sx.lo) / (sx.hi - sx.lo)) * (sx.p1 - sx.p0);
+AxisTicks x_ticks(const PlotAxes& axes, AxisExtent e, float width) {
+  AxisTicks t = axis_ticks(e, axes.log_x, axes.x_ticks, axes.x_tick_values, int(width / 20));
+  const int fit = int(width / (widest(t.labels) + 14));
+  if (int(t.at.size()) > fit) t = axis_ticks(e, axes.log_x, axes.x_ticks, axes.x_tick_values, fit);
+  return t;
+}
+
+void note_axis(DrawnAxis& axis, const AxisTicks& t, const Scale& s, Range data, const std::string& label) {
+  axis.label = label;
+  axis.log = s.log;
+  axis.lo = value_of(s.e.lo, s.log);
+  axis.hi = value_of(s.e.hi, s.log);
+  axis.data_lo = data.empty() ? NAN : value_of(data.lo, s.log);
+  axis.data_hi = data.empty() ? NAN : value_of(data.hi, s.log);
+  for (size_t i = 0; i < t.at.size(); i++) {
+    axis.tick_values.push_back(value_of(t.at[i], s.log));
+    axis.ticks.push_back(t.labels[i]);
+  }
+}
+
+void draw_ticks(ImDrawList* dl, const AxisTicks& tx, const AxisTicks& ty, const Scale& sx, const Scale& sy, ImVec2 a,
+                ImVec2 b) {
+  const ImU32 grid = IM_COL32(255, 255, 255, 28), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  for (size_t i = 0; i < tx.at.size(); i++) {
+    const float px = sx.at_unit(tx.at[i]), w = ImGui::CalcTextSize(tx.labels[i].c_str()).x;
     dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
-    const std::string s = tick_label(t, sx.log);
-    note_tick(drawn ? &drawn->x : nullptr, t, sx.log, s);
-    const float w = ImGui::CalcTextSize(s.c_str()).x;
-    dl->AddText(ImVec2(std::min(px - w / 2, b.x - w), b.y + 3), dim, s.c_str());  // the last label ends at the frame
+    // The last label ends at the frame.
+    dl->AddText(ImVec2(std::min(px - w / 2, b.x - w), b.y + 3), dim, tx.labels[i].c_str());
   }
-  for (double t : ticks(sy.lo, sy.hi, sy.log)) {
-    const float py = sy.p0 + float((t - sy.lo) / (sy.hi - sy.lo)) * (sy.p1 - sy.p0);
+  for (size_t i = 0; i < ty.at.size(); i++) {
+    const float py = sy.at_unit(ty.at[i]);
+    const ImVec2 ts = ImGui::CalcTextSize(ty.labels[i].c_str());
     dl->AddLine(ImVec2(a.x, py), ImVec2(b.x, py), grid);
-    const std::string s = tick_label(t, sy.log);
-    note_tick(drawn ? &drawn->y : nullptr, t, sy.log, s);
-    const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-    dl->AddText(ImVec2(a.x - ts.x - 4, py - ts.y / 2), dim, s.c_str());
+    dl->AddText(ImVec2(a.x - ts.x - 4, py - ts.y / 2), dim, ty.labels[i].c_str());
   }
-  dl->AddRect(a, b, IM_COL32(255, 255, 255, 90));
+}
+
+void draw_labels(ImDrawList* dl, const PlotAxes& axes, ImVec2 a, ImVec2 b) {
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const float line = ImGui::GetTextLineHeight();
   const std::string x_label = axes.x_label + (axes.log_x ? " (log)" : "");
   const std::string y_label = axes.y_label + (axes.log_y ? " (log)" : "");
+  dl->AddRect(a, b, IM_COL32(255, 255, 255, 90));
   dl->AddText(ImVec2((a.x + b.x - ImGui::CalcTextSize(x_label.c_str()).x) / 2, b.y + line + 4), text, x_label.c_str());
   dl->AddText(ImVec2(a.x, a.y - line - 2), text, y_label.c_str());  // y label above the axis: ImGui cannot rotate text
   dl->AddText(ImVec2((a.x + b.x - ImGui::CalcTextSize(axes.title.c_str()).x) / 2, a.y - 2 * line - 4), text,
@@ -142,124 +182,138 @@ void draw_marker(ImDrawList* dl, PlotMarker marker, ImVec2 p, ImU32 color) {
   }
 }
 
-void draw_curves(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
+void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
   std::vector<ImVec2> points;
-  for (const PlotCurve& c : curves) {
-    points.clear();
-    for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
-      if (usable(c.x[i], sx.log) && usable(c.y[i], sy.log)) points.emplace_back(sx.pixel(c.x[i]), sy.pixel(c.y[i]));
-    if (points.size() >= 2 && c.dashed) dashed_polyline(dl, points, c.color, 2.0f);
-    else if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), c.color, ImDrawFlags_None, 2.0f);
-    // A vs-step curve has a point per record: markers on each would be a smear, so only short curves get them all.
-    if (c.marker != PlotMarker::none && points.size() <= 64) {
-      for (const ImVec2& p : points) draw_marker(dl, c.marker, p, c.color);
-      if (drawn) drawn->markers += int(points.size());
-    } else if (c.marker != PlotMarker::none && !points.empty()) {
-      draw_marker(dl, c.marker, points.back(), c.color);
-      if (drawn) drawn->markers += 1;
-    }
-    if (points.size() == 1 && c.marker == PlotMarker::none) dl->AddCircleFilled(points[0], 3, c.color);
-    if (c.diverged && !points.empty()) {
-      const ImVec2 p = points.back();
-      dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), c.color, 2.5f);
-      dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), c.color, 2.5f);
+  for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
+    if (usable(c.x[i], sx.log) && usable(c.y[i], sy.log)) points.emplace_back(sx.pixel(c.x[i]), sy.pixel(c.y[i]));
+  const float thickness = c.thin ? 1.25f : 2.0f;
+  if (points.size() >= 2 && c.dashed) dashed_polyline(dl, points, c.color, thickness);
+  else if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), c.color, ImDrawFlags_None, thickness);
+  int markers = 0;
+  if (c.marker != PlotMarker::none) {  // an imported curve: its source's marker at every point of a short curve
+    const size_t from = points.size() <= 64 ? 0 : points.size() - 1;
+    for (size_t i = from; i < points.size(); i++) draw_marker(dl, c.marker, points[i], c.color);
+    markers = int(points.size() - std::min(from, points.size()));
+  } else if (points.size() <= kDottedPoints) {
+    for (const ImVec2& p : points) dl->AddCircleFilled(p, points.size() == 1 ? 4.0f : 2.5f, c.color);
+    markers = int(points.size());
+  }
+  if (drawn) drawn->markers += markers;
+  if (c.diverged && !points.empty()) {
+    const ImVec2 p = points.back();
+    dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), c.color, 2.5f);
+    dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), c.color, 2.5f);
+  }
+}
+
+// Reference lines y ∝ x^slope through the centre of the data (axis units), dashed grey, each labelled where it leaves
+// the frame on the right (or at the top or bottom).
+void draw_references(ImDrawList* dl, const PlotAxes& axes, Range rx, Range ry, const Scale& sx, const Scale& sy,
+                     ImVec2 a, ImVec2 b, DrawnPlot* drawn) {
+  if (!axes.log_x || !axes.log_y || rx.empty() || ry.empty()) return;
+  const double cx = (rx.lo + rx.hi) / 2, cy = (ry.lo + ry.hi) / 2;
+  const ImU32 color = IM_COL32(200, 200, 200, 150);
+  for (const PlotReference& r : axes.references) {
+    const auto y_at = [&](double u) { return cy + r.slope * (u - cx); };
+    dashed_polyline(dl, {ImVec2(sx.at_unit(sx.e.lo), sy.at_unit(y_at(sx.e.lo))), ImVec2(sx.at_unit(sx.e.hi),
+                    sy.at_unit(y_at(sx.e.hi)))}, color, 1.2f);
+    double u_end = sx.e.hi;  // where the line leaves the frame
+    if (r.slope != 0 && (y_at(u_end) > sy.e.hi || y_at(u_end) < sy.e.lo))
+      u_end = cx + ((r.slope > 0 ? sy.e.hi : sy.e.lo) - cy) / r.slope;
+    const ImVec2 ts = ImGui::CalcTextSize(r.label.c_str());
+    const ImVec2 at(std::clamp(sx.at_unit(u_end) - ts.x - 4, a.x + 2, b.x - ts.x - 2),
+                    std::clamp(sy.at_unit(y_at(u_end)) - ts.y - 2, a.y + 2, b.y - ts.y - 2));
+    dl->AddText(at, color, r.label.c_str());
+    if (drawn) {
+      char note[160];
+      std::snprintf(note, sizeof note, "reference %s: slope %+.2g through (%.4g, %.4g)", r.label.c_str(), r.slope,
+                    value_of(cx, true), value_of(cy, true));
+      drawn->notes.push_back(note);
     }
   }
 }
 
-// The legend's rows: curves without a label (markers such as η*) stay out. The page's own curves come first; an
-// imported source's curves follow under a heading row with its name.
-struct LegendRow {
-  const PlotCurve* curve;     // nullptr for a heading
-  const std::string* heading;
-};
-
-std::vector<LegendRow> legend_rows(const std::vector<PlotCurve>& curves, float& width) {
-  std::vector<LegendRow> rows;
-  const std::string* group = nullptr;
-  width = 0;
-  for (const PlotCurve& c : curves) {
-    if (c.label.empty()) continue;
-    if (!c.group.empty() && (!group || *group != c.group)) {
-      rows.push_back({nullptr, &c.group});
-      width = std::max(width, ImGui::CalcTextSize(c.group.c_str()).x - 24);  // headings start at the swatch
-    }
-    group = &c.group;
-    rows.push_back({&c, nullptr});
-    width = std::max(width, ImGui::CalcTextSize(c.label.c_str()).x);
-  }
-  return rows;
-}
-
-// The corner of the plot box (top right first) where the legend hides the fewest points of the curves.
-ImVec2 legend_corner(const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b, ImVec2 size) {
-  const ImVec2 corners[] = {ImVec2(b.x - size.x, a.y), ImVec2(a.x, a.y), ImVec2(b.x - size.x, b.y - size.y),
-                            ImVec2(a.x, b.y - size.y)};
-  ImVec2 best = corners[0];
-  int best_hidden = -1;
-  for (const ImVec2& c : corners) {
-    int hidden = 0;
-    for (const PlotCurve& curve : curves)
-      for (size_t i = 0; i < curve.x.size() && i < curve.y.size(); i++) {
-        if (!usable(curve.x[i], sx.log) || !usable(curve.y[i], sy.log)) continue;
-        const float px = sx.pixel(curve.x[i]), py = sy.pixel(curve.y[i]);
-        hidden += px >= c.x && px <= c.x + size.x && py >= c.y && py <= c.y + size.y;
-      }
-    if (best_hidden < 0 || hidden < best_hidden) {
-      best = c;
-      best_hidden = hidden;
-    }
-  }
-  return best;
-}
-
-void draw_legend(ImDrawList* dl, const std::vector<PlotCurve>& curves, const Scale& sx, const Scale& sy, ImVec2 a, ImVec2 b,
-                 DrawnPlot* drawn) {
-  float width = 0;
-  const std::vector<LegendRow> rows = legend_rows(curves, width);
-  if (rows.empty()) return;
-  const float line = ImGui::GetTextLineHeight(), margin = 6;
-  const ImVec2 size(width + 28, line * float(rows.size()) + 6);  // swatch, text; 3 px above and below the rows
-  const ImVec2 corner = legend_corner(curves, sx, sy, a, b, ImVec2(size.x + 2 * margin, size.y + 2 * margin));
-  const ImVec2 at(corner.x + margin, corner.y + margin);
-  dl->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), IM_COL32(20, 20, 24, 210));
-  if (drawn) drawn->legend_rect = drawn_rect(at, ImVec2(at.x + size.x, at.y + size.y));
-  for (size_t row = 0; row < rows.size(); row++) {
-    const float y = at.y + 3 + line * float(row);
-    if (drawn) drawn->legend.push_back(rows[row].heading ? *rows[row].heading : rows[row].curve->label);
-    if (rows[row].heading) {
-      dl->AddText(ImVec2(at.x + 4, y), ImGui::GetColorU32(ImGuiCol_Text), rows[row].heading->c_str());
-      continue;
-    }
-    const PlotCurve& c = *rows[row].curve;
-    const std::vector<ImVec2> swatch = {ImVec2(at.x + 4, y + line / 2), ImVec2(at.x + 22, y + line / 2)};
-    if (c.dashed) dashed_polyline(dl, swatch, c.color, 2.0f);
-    else dl->AddLine(swatch[0], swatch[1], c.color, 3);
-    draw_marker(dl, c.marker, ImVec2(at.x + 13, y + line / 2), c.color);
-    dl->AddText(ImVec2(at.x + 28, y), ImGui::GetColorU32(ImGuiCol_Text), c.label.c_str());
-  }
-}
-
-// Tooltip with each curve's value at the recorded x nearest the mouse.
-void hover_readout(const std::vector<PlotCurve>& curves, const Scale& sx, DrawnPlot* drawn) {
-  const double mouse_unit = sx.lo + double((ImGui::GetIO().MousePos.x - sx.p0) / (sx.p1 - sx.p0)) * (sx.hi - sx.lo);
+// Tooltip with each shown curve's value at the recorded x nearest the mouse, a row per curve naming it and the axes'
+// quantities ("n=64 lr=0.5 seed=0: step = 40, train_loss = 0.0073").
+void hover_readout(const PlotAxes& axes, const std::vector<PlotCurve>& curves, const std::vector<bool>& hidden,
+                   const Scale& sx, DrawnPlot* drawn) {
+  const double mouse = sx.e.lo + double((ImGui::GetIO().MousePos.x - sx.p0) / (sx.p1 - sx.p0)) * (sx.e.hi - sx.e.lo);
   ImGui::BeginTooltip();
-  for (const PlotCurve& c : curves) {
+  for (size_t k = 0; k < curves.size(); k++) {
+    const PlotCurve& c = curves[k];
     size_t best = 0;
     double best_d = INFINITY;
-    for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++) {
+    for (size_t i = 0; i < c.x.size() && i < c.y.size() && !hidden[k]; i++) {
       if (!usable(c.x[i], sx.log)) continue;
-      const double d = std::fabs(sx.unit(c.x[i]) - mouse_unit);
+      const double d = std::fabs(unit_of(c.x[i], sx.log) - mouse);
       if (d < best_d) { best_d = d; best = i; }
     }
     if (best_d == INFINITY) continue;
-    char row[256];
-    std::snprintf(row, sizeof row, "%s%s%s: x = %g, y = %.4g", c.group.c_str(), c.group.empty() ? "" : ": ",
-                  c.label.c_str(), c.x[best], c.y[best]);
+    const std::string& name = !c.name.empty() ? c.name : !c.key.empty() ? c.key : c.label;
+    char row[320];
+    std::snprintf(row, sizeof row, "%s%s%s: %s = %g, %s = %.4g", c.group.c_str(), c.group.empty() ? "" : ": ",
+                  name.c_str(), axes.x_label.c_str(), c.x[best], axes.y_label.c_str(), c.y[best]);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.color), "%s", row);
     if (drawn) drawn->hover.push_back(row);
   }
   ImGui::EndTooltip();
+}
+
+DrawnPlot* note_plot(const char* id, const PlotAxes& axes, ImVec2 origin, ImVec2 size, ImVec2 a, ImVec2 b) {
+  if (!drawn_recording()) return nullptr;
+  DrawnPlot* drawn = &drawn_now().plots.emplace_back();
+  drawn->id = id;
+  drawn->title = axes.title;
+  drawn->rect = drawn_rect(origin, ImVec2(origin.x + size.x, origin.y + size.y));
+  drawn->frame = drawn_rect(a, b);
+  drawn->notes = axes.notes;
+  return drawn;
+}
+
+// The plot's contents in the current window, `size` at `origin`.
+void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve>& curves, ImVec2 origin, ImVec2 size) {
+  const LegendState state = legend_state(id);
+  std::vector<bool> hidden;
+  for (const PlotCurve& c : curves) hidden.push_back(curve_hidden(state, c));
+  const std::vector<LegendRow> rows = curves.empty() ? std::vector<LegendRow>{} : legend_rows(curves, axes.notes);
+  Layout l = layout(origin, size, rows);
+
+  const Range rx = data_range(curves, hidden, true, axes.log_x, axes.log_y);
+  const Range ry = data_range(curves, hidden, false, axes.log_x, axes.log_y);
+  const double y_margin = axes.log_y ? kMargin : std::max(kMargin, axes.y_margin);
+  const Scale sy{axis_extent(ry.lo, ry.hi, axes.log_y ? axes.min_y_decades : 0, y_margin), l.b.y, l.a.y, axes.log_y};
+  const AxisTicks ty = y_ticks(axes, sy.e, l.b.y - l.a.y);
+  l.a.x = origin.x + std::max(40.0f, widest(ty.labels) + 10);  // room for the y labels
+  const Scale sx{axis_extent(rx.lo, rx.hi, 0, kMargin), l.a.x, l.b.x, axes.log_x};
+  const AxisTicks tx = x_ticks(axes, sx.e, l.b.x - l.a.x);
+
+  DrawnPlot* drawn = note_plot(id, axes, origin, size, l.a, l.b);
+  if (drawn) {
+    note_axis(drawn->x, tx, sx, rx, axes.x_label);
+    note_axis(drawn->y, ty, sy, ry, axes.y_label);
+  }
+  if (l.legend) draw_legend(id, rows, state, l.legend_min, l.legend_max, l.legend_columns, drawn);
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton(id, size);
+  const bool hovered = ImGui::IsItemHovered();
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(l.a, l.b, IM_COL32(0, 0, 0, 60));
+  draw_ticks(dl, tx, ty, sx, sy, l.a, l.b);
+  draw_labels(dl, axes, l.a, l.b);
+  if (curves.empty()) {
+    const char* hint = "no data yet: press Run";
+    const ImVec2 ts = ImGui::CalcTextSize(hint);
+    dl->AddText(ImVec2((l.a.x + l.b.x - ts.x) / 2, (l.a.y + l.b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                hint);
+    return;
+  }
+  dl->PushClipRect(l.a, l.b, true);
+  draw_references(dl, axes, rx, ry, sx, sy, l.a, l.b, drawn);
+  for (size_t k = 0; k < curves.size(); k++)
+    if (!hidden[k]) draw_curve(dl, curves[k], sx, sy, drawn);
+  dl->PopClipRect();
+  if (hovered) hover_readout(axes, curves, hidden, sx, drawn);
 }
 
 }  // namespace
@@ -293,55 +347,34 @@ ImU32 imported_color(int index, int count) {
   return ramp[std::min(n - 1, index * (n - 1) / std::max(1, count - 1))];
 }
 
+ImU32 shade_color(ImU32 color, int index, int count) {
+  if (count <= 1) return color;
+  // From 40% toward black (the smallest) to 40% toward white (the largest): apart on a dark background.
+  const float t = 0.8f * float(index) / float(count - 1) - 0.4f, target = t < 0 ? 0.0f : 255.0f, w = std::fabs(t);
+  const auto mix = [&](int shift) {
+    const float c = float((color >> shift) & 0xFF);
+    return ImU32(c + (target - c) * w + 0.5f) << shift;
+  };
+  return mix(IM_COL32_R_SHIFT) | mix(IM_COL32_G_SHIFT) | mix(IM_COL32_B_SHIFT) | (color & IM_COL32_A_MASK);
+}
+
+std::vector<double> distinct_x(const std::vector<PlotCurve>& curves) {
+  std::set<double> x;
+  for (const PlotCurve& c : curves) x.insert(c.x.begin(), c.x.end());
+  return {x.begin(), x.end()};
+}
+
 ImVec2 line_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve>& curves, ImVec2 size) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (size.x <= 0) size.x = avail.x;
   if (size.y <= 0) size.y = avail.y;
   size = ImVec2(std::max(size.x, 160.0f), std::max(size.y, 120.0f));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton(id, size);
-  const bool hovered = ImGui::IsItemHovered();
-
-  const float line = ImGui::GetTextLineHeight();
-  const ImVec2 a(origin.x + 58, origin.y + 2 * line + 8), b(origin.x + size.x - 10, origin.y + size.y - 2 * line - 10);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const Range rx = axis_range(curves, true, axes.log_x);
-  Range ry = axis_range(curves, false, axes.log_y);
-  if (!axes.log_y) {
-    const double pad = axes.y_margin * (ry.hi - ry.lo);
-    ry.lo -= pad, ry.hi += pad;
-  }
-  const Scale sx{rx.lo, rx.hi, a.x, b.x, axes.log_x}, sy{ry.lo, ry.hi, b.y, a.y, axes.log_y};
-
-  DrawnPlot* drawn = nullptr;
-  if (drawn_recording()) {
-    drawn = &drawn_now().plots.emplace_back();
-    drawn->id = id;
-    drawn->title = axes.title;
-    drawn->rect = drawn_rect(origin, ImVec2(origin.x + size.x, origin.y + size.y));
-    drawn->frame = drawn_rect(a, b);
-    drawn->x.label = axes.x_label;
-    drawn->x.log = axes.log_x;
-    drawn->x.lo = axes.log_x ? std::pow(10, rx.lo) : rx.lo;
-    drawn->x.hi = axes.log_x ? std::pow(10, rx.hi) : rx.hi;
-    drawn->y.label = axes.y_label;
-    drawn->y.log = axes.log_y;
-    drawn->y.lo = axes.log_y ? std::pow(10, ry.lo) : ry.lo;
-    drawn->y.hi = axes.log_y ? std::pow(10, ry.hi) : ry.hi;
-  }
-
-  dl->AddRectFilled(a, b, IM_COL32(0, 0, 0, 60));
-  draw_axes(dl, axes, sx, sy, a, b, drawn);
-  if (curves.empty()) {
-    const char* hint = "no data yet: press Run";
-    const ImVec2 ts = ImGui::CalcTextSize(hint);
-    dl->AddText(ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), hint);
-    return size;
-  }
-  dl->PushClipRect(a, b, true);
-  draw_curves(dl, curves, sx, sy, drawn);
-  draw_legend(dl, curves, sx, sy, a, b, drawn);
-  dl->PopClipRect();
-  if (hovered) hover_readout(curves, sx, drawn);
+  // A child window of the plot's size holds the frame and the legend (a window of its own, laid out inside it), so
+  // the caller's layout sees one item of `size`: SameLine after a plot works as after a button. The wheel over it
+  // scrolls the panel, as it would without the child.
+  if (ImGui::BeginChild(id, size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse))
+    draw_plot(id, axes, curves, origin, size);
+  ImGui::EndChild();
   return size;
 }

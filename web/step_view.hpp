@@ -1,5 +1,8 @@
 // "vs step": the chosen metric of every sweep member against the training step, and of every imported run
-// (web/overlay.hpp) that recorded it. The panel that draws it is in ui.cpp (with the runs table and the n=inf curve).
+// (web/overlay.hpp) that recorded it. A member's colour is its width's (or its other swept coordinates', e.g. γ), its
+// shade its learning rate's, and the seeds of one (width, lr) are thin lines of the same colour: the legend
+// (web/plot_legend.hpp) lists each width and each learning rate once. The panel that draws it is in ui.cpp (with the
+// runs table and the n=inf curve).
 #pragma once
 #include <string>
 #include <vector>
@@ -12,3 +15,10 @@ std::vector<std::string> metric_names(const App& app);
 
 // The page's curves of `metric`, one per member, then the imported runs' curves of it.
 std::vector<PlotCurve> step_curves(const App& app, const std::string& metric);
+
+// Each member's colour in the plot, in the runner's order (the runs table uses the same).
+std::vector<ImU32> member_colors(const Runner& runner);
+
+// Whether `metric` reads best on a linear y axis: a quantity the engine's metric table says is best high
+// (accuracies, shares, cosines: values in [0, 1]) rather than one that falls over decades, as a loss does.
+bool linear_by_default(const std::string& metric);

@@ -172,6 +172,10 @@ void plot_panel(App& app) {
       if (ImGui::Selectable(names[size_t(i)].c_str(), i == app.plot_metric)) app.plot_metric = i;
     ImGui::EndCombo();
   }
+  if (metric != app.log_y_metric) {  // a new metric starts on its own axis: log for a loss, linear for an accuracy
+    app.log_y = !linear_by_default(metric);
+    app.log_y_metric = metric;
+  }
   ImGui::SameLine();
   ImGui::Checkbox("log x", &app.log_x);
   ImGui::SameLine();

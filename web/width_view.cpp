@@ -64,6 +64,7 @@ PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int reco
   }
   PlotCurve c = geometric_mean_by_width(points);
   c.label = slope_label(name, c);
+  c.key = name;  // the slope in the label changes with the record; the row that hides the layer does not
   return c;
 }
 
@@ -103,6 +104,7 @@ PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std:
   char other_lr[48] = "";  // the reader must know when the imported points are at another learning rate
   if (use_lr != lr) std::snprintf(other_lr, sizeof other_lr, "  (lr=%g)", use_lr);
   PlotCurve styled = imported_curve(set, set_index, slope_label(series, c) + other_lr);
+  styled.key = series;
   styled.x = std::move(c.x);
   styled.y = std::move(c.y);
   return styled;
@@ -156,6 +158,20 @@ float slopes_height(const std::vector<WidthSlopes>& rows) {
   for (const WidthSlopes& r : rows)
     if (std::find(sources.begin(), sources.end(), r.source) == sources.end()) sources.push_back(r.source);
   return ImGui::GetTextLineHeightWithSpacing() * float(rows.size() + 2 * sources.size()) + 4;
+}
+
+// Log-log axes with a tick at each width drawn, and the exponents a coordinate check tells apart as reference lines
+// (after one step, μP: n^0 for every layer's change; SP: n^-1/2 for h1, n^+1/2 for h2).
+PlotAxes width_axes(const std::string& quantity, int step, const std::vector<PlotCurve>& curves, bool references) {
+  PlotAxes axes;
+  axes.title = quantity + (step >= 0 ? " at step " + std::to_string(step) : "") + " vs width (geometric mean over seeds)";
+  axes.x_label = "width n";
+  axes.y_label = quantity;
+  axes.log_x = axes.log_y = true;
+  axes.x_ticks = TickRule::at_values;
+  axes.x_tick_values = distinct_x(curves);
+  if (references) axes.references = {{0, "n^0"}, {0.5, "n^1/2"}, {-0.5, "n^-1/2"}, {1, "n^1"}};
+  return axes;
 }
 
 }  // namespace
@@ -226,12 +242,10 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   char step_label[32];
   std::snprintf(step_label, sizeof step_label, "step %d", v.picture.step);
   if (ImGui::SliderInt("record", &record, 0, std::max(0, records - 1), step_label)) v.record = record;
+  ImGui::SameLine();
+  ImGui::Checkbox("reference slopes", &v.references);
 
-  PlotAxes axes;
-  axes.title = quantity + (records ? " at step " + std::to_string(v.picture.step) : "") + " vs width (geometric mean over seeds)";
-  axes.x_label = "width n";
-  axes.y_label = quantity;
-  axes.log_x = axes.log_y = true;
+  PlotAxes axes = width_axes(quantity, records ? v.picture.step : -1, v.picture.curves, v.references);
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;
   const float tables_height = slopes.empty() ? 0 : slopes_height(slopes);
   line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - tables_height)));

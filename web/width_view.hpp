@@ -35,6 +35,7 @@ struct WidthView {
   // the view on step 0 (where act_delta_rms is 0: an empty plot) for the whole next run.
   std::string family;  // which series family (act_delta_rms, act_rms, ...); "" or not recorded: act_delta_rms if recorded
   int record = 1;  // which recorded step
+  bool references = false;  // draw the reference slopes n^0, n^±1/2, n^1 through the data
   // The picture drawn, kept until the sweep steps, the family or record changes, or the imports change (cleared by
   // App's reset, since a new runner may have taken exactly as many steps as the old one).
   WidthPicture picture;

@@ -1,0 +1,124 @@
+// The legend of a 28-run sweep (7 widths × 2 learning rates × 2 seeds) at 1024 x 768, a common projector (issue:
+// "Legends cover the plot"): it sits beside the plot or under it, never over the data frame; it lists each width and
+// each learning rate once, every row in view; a click on a row hides its runs, a second click shows them, and
+// Ctrl+click shows a row's runs alone; the trace (web/drawn.hpp) says which rows are hidden, and the hover read-out
+// leaves hidden runs out. All through real mouse and keyboard input. Screenshots: build/screenshots/plot-legend-*.png.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { clickImGui, openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
+import { centre, click, drawn, findItem, hover, inside, plots } from './ui_driver.mjs';
+
+const T = { timeout: 600_000 };
+const WIDTHS = [8, 16, 32, 64, 128, 256, 512];
+const LRS = [0.0625, 0.5];
+let pg;
+before(async () => {
+  pg = await openPlayground({ viewport: { width: 1024, height: 768 } });
+  await runPreset(pg.page, /14-lr-transfer-toy-sp/, (s) => {
+    s.schedule.steps = 10;
+    s.sweep.width = WIDTHS;
+    s.sweep.lr = LRS;
+    s.sweep.seeds = [0, 1];
+  });
+}, T);
+after(async () => { await pg?.close(); });
+
+const stepPlot = async () => (await plots(pg.page, /vs step/))[0];
+// A legend row's label: its key, then what the row adds ("lr=0.5  2 of 14 diverged").
+const row = (key) => new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(  |$)`);
+const overlap = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+// The panel that holds a plot: the window whose name the plot's own child window (named by its id) extends.
+function panelOf(d, plot) {
+  const own = d.windows.find((w) => w.name.includes(`/${plot.id}_`));
+  return d.windows.find((w) => own.name.startsWith(`${w.name}/`) && !w.name.includes('/##'));
+}
+const middle = (plot) => ({ x: (plot.frame[0] + plot.frame[2]) / 2, y: (plot.frame[1] + plot.frame[3]) / 2 });
+
+// Ctrl+click on the legend row labelled `label`: the key goes down a frame before the click and up after it.
+async function ctrlClick(key) {
+  const item = await findItem(pg.page, row(key));
+  await pg.page.keyboard.down('Control');
+  await waitFrames(pg.page, 2);
+  await clickImGui(pg.page, centre(item.rect).x, centre(item.rect).y);
+  await pg.page.keyboard.up('Control');
+  await waitFrames(pg.page, 2);
+}
+
+test('28 runs: a row per width and per lr, beside the plot, all in view', T, async () => {
+  await click(pg.page, 'vs step');
+  const plot = await stepPlot();
+  const rows = [...WIDTHS.map((w) => `n=${w}`), ...LRS.map((lr) => `lr=${lr}`)];
+  const listed = plot.legend.map((r) => r.split('  ')[0]);
+  for (const r of rows) assert.ok(listed.includes(r), `legend lacks ${r}: ${JSON.stringify(plot.legend)}`);
+  assert.ok(plot.legend.length <= rows.length + 3, `a row per run? ${plot.legend.length} rows`);
+  assert.ok(plot.legend.some((r) => /ctrl\+click/.test(r)), 'the legend does not say how to hide and solo');
+  assert.ok(!overlap(plot.legend_rect, plot.frame), `legend ${plot.legend_rect} over the frame ${plot.frame}`);
+  assert.ok(inside(plot.legend_rect, plot.rect), 'legend outside the plot');
+  // Every row in view: its text starts inside the legend and no row runs past its top or bottom.
+  for (const r of rows) {
+    const item = await findItem(pg.page, row(r));
+    const start = [item.rect[0], item.rect[1], item.rect[0] + 1, item.rect[3]];
+    assert.ok(item.visible && inside(start, plot.legend_rect), `${r} cut off: ${item.rect} vs ${plot.legend_rect}`);
+  }
+  await screenshot(pg.page, 'plot-legend-vs-step-1024');
+});
+
+test('a click hides a width and a second shows it; ctrl+click solos an lr', T, async () => {
+  await click(pg.page, row('n=64'));
+  let plot = await stepPlot();
+  assert.deepEqual(plot.legend_hidden, ['n=64']);
+  let rows = await hover(pg.page, middle(plot).x, middle(plot).y);
+  assert.equal(rows.length, 24, JSON.stringify(rows));
+  assert.ok(rows.every((r) => !r.startsWith('n=64 ')), JSON.stringify(rows));
+  await screenshot(pg.page, 'plot-legend-hidden-1024');
+
+  await click(pg.page, row('n=64'));
+  plot = await stepPlot();
+  assert.deepEqual(plot.legend_hidden, []);
+
+  await ctrlClick('lr=0.5');
+  plot = await stepPlot();
+  assert.equal(plot.legend_solo, 'lr=0.5');
+  assert.deepEqual(plot.legend_hidden, ['lr=0.0625']);
+  rows = await hover(pg.page, middle(plot).x, middle(plot).y);
+  assert.equal(rows.length, 14, JSON.stringify(rows));
+  assert.ok(rows.every((r) => / lr=0\.5 /.test(r)), JSON.stringify(rows));
+
+  await ctrlClick('lr=0.5');
+  plot = await stepPlot();
+  assert.deepEqual({ hidden: plot.legend_hidden, solo: plot.legend_solo }, { hidden: [], solo: '' });
+});
+
+test('vs width and vs learning rate at 1024 x 768: the legend beside or under the frame', T, async () => {
+  for (const [tab, title, shot] of [['vs width', /vs width/, 'plot-legend-vs-width-1024'],
+    ['vs learning rate', /vs learning rate/, 'plot-legend-vs-lr-1024']]) {
+    await click(pg.page, tab);
+    const [plot] = await plots(pg.page, title);
+    assert.ok(plot.legend.length > 0, `${tab}: no legend`);
+    assert.ok(!overlap(plot.legend_rect, plot.frame), `${tab}: legend ${plot.legend_rect} over ${plot.frame}`);
+    await screenshot(pg.page, shot);
+  }
+  // This sweep records no act_rms, which max LR's verdict reads: the tab says so instead of failing.
+  await click(pg.page, 'max LR');
+  await waitFrames(pg.page, 3);
+  assert.deepEqual(await plots(pg.page, /eta_max/), []);
+  assert.deepEqual(pg.errors, []);
+});
+
+test('max LR at 1024 x 768: two plots side by side with their legends, the panel has nothing to scroll', T, async () => {
+  await runPreset(pg.page, /17-max-lr-mup/, (s) => {
+    s.sweep.width = [32, 64, 128];
+    s.sweep.seeds = [0];
+  });
+  await click(pg.page, 'max LR');
+  const d = await drawn(pg.page);
+  const shown = d.plots.filter((p) => /eta_max/.test(p.title));
+  assert.equal(shown.length, 2);
+  for (const plot of shown) {
+    assert.ok(plot.legend.length > 0, `${plot.title}: no legend`);
+    assert.ok(!overlap(plot.legend_rect, plot.frame), `${plot.title}: legend ${plot.legend_rect} over ${plot.frame}`);
+    assert.equal(panelOf(d, plot).scroll_max_y, 0, `${plot.title}: its panel scrolls`);
+  }
+  await screenshot(pg.page, 'plot-legend-max-lr-1024');
+  assert.deepEqual(pg.errors, []);
+});
