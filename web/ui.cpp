@@ -214,11 +214,12 @@ void runs_table(const App& app) {
   for (const char* h : {"run", "status", "steps", "train loss", "test"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   const auto& runs = app.runner->members();
+  const std::vector<ImU32> colors = member_colors(*app.runner);  // as the vs step plot draws them
   for (size_t i = 0; i < runs.size(); i++) {
     const Member& run = *runs[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(curve_color(int(i), int(runs.size()))), "%s", run.label().c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", run.label().c_str());
     ImGui::TableNextColumn();
     if (run.status() == RunStatus::diverged) ImGui::TextColored(kErrorColor, "diverged at step %d", run.diverged_at());
     else if (run.status() == RunStatus::failed) ImGui::TextColored(kErrorColor, "failed: %s", run.error().c_str());

@@ -33,6 +33,7 @@ LrTrial judge_run(const Member& run, double lr) {
   t.final_loss = run.status() == RunStatus::finished ? loss.back() : NAN;
   if (run.status() != RunStatus::finished) t.why = "diverged";
   else if (!(t.final_loss < t.initial_loss)) t.why = "loss did not fall";
+  else if (!run.find_series("act_rms/f")) t.why = "act_rms not recorded: the output's size is unknown";
   else if (run.find_series("act_rms/f")->values.back() == 0) t.why = "output is zero";
   else {
     t.passed = true;

@@ -43,7 +43,7 @@ for (const { tab, preset, edit, shows } of TABS) {
     for (const size of SIZES) {
       await pg.page.setViewportSize(size);
       await waitFrames(pg.page, 3);
-      await click(pg.page, tab);
+      await click(pg.page, tab, { window: 'right' });  // the spec editor has a field named 'anchor'
       await waitFrames(pg.page, 3);
       const d = await drawn(pg.page);
       const name = `tab-${tab.replace(/ /g, '-').toLowerCase()}-${size.width}x${size.height}`;
