@@ -159,9 +159,15 @@ void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, Anch
   char title[96];
   std::snprintf(title, sizeof title, "attention, layer %d head %d%s", v.layer + 1, v.head + 1, v.cut ? ", cut" : "");
   HeatmapText text{title, {}};
-  for (int t = 0; t < T; t++) {  // key labels on top, query labels on the left
+  // Key labels on top, query labels on the left; the top ones shrink to their column (at least 9 px) so neighbours
+  // never run together ("21 3 99", not "21399").
+  float widest = 0;
+  for (int t = 0; t < T; t++) widest = std::max(widest, ImGui::CalcTextSize(token_text(tokens[t], kind).c_str()).x);
+  const float top_size = std::max(9.0f, ImGui::GetFontSize() * std::min(1.0f, (cell - 2) / std::max(widest, 1.0f)));
+  for (int t = 0; t < T; t++) {
     const std::string label = token_text(tokens[t], kind);
-    dl->AddText(ImVec2(o.x + 36 + cell * float(t) + 2, o.y), IM_COL32(220, 220, 220, 255), label.c_str());
+    dl->AddText(ImGui::GetFont(), top_size, ImVec2(o.x + 36 + cell * float(t) + 1, o.y), IM_COL32(220, 220, 220, 255),
+                label.c_str());
     dl->AddText(ImVec2(o.x, o.y + 18 + cell * float(t) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), label.c_str());
     text.labels.push_back(label);
   }
