@@ -20,10 +20,3 @@ struct LrPicture {
 
 LrPicture lr_picture(const App& app);
 void lr_view(const App& app);
-
-// A width's curve and its η* dot, coloured `color`, in the page's style (solid; the caller restyles imported ones):
-// the curve's label "n=64  eta*=0.548" (flagged at the grid's edge), the dot named "n=64 eta*" with how it was found.
-std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color);
-
-// Whether η*'s grid minimum is the grid's first or last learning rate (a bound, not a minimum).
-bool at_grid_edge(const LrCurve& c);

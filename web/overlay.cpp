@@ -6,7 +6,7 @@
 #include <set>
 
 #include "engine/analysis/lr_transfer.hpp"
-#include "web/lr_view.hpp"
+#include "web/lr_curves.hpp"
 
 namespace {
 

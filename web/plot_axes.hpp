@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "web/plot.hpp"
+
+// How an axis places its ticks: 1-2-5 steps (decades, or 1…9 within a decade, on log axes), at given values (the
+// swept widths), or at powers of two (learning rates, which sweeps space by octaves).
+enum class TickRule { automatic, at_values, powers_of_two };
 
 struct AxisExtent {
   double lo = 0, hi = 1;  // in axis units

@@ -12,7 +12,7 @@
 
 #include "imgui.h"
 #include "web/drawn.hpp"
-#include "web/plot.hpp"
+#include "web/plot_curve.hpp"
 
 struct LegendRow {
   enum Kind { heading, curve, note } kind = curve;
