@@ -133,16 +133,26 @@ void draw_ticks(ImDrawList* dl, const AxisTicks& tx, const AxisTicks& ty, const 
   }
 }
 
-void draw_labels(ImDrawList* dl, const PlotAxes& axes, ImVec2 a, ImVec2 b) {
+// Text centred on `centre` within [left, right], its font shrunk (to 10 px at least) when it is wider: a title or an
+// axis label is never cut by the plot's edge.
+void centred_text(ImDrawList* dl, const std::string& s, float centre, float left, float right, float y, ImU32 color) {
+  const float full = ImGui::CalcTextSize(s.c_str()).x, room = right - left;
+  const float size = full > room ? std::max(10.0f, ImGui::GetFontSize() * room / full) : ImGui::GetFontSize();
+  const float w = full * size / ImGui::GetFontSize();
+  const float x = std::clamp(centre - w / 2, left, std::max(left, right - w));
+  dl->AddText(ImGui::GetFont(), size, ImVec2(x, y), color, s.c_str());
+}
+
+// `left`..`right`: the plot widget's horizontal extent (the title may use all of it).
+void draw_labels(ImDrawList* dl, const PlotAxes& axes, ImVec2 a, ImVec2 b, float left, float right) {
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const float line = ImGui::GetTextLineHeight();
   const std::string x_label = axes.x_label + (axes.log_x ? " (log)" : "");
   const std::string y_label = axes.y_label + (axes.log_y ? " (log)" : "");
   dl->AddRect(a, b, IM_COL32(255, 255, 255, 90));
-  dl->AddText(ImVec2((a.x + b.x - ImGui::CalcTextSize(x_label.c_str()).x) / 2, b.y + line + 4), text, x_label.c_str());
+  centred_text(dl, x_label, (a.x + b.x) / 2, a.x, b.x, b.y + line + 4, text);
   dl->AddText(ImVec2(a.x, a.y - line - 2), text, y_label.c_str());  // y label above the axis: ImGui cannot rotate text
-  dl->AddText(ImVec2((a.x + b.x - ImGui::CalcTextSize(axes.title.c_str()).x) / 2, a.y - 2 * line - 4), text,
-              axes.title.c_str());
+  centred_text(dl, axes.title, (a.x + b.x) / 2, left, right, a.y - 2 * line - 4, text);
 }
 
 // A polyline in dashes of 7 px with gaps of 5 px, the pattern running on across the points.
@@ -299,7 +309,7 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(l.a, l.b, IM_COL32(0, 0, 0, 60));
   draw_ticks(dl, tx, ty, sx, sy, l.a, l.b);
-  draw_labels(dl, axes, l.a, l.b);
+  draw_labels(dl, axes, l.a, l.b, origin.x, origin.x + size.x);
   if (curves.empty()) {
     const char* hint = "no data yet: press Run";
     const ImVec2 ts = ImGui::CalcTextSize(hint);
