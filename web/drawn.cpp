@@ -43,9 +43,12 @@ json::Value strings_json(const std::vector<std::string>& list) {
   return v;
 }
 
+// JSON has no NaN or infinity: a number that is not finite is written as null.
+json::Value number_json(double x) { return std::isfinite(x) ? json::Value::make_number(x) : json::Value(); }
+
 json::Value numbers_json(const std::vector<double>& list) {
   json::Value v = json::Value::make_array();
-  for (double x : list) v.push(std::isfinite(x) ? json::Value::make_number(x) : json::Value());
+  for (double x : list) v.push(number_json(x));
   return v;
 }
 
@@ -53,12 +56,12 @@ json::Value axis_json(const DrawnAxis& a) {
   json::Value v = json::Value::make_object();
   v.set("label", json::Value::make_string(a.label));
   v.set("log", json::Value::make_bool(a.log));
-  v.set("lo", numbers_json({a.lo}).array[0]);
-  v.set("hi", numbers_json({a.hi}).array[0]);
+  v.set("lo", number_json(a.lo));
+  v.set("hi", number_json(a.hi));
   v.set("tick_values", numbers_json(a.tick_values));
   v.set("ticks", strings_json(a.ticks));
-  v.set("data_lo", numbers_json({a.data_lo}).array[0]);
-  v.set("data_hi", numbers_json({a.data_hi}).array[0]);
+  v.set("data_lo", number_json(a.data_lo));
+  v.set("data_hi", number_json(a.data_hi));
   return v;
 }
 
