@@ -62,6 +62,20 @@ void Member::fail(const std::string& why) {
   error_ = why;
 }
 
+void Member::adopt_state(int steps_done, RunStatus status, int diverged_at, bool reached_stop_loss,
+                         const std::string& error) {
+  step_ = steps_done;
+  status_ = status;
+  diverged_at_ = diverged_at;
+  reached_stop_loss_ = reached_stop_loss;
+  error_ = error;
+}
+
+void Member::adopt_record(int step, const double* values) {
+  recorded_steps_.push_back(step);
+  for (size_t i = 0; i < series_.size(); i++) series_[i].values.push_back(values[i]);
+}
+
 const Series* Member::find_series(const std::string& name) const {
   for (const Series& s : series_)
     if (s.name == name) return &s;

@@ -55,6 +55,12 @@ class Member {
   const std::vector<Series>& series() const { return series_; }
   const Series* find_series(const std::string& name) const;
 
+  // A replica's side of training elsewhere (engine/run/runner_progress.hpp): the page draws a member that never steps
+  // while a Web Worker trains its twin, built from the same spec; these take on the state the twin reached.
+  void adopt_state(int steps_done, RunStatus status, int diverged_at, bool reached_stop_loss, const std::string& error);
+  void adopt_record(int step, const double* values);  // one value per series, in series() order
+  virtual void adopt_parameters(const double* params) = 0;  // parameters().size() of them
+
   bool on_gpu() const { return gpu_ != nullptr; }
   const std::string& gpu_name() const { return gpu_name_; }  // the adapter it started on ("" for the CPU)
   bool moved_to_cpu() const { return moved_to_cpu_; }  // it lost its device and went on on the CPU

@@ -2,6 +2,7 @@
 // gd_auto's step-size search, stop at a target loss), its record steps, and the same step as a kernel plan on a
 // GpuDevice in float32 (engine/run/mlp_member_gpu.cpp).
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -30,6 +31,9 @@ class MlpMember : public Member {
   std::string label() const override;
   const std::vector<double>& parameters() const override { return mlp_.params(); }
   const Mlp* mlp() const override { return &mlp_; }
+  void adopt_parameters(const double* params) override {
+    std::copy_n(params, mlp_.params().size(), mlp_.params().begin());
+  }
 
  private:
   Rows next_batch();

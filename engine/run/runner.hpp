@@ -45,6 +45,13 @@ class Runner {
   std::string backend_note() const;  // the first member's note about its backend ("" when none)
   bool moved_to_cpu() const;  // a member lost its device and went on on the CPU
 
+  // A replica's side of training elsewhere (engine/run/runner_progress.hpp): the step count and round-robin place the
+  // runner it follows reached.
+  void adopt_progress(long total_steps, int active_run) {
+    total_steps_ = total_steps;
+    next_ = active_run;
+  }
+
   // Result document: schema "muplay-result" version 1 (see README).
   json::Value results() const;
 

@@ -2,7 +2,9 @@
 // learning-rate schedule and clipping, shuffled mini-batches) stepped and recorded like any member, and the same
 // step as a kernel plan on a GpuDevice in float32 (engine/run/transformer_member_gpu.cpp).
 #pragma once
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "engine/model/anchor_trainer.hpp"
 #include "engine/run/member.hpp"
@@ -19,6 +21,10 @@ class TransformerMember : public Member {
   const std::vector<double>& parameters() const override { return trainer_.model().params(); }
   const AnchorTrainer* transformer() const override { return &trainer_; }
   AnchorTrainer* transformer() override { return &trainer_; }
+  void adopt_parameters(const double* params) override {
+    std::vector<double>& p = trainer_.model().params();
+    std::copy_n(params, p.size(), p.begin());
+  }
 
  private:
   void record_step(int t);

@@ -1,0 +1,150 @@
+#include "engine/run/runner_progress.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+constexpr uint32_t kProgressMagic = 0x6d757031;  // "mup1": the layout below, version 1
+
+class ByteWriter {
+ public:
+  template <class T>
+  void put(T value) { put_array(&value, 1); }
+  template <class T>
+  void put_array(const T* values, size_t count) {
+    const size_t at = bytes_.size();
+    bytes_.resize(at + count * sizeof(T));
+    if (count) std::memcpy(bytes_.data() + at, values, count * sizeof(T));
+  }
+  void put_string(const std::string& s) {
+    put(uint32_t(s.size()));
+    put_array(s.data(), s.size());
+  }
+  std::vector<uint8_t> take() { return std::move(bytes_); }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+class ByteReader {
+ public:
+  ByteReader(const uint8_t* bytes, size_t size) : at_(bytes), end_(bytes + size) {}
+  template <class T>
+  T get() {
+    T value;
+    get_array(&value, 1);
+    return value;
+  }
+  template <class T>
+  void get_array(T* values, size_t count) {
+    if (count > size_t(end_ - at_) / sizeof(T)) throw std::runtime_error("progress message: truncated");
+    if (count) std::memcpy(values, at_, count * sizeof(T));
+    at_ += count * sizeof(T);
+  }
+  std::string get_string() {
+    std::string s(get<uint32_t>(), '\0');
+    get_array(s.data(), s.size());
+    return s;
+  }
+  bool at_end() const { return at_ == end_; }
+
+ private:
+  const uint8_t* at_;
+  const uint8_t* end_;
+};
+
+bool moved(const Member& m, const ProgressCursor& c, size_t i) {
+  return m.steps_done() != c.steps_sent[i] || int(m.status()) != c.status_sent[i] ||
+         int(m.recorded_steps().size()) != c.records_sent[i];
+}
+
+// One member: its state, the records from `first_record` on (step, then one value per series), its parameters.
+void put_member(ByteWriter& w, const Member& m, int first_record) {
+  w.put(m.steps_done());
+  w.put(int32_t(m.status()));
+  w.put(m.diverged_at());
+  w.put(uint8_t(m.reached_stop_loss()));
+  w.put_string(m.error());
+  const int records = int(m.recorded_steps().size());
+  w.put(int32_t(records - first_record));
+  w.put(uint32_t(m.series().size()));
+  for (int r = first_record; r < records; r++) {
+    w.put(m.recorded_steps()[size_t(r)]);
+    for (const Series& s : m.series()) w.put(s.values[size_t(r)]);
+  }
+  w.put(uint64_t(m.parameters().size()));
+  w.put_array(m.parameters().data(), m.parameters().size());
+}
+
+void apply_member(ByteReader& r, Member& m, std::vector<double>& scratch) {
+  const int steps = r.get<int>();
+  const auto status = RunStatus(r.get<int32_t>());
+  const int diverged_at = r.get<int>();
+  const bool reached_stop_loss = r.get<uint8_t>() != 0;
+  const std::string error = r.get_string();
+  const int new_records = r.get<int32_t>();
+  if (r.get<uint32_t>() != m.series().size()) throw std::runtime_error("progress message: another member's series");
+  scratch.resize(m.series().size());
+  for (int k = 0; k < new_records; k++) {
+    const int step = r.get<int>();
+    r.get_array(scratch.data(), scratch.size());
+    m.adopt_record(step, scratch.data());
+  }
+  if (r.get<uint64_t>() != m.parameters().size()) throw std::runtime_error("progress message: another model's size");
+  scratch.resize(m.parameters().size());
+  r.get_array(scratch.data(), scratch.size());
+  m.adopt_parameters(scratch.data());
+  m.adopt_state(steps, status, diverged_at, reached_stop_loss, error);
+}
+
+}  // namespace
+
+std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& cursor) {
+  const auto& members = runner.members();
+  if (cursor.steps_sent.size() != members.size()) {
+    cursor = ProgressCursor{};
+    cursor.steps_sent.assign(members.size(), -1);
+    cursor.records_sent.assign(members.size(), 0);
+    cursor.status_sent.assign(members.size(), -1);
+  }
+  ByteWriter w;
+  uint32_t count = 0;
+  for (size_t i = 0; i < members.size(); i++) count += moved(*members[i], cursor, i);
+  if (count == 0 && runner.total_steps() == cursor.total_steps_sent) return {};
+  w.put(kProgressMagic);
+  w.put(int64_t(runner.total_steps()));
+  w.put(int32_t(runner.active_run()));
+  w.put(uint32_t(members.size()));
+  w.put(count);
+  for (size_t i = 0; i < members.size(); i++) {
+    const Member& m = *members[i];
+    if (!moved(m, cursor, i)) continue;
+    w.put(uint32_t(i));
+    put_member(w, m, cursor.records_sent[i]);
+    cursor.steps_sent[i] = m.steps_done();
+    cursor.records_sent[i] = int(m.recorded_steps().size());
+    cursor.status_sent[i] = int(m.status());
+  }
+  cursor.total_steps_sent = runner.total_steps();
+  return w.take();
+}
+
+void apply_progress(Runner& replica, const uint8_t* bytes, size_t size) {
+  ByteReader r(bytes, size);
+  if (r.get<uint32_t>() != kProgressMagic) throw std::runtime_error("progress message: unknown format");
+  const long total_steps = long(r.get<int64_t>());
+  const int active_run = r.get<int32_t>();
+  const auto& members = replica.members();
+  if (r.get<uint32_t>() != members.size()) throw std::runtime_error("progress message: another sweep");
+  const uint32_t count = r.get<uint32_t>();
+  std::vector<double> scratch;
+  for (uint32_t k = 0; k < count; k++) {
+    const uint32_t i = r.get<uint32_t>();
+    if (i >= members.size()) throw std::runtime_error("progress message: no member " + std::to_string(i));
+    apply_member(r, *members[i], scratch);
+  }
+  if (!r.at_end()) throw std::runtime_error("progress message: trailing bytes");
+  replica.adopt_progress(total_steps, active_run);
+}
