@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/run/runner_progress.hpp"
 #include "engine/spec/link.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/task/fashion_mnist.hpp"
@@ -207,10 +208,14 @@ bool reset(App& app) {
     app.runner = std::make_unique<Runner>(r.spec, app.spec_limits.fashion_mnist_dir, app.gpu.get(), app.gpu_why_none);
     app.limits = limit_curves(app.runner->spec(), app.runner->data(), &app.no_limit_why);
   }
+  app.remote.active = app.runner && app.remote.available && app.runner->members_on_gpu() == 0 &&
+                      !(app.pool && app.pool->threads() > 1);
+  if (app.remote.active) remote_start(app.remote, *app.runner, r.spec.task.kind == TaskKind::fashion_mnist);
   app.run_when_data_arrives = false;
   app.state = RunState::idle;
   app.spec_edited = false;
   app.steps_per_second = 0;
+  app.steps_at_last_advance = 0;
   app.slice_members = app.pool ? app.pool->threads() : 1;
   app.slice_steps = 1;
   app.message.clear();
@@ -224,6 +229,7 @@ void run(App& app) {
       return;
     }
   app.state = RunState::running;
+  if (app.remote.active) remote_send(app.remote, "run");
 }
 
 void data_arrived(App& app, const std::string& error) {
@@ -234,17 +240,50 @@ void data_arrived(App& app, const std::string& error) {
     app.message = error + " (the spec is kept: Run or Reset tries again)";
     return;
   }
-  if (reset(app) && run_now) app.state = RunState::running;
+  if (reset(app) && run_now) run(app);
 }
 
+namespace {
+void rebuild_unstarted(App& app, bool changes_choice);
+}  // namespace
+
 void pause(App& app) {
-  if (app.state == RunState::running) app.state = RunState::paused;
+  if (app.state != RunState::running) return;
+  app.state = RunState::paused;
+  if (app.remote.active) remote_send(app.remote, "pause");
 }
 
 void step_once(App& app) {
   if (!app.runner || app.spec_edited)
     if (!reset(app)) return;
+  if (app.remote.active) {  // the step arrives as the worker's next message
+    if (app.state == RunState::finished) return;
+    app.state = RunState::paused;
+    return remote_send(app.remote, "step");
+  }
   app.state = app.runner->step() && !app.runner->done() ? RunState::paused : RunState::finished;
+}
+
+void trainer_ready(App& app) {
+  app.remote.available = true;
+  rebuild_unstarted(app, app.runner != nullptr);
+}
+
+void trainer_progress(App& app, int generation) {
+  remote_take_message(app.remote);
+  if (!app.remote.active || generation != app.remote.generation || !app.runner) return;
+  const std::string why = apply_progress(*app.runner, app.remote.inbox.data(), app.remote.inbox.size());
+  if (!why.empty()) return trainer_failed(app, generation, why);
+  if (app.runner->done() && app.state != RunState::idle) app.state = RunState::finished;
+}
+
+void trainer_failed(App& app, int generation, const std::string& why) {
+  if (generation >= 0 && generation != app.remote.generation) return;
+  app.remote.available = false;
+  if (!app.remote.active) return;
+  app.remote.active = false;
+  if (app.state == RunState::running) app.state = RunState::paused;
+  app.message = "Training in the background stopped (" + why + "). Reset and Run train on the page itself.";
 }
 
 namespace {
@@ -291,12 +330,11 @@ void adapt_slice(App& app, double took_ms, double budget_ms) {
 
 }  // namespace
 
-void advance(App& app, double budget_ms, double (*now_ms)()) {
+namespace {
+
+// Steps the app's own runner for about `budget_ms`.
+void train_here(App& app, double budget_ms, double (*now_ms)()) {
   const double start = now_ms();
-  const double since_last_s = (start - app.last_advance_ms) / 1000;
-  app.last_advance_ms = start;
-  if (app.state != RunState::running || !app.runner) return;
-  const long steps_before = app.runner->total_steps();
   while (now_ms() - start < budget_ms) {
     const double call_start = now_ms();
     const bool parallel = app.pool && app.pool->threads() > 1 && app.runner->members_on_gpu() == 0;
@@ -307,8 +345,22 @@ void advance(App& app, double budget_ms, double (*now_ms)()) {
     if (app.runner->waiting()) break;  // the device's reads arrive between frames, not during this loop
     if (parallel) adapt_slice(app, now_ms() - call_start, budget_ms);
   }
+}
+
+}  // namespace
+
+void advance(App& app, double budget_ms, double (*now_ms)()) {
+  const double start = now_ms();
+  const double since_last_s = (start - app.last_advance_ms) / 1000;
+  app.last_advance_ms = start;
+  const long steps_before = app.steps_at_last_advance;
+  app.steps_at_last_advance = app.runner ? app.runner->total_steps() : 0;
+  if (app.state != RunState::running || !app.runner) return;
+  if (!app.remote.active) train_here(app, budget_ms, now_ms);
+  app.steps_at_last_advance = app.runner->total_steps();
   if (since_last_s <= 0 || since_last_s > 1) return;  // first frame, or the tab was in the background
-  // Steps per second of wall time, smoothed over about ten frames so the status bar is readable.
+  // Steps per second of wall time (the worker's steps arrive between frames), smoothed over about ten frames so the
+  // status bar is readable.
   const double rate = double(app.runner->total_steps() - steps_before) / since_last_s;
   app.steps_per_second = app.steps_per_second == 0 ? rate : 0.9 * app.steps_per_second + 0.1 * rate;
 }

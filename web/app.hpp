@@ -1,8 +1,9 @@
 // The browser app's state and the actions the panels (and the JS test hook) take on it.
 //
 // The app holds what the user sees and edits: the spec document in the editor, its validation errors,
-// the presets, and the Runner of the experiment being trained. Training itself is the engine's: the app
-// only calls Runner::step() in time slices each frame, so the page stays responsive.
+// the presets, and the Runner of the experiment being trained. Training itself is the engine's: a Web Worker trains
+// the runner's twin and the app's runner follows it (web/remote_training.hpp); where the app trains itself, it calls
+// Runner::step() in time slices each frame, so the page stays responsive.
 #pragma once
 #include <memory>
 #include <string>
@@ -21,6 +22,7 @@
 #include "web/width_view.hpp"
 #include "web/anchor_view.hpp"
 #include "web/phenomena_view.hpp"
+#include "web/remote_training.hpp"
 
 enum class RunState { idle, running, paused, finished };
 const char* run_state_name(RunState s);
@@ -48,6 +50,8 @@ struct App {
   std::unique_ptr<WorkerPool> pool;
   int slice_members = 1, slice_steps = 1;
   double last_advance_ms = 0;
+  long steps_at_last_advance = 0;
+  RemoteTraining remote;  // the Web Worker that trains while the page draws
 
   // Result documents imported as reference sets (web/imported_runs.hpp), drawn over the page's runs where they are of
   // the same model kind and task. They are not part of the share link (a spec only) nor kept in browser storage.
@@ -141,8 +145,16 @@ void data_arrived(App& app, const std::string& error);
 void gpu_ready(App& app, std::unique_ptr<GpuDevice> device);
 void gpu_unavailable(App& app, const std::string& why);
 
-// Trains for about `budget_ms` of wall time (called once per frame while running).
+// Trains for about `budget_ms` of wall time (called once per frame while running); with the worker training, only
+// measures its pace.
 void advance(App& app, double budget_ms, double (*now_ms)());
+
+// The training worker (web/remote_training.hpp) is ready: a run not started yet is rebuilt to train there.
+void trainer_ready(App& app);
+// Its message for runner `generation` is in JS: the app's runner takes it on (an older runner's is dropped).
+void trainer_progress(App& app, int generation);
+// It could not train runner `generation` (-1: the worker itself failed): the app trains on its own thread from now.
+void trainer_failed(App& app, int generation, const std::string& why);
 
 // Builds this frame's ImGui windows (call between ImGui::NewFrame and ImGui::Render).
 void draw_ui(App& app);

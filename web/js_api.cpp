@@ -501,10 +501,21 @@ EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(
 
 // For the browser tests of fault handling: sweep member `member` of the current runner throws when it reaches `step`.
 EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {
-  if (!the_app().runner) return 0;
-  the_app().runner->inject_fault(member, step, "injected fault (browser test)");
+  App& app = the_app();
+  if (!app.runner) return 0;
+  if (app.remote.active) remote_inject_fault(app.remote, member, step);
+  else app.runner->inject_fault(member, step, "injected fault (browser test)");
   return 1;
 }
+
+// The training worker (web/trainer_client.js): ready; a message for runner `generation` waits in JS; it failed.
+EMSCRIPTEN_KEEPALIVE void muplay_trainer_ready() { trainer_ready(the_app()); }
+EMSCRIPTEN_KEEPALIVE void muplay_trainer_progress(int generation) { trainer_progress(the_app(), generation); }
+EMSCRIPTEN_KEEPALIVE void muplay_trainer_failed(int generation, const char* why) {
+  trainer_failed(the_app(), generation, why);
+}
+// Whether the current run trains in the worker (1) or on the page's thread (0).
+EMSCRIPTEN_KEEPALIVE int muplay_trains_in_worker() { return the_app().remote.active ? 1 : 0; }
 
 // Bytes of the wasm heap in use by malloc (not the memory's size, which only grows): the soak test watches it.
 EMSCRIPTEN_KEEPALIVE double muplay_heap_bytes() { return double(mallinfo().uordblks); }

@@ -140,17 +140,6 @@ void frame() {
   app.last_frame_start_ms = start_ms;
 }
 
-// The page's subset is fetched only when a spec needs it (web/data_loader.js); its sizes are known from the build,
-// so specs validate before it arrives (web/CMakeLists.txt defines them when the build has the data to serve).
-SpecLimits page_spec_limits() {
-  SpecLimits limits{kBrowserTimeBudget, kPageFashionMnistDir};
-#ifdef MUPLAY_FASHION_MNIST_TRAIN
-  limits.fashion_mnist_train = MUPLAY_FASHION_MNIST_TRAIN;
-  limits.fashion_mnist_test = MUPLAY_FASHION_MNIST_TEST;
-#endif
-  return limits;
-}
-
 }  // namespace
 
 int main() {

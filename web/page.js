@@ -13,6 +13,7 @@ import { startImports } from './imports.js';
 import { startSavedRuns } from './saved_runs.js';
 import { startShare } from './share.js';
 import { describeStorageError, openStorage } from './storage.js';
+import { startTrainer } from './trainer_client.js';
 import { openGpu } from './webgpu_backend.js';
 
 const $ = (id) => document.getElementById(id);
@@ -151,11 +152,15 @@ async function main() {
   const options = pageOptions(location.search);
   const ui = makeUi();
   startDataLoader(m, ui);
+  // The training worker loads beside the app; the first experiment waits for it (a few hundred ms at most), so an
+  // autoplayed run trains there too. Without it the app trains on the page's thread.
+  const trainerStarted = startTrainer(m);
   const gpuStarted = startGpu(m);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
   const storage = options.embed ? null : await storageOrNull(ui);
+  await Promise.race([trainerStarted, new Promise((resolve) => setTimeout(resolve, 5000))]);
   await openFirstExperiment(m, options, storage, ui);
   if (options.autoplay) m.muplay_run();
 

@@ -1,7 +1,6 @@
 #include "engine/run/runner_progress.hpp"
 
 #include <cstring>
-#include <stdexcept>
 #include <string>
 
 namespace {
@@ -31,28 +30,36 @@ class ByteWriter {
 class ByteReader {
  public:
   ByteReader(const uint8_t* bytes, size_t size) : at_(bytes), end_(bytes + size) {}
+  // Past the end every read gives zeros and ok() turns false.
   template <class T>
   T get() {
-    T value;
+    T value{};
     get_array(&value, 1);
     return value;
   }
   template <class T>
   void get_array(T* values, size_t count) {
-    if (count > size_t(end_ - at_) / sizeof(T)) throw std::runtime_error("progress message: truncated");
+    if (!ok_ || count > size_t(end_ - at_) / sizeof(T)) {
+      ok_ = false;
+      return;
+    }
     if (count) std::memcpy(values, at_, count * sizeof(T));
     at_ += count * sizeof(T);
   }
   std::string get_string() {
-    std::string s(get<uint32_t>(), '\0');
+    const uint32_t size = get<uint32_t>();
+    if (size > size_t(end_ - at_)) ok_ = false;
+    std::string s(ok_ ? size : 0, '\0');
     get_array(s.data(), s.size());
     return s;
   }
+  bool ok() const { return ok_; }
   bool at_end() const { return at_ == end_; }
 
  private:
   const uint8_t* at_;
   const uint8_t* end_;
+  bool ok_ = true;
 };
 
 bool moved(const Member& m, const ProgressCursor& c, size_t i) {
@@ -71,32 +78,49 @@ void put_member(ByteWriter& w, const Member& m, int first_record) {
   w.put(int32_t(records - first_record));
   w.put(uint32_t(m.series().size()));
   for (int r = first_record; r < records; r++) {
-    w.put(m.recorded_steps()[size_t(r)]);
+    w.put(double(m.recorded_steps()[size_t(r)]));
     for (const Series& s : m.series()) w.put(s.values[size_t(r)]);
   }
   w.put(uint64_t(m.parameters().size()));
   w.put_array(m.parameters().data(), m.parameters().size());
 }
 
-void apply_member(ByteReader& r, Member& m, std::vector<double>& scratch) {
-  const int steps = r.get<int>();
-  const auto status = RunStatus(r.get<int32_t>());
-  const int diverged_at = r.get<int>();
-  const bool reached_stop_loss = r.get<uint8_t>() != 0;
-  const std::string error = r.get_string();
-  const int new_records = r.get<int32_t>();
-  if (r.get<uint32_t>() != m.series().size()) throw std::runtime_error("progress message: another member's series");
-  scratch.resize(m.series().size());
-  for (int k = 0; k < new_records; k++) {
-    const int step = r.get<int>();
-    r.get_array(scratch.data(), scratch.size());
-    m.adopt_record(step, scratch.data());
-  }
-  if (r.get<uint64_t>() != m.parameters().size()) throw std::runtime_error("progress message: another model's size");
-  scratch.resize(m.parameters().size());
-  r.get_array(scratch.data(), scratch.size());
-  m.adopt_parameters(scratch.data());
-  m.adopt_state(steps, status, diverged_at, reached_stop_loss, error);
+// One member's part of a message, read whole before anything is applied.
+struct MemberUpdate {
+  Member* member = nullptr;
+  int steps = 0, diverged_at = -1;
+  RunStatus status = RunStatus::running;
+  bool reached_stop_loss = false;
+  std::string error;
+  std::vector<double> records;  // per record: its step, then one value per series
+  std::vector<double> params;
+};
+
+// Reads the part of `m`. Returns "" or why it does not fit.
+std::string read_member(ByteReader& r, Member& m, MemberUpdate& u) {
+  u.member = &m;
+  u.steps = r.get<int>();
+  u.status = RunStatus(r.get<int32_t>());
+  u.diverged_at = r.get<int>();
+  u.reached_stop_loss = r.get<uint8_t>() != 0;
+  u.error = r.get_string();
+  const int32_t new_records = r.get<int32_t>();
+  if (r.get<uint32_t>() != m.series().size()) return "another member's series";
+  if (new_records < 0 || new_records > (1 << 24)) return "a bad record count";
+  u.records.resize(size_t(new_records) * (m.series().size() + 1));
+  r.get_array(u.records.data(), u.records.size());
+  if (r.get<uint64_t>() != m.parameters().size()) return "another model's size";
+  u.params.resize(m.parameters().size());
+  r.get_array(u.params.data(), u.params.size());
+  return r.ok() ? "" : "truncated";
+}
+
+void apply_member(const MemberUpdate& u) {
+  Member& m = *u.member;
+  const size_t width = m.series().size() + 1;
+  for (size_t at = 0; at < u.records.size(); at += width) m.adopt_record(int(u.records[at]), u.records.data() + at + 1);
+  m.adopt_parameters(u.params.data());
+  m.adopt_state(u.steps, u.status, u.diverged_at, u.reached_stop_loss, u.error);
 }
 
 }  // namespace
@@ -131,20 +155,24 @@ std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& curso
   return w.take();
 }
 
-void apply_progress(Runner& replica, const uint8_t* bytes, size_t size) {
+std::string apply_progress(Runner& replica, const uint8_t* bytes, size_t size) {
   ByteReader r(bytes, size);
-  if (r.get<uint32_t>() != kProgressMagic) throw std::runtime_error("progress message: unknown format");
+  if (r.get<uint32_t>() != kProgressMagic) return "progress message: unknown format";
   const long total_steps = long(r.get<int64_t>());
   const int active_run = r.get<int32_t>();
   const auto& members = replica.members();
-  if (r.get<uint32_t>() != members.size()) throw std::runtime_error("progress message: another sweep");
+  if (r.get<uint32_t>() != members.size()) return "progress message: another sweep";
   const uint32_t count = r.get<uint32_t>();
-  std::vector<double> scratch;
-  for (uint32_t k = 0; k < count; k++) {
+  if (count > members.size()) return "progress message: more members than the sweep has";
+  std::vector<MemberUpdate> updates(count);
+  for (MemberUpdate& u : updates) {
     const uint32_t i = r.get<uint32_t>();
-    if (i >= members.size()) throw std::runtime_error("progress message: no member " + std::to_string(i));
-    apply_member(r, *members[i], scratch);
+    if (i >= members.size()) return "progress message: no member " + std::to_string(i);
+    const std::string why = read_member(r, *members[i], u);
+    if (!why.empty()) return "progress message: member " + std::to_string(i) + ": " + why;
   }
-  if (!r.at_end()) throw std::runtime_error("progress message: trailing bytes");
+  if (!r.at_end()) return "progress message: trailing bytes";
+  for (const MemberUpdate& u : updates) apply_member(u);
   replica.adopt_progress(total_steps, active_run);
+  return "";
 }

@@ -5,6 +5,7 @@
 // message in order makes the replica's results() equal the trained runner's, bit for bit.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/run/runner.hpp"
@@ -19,6 +20,6 @@ struct ProgressCursor {
 
 // The progress of `runner` since `cursor` (which it advances); empty when nothing moved.
 std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& cursor);
-// Applies one message to a replica of the runner that encoded it. Throws std::runtime_error on bytes that do not fit
-// the replica (another spec, a truncated message), leaving the members already applied as they are.
-void apply_progress(Runner& replica, const uint8_t* bytes, size_t size);
+// Applies one message to a replica of the runner that encoded it. Returns "" or why the bytes do not fit the replica
+// (another spec, a truncated message), and then changes nothing.
+std::string apply_progress(Runner& replica, const uint8_t* bytes, size_t size);

@@ -1,0 +1,37 @@
+#include "web/remote_training.hpp"
+
+#include <emscripten.h>
+
+#include "engine/base/json.hpp"
+#include "engine/run/runner.hpp"
+
+// window.muplayTrainer is web/trainer_client.js's handle on the worker.
+EM_JS(void, js_trainer_start, (int generation, const char* spec, int with_data), {
+  muplayTrainer.start(generation, UTF8ToString(spec), with_data !== 0);
+});
+EM_JS(void, js_trainer_send, (int generation, const char* command, int member, int step), {
+  muplayTrainer.send(generation, UTF8ToString(command), member, step);
+});
+EM_JS(int, js_trainer_pending_size, (), { return muplayTrainer.pending ? muplayTrainer.pending.length : 0; });
+EM_JS(void, js_trainer_take, (uint8_t* out), {
+  HEAPU8.set(muplayTrainer.pending, out);
+  muplayTrainer.pending = null;
+});
+
+void remote_start(RemoteTraining& remote, const Runner& runner, bool with_data) {
+  remote.generation++;
+  js_trainer_start(remote.generation, json::write(spec_to_json(runner.spec())).c_str(), with_data ? 1 : 0);
+}
+
+void remote_send(const RemoteTraining& remote, const char* command) {
+  js_trainer_send(remote.generation, command, -1, -1);
+}
+
+void remote_inject_fault(const RemoteTraining& remote, int member, int step) {
+  js_trainer_send(remote.generation, "fault", member, step);
+}
+
+void remote_take_message(RemoteTraining& remote) {
+  remote.inbox.resize(size_t(js_trainer_pending_size()));
+  if (!remote.inbox.empty()) js_trainer_take(remote.inbox.data());
+}

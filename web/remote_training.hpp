@@ -1,0 +1,30 @@
+// Training in a Web Worker. web/trainer_client.js starts a worker running the engine alone (web/trainer.cpp in
+// web/trainer_worker.js); while a run trains there, the app's Runner is a replica that never steps: it applies the
+// progress the worker posts (engine/run/runner_progress.hpp) between frames, and the views draw it as they would a
+// runner stepped here. Training then takes a core of its own and the page draws at the display's rate.
+//
+// The app trains here instead when there is no worker (it failed to start), when members train on WebGPU (the device
+// belongs to the page), and in the threaded build with several cores (its pool steps members on all of them).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+class Runner;
+
+struct RemoteTraining {
+  bool available = false;  // the worker started and said it is ready
+  bool active = false;     // the app's runner follows the worker
+  int generation = 0;      // counts the runners sent to the worker: progress of an older one is dropped
+  std::vector<uint8_t> inbox;  // the last message's bytes, copied in from JS
+};
+
+// Sends `runner`'s spec to the worker, which builds its twin (discarding the runner it had). `with_data`: the spec
+// reads the page's Fashion-MNIST files, which go with it.
+void remote_start(RemoteTraining& remote, const Runner& runner, bool with_data);
+// "run", "pause" or "step": the worker trains on, stops after its current slice, or takes one step.
+void remote_send(const RemoteTraining& remote, const char* command);
+// The worker's runner throws at `step` of `member` (Runner::inject_fault), for the fault-handling tests.
+void remote_inject_fault(const RemoteTraining& remote, int member, int step);
+// Copies the pending message's bytes from JS into remote.inbox.
+void remote_take_message(RemoteTraining& remote);
