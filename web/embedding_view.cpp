@@ -78,11 +78,11 @@ void embedding_view(EmbeddingView& v, const Runner& runner) {
     ImGui::TextDisabled("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9).");
     return;
   }
-  if (v.runner != &runner || v.computed_at != runner.total_steps()) {
+  if (v.runner != &runner || v.computed_at != runner.state_revision()) {
     v.note.clear();
     v.panels = embedding_panels(runner, &v.note);
     v.runner = &runner;
-    v.computed_at = runner.total_steps();
+    v.computed_at = runner.state_revision();
   }
   ImGui::TextWrapped("PCA of the word embeddings (first layer's response to each one-hot word), seed %d. Orange: "
                      "words of cluster A, blue: cluster B. Separation = distance of the cluster means squared over "

@@ -17,7 +17,7 @@ struct EmbeddingPanel {
 // What the view last computed (PCA is not free: it is redone only when training has moved on).
 struct EmbeddingView {
   const Runner* runner = nullptr;
-  long computed_at = -1;  // runner->total_steps() when computed
+  long computed_at = -1;  // runner->state_revision() when computed
   std::vector<EmbeddingPanel> panels;
   std::string note;  // why there is no n = ∞ panel, if there is none
 };

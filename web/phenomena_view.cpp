@@ -46,10 +46,12 @@ const std::vector<double>& picture(PhenomenaView& v, const Member& run, const Da
   for (NetworkPicture& q : v.pictures)
     if (q.member == &run && q.data == d) p = &q;
   if (!p) p = &v.pictures.emplace_back(NetworkPicture{&run, d});
-  if (p->steps != run.steps_done() || p->records != int(run.recorded_steps().size())) {
+  if (p->steps != run.steps_done() || p->records != int(run.recorded_steps().size()) ||
+      p->adopted != run.parameters_adopted()) {
     p->values = compute();
     p->steps = run.steps_done();
     p->records = int(run.recorded_steps().size());
+    p->adopted = run.parameters_adopted();
   }
   return p->values;
 }

@@ -20,7 +20,7 @@
 struct NetworkPicture {
   const Member* member = nullptr;
   const Dataset* data = nullptr;  // null for a picture of the weights alone
-  int steps = -1, records = -1;   // the member's state it was computed at
+  int steps = -1, records = -1, adopted = -1;  // the member's state it was computed at
   std::vector<double> values;
 };
 

@@ -12,6 +12,9 @@ EM_JS(void, js_trainer_start, (int generation, const char* spec, int with_data),
 EM_JS(void, js_trainer_send, (int generation, const char* command, int member, int step), {
   muplayTrainer.send(generation, UTF8ToString(command), member, step);
 });
+EM_JS(void, js_trainer_want_parameters, (int generation, int wanted), {
+  muplayTrainer.wantParameters(generation, wanted !== 0);
+});
 EM_JS(int, js_trainer_pending_size, (), { return muplayTrainer.pending ? muplayTrainer.pending.length : 0; });
 EM_JS(void, js_trainer_take, (uint8_t* out), {
   HEAPU8.set(muplayTrainer.pending, out);
@@ -21,6 +24,13 @@ EM_JS(void, js_trainer_take, (uint8_t* out), {
 void remote_start(RemoteTraining& remote, const Runner& runner, bool with_data) {
   remote.generation++;
   js_trainer_start(remote.generation, json::write(spec_to_json(runner.spec())).c_str(), with_data ? 1 : 0);
+  js_trainer_want_parameters(remote.generation, remote.parameters_wanted ? 1 : 0);
+}
+
+void remote_want_parameters(RemoteTraining& remote, bool wanted) {
+  if (wanted == remote.parameters_wanted) return;
+  remote.parameters_wanted = wanted;
+  if (remote.active) js_trainer_want_parameters(remote.generation, wanted ? 1 : 0);
 }
 
 void remote_send(const RemoteTraining& remote, const char* command) {

@@ -16,6 +16,7 @@ struct RemoteTraining {
   bool available = false;  // the worker started and said it is ready
   bool active = false;     // the app's runner follows the worker
   int generation = 0;      // counts the runners sent to the worker: progress of an older one is dropped
+  bool parameters_wanted = false;  // told to the worker: the page draws a model (see remote_want_parameters)
   std::vector<uint8_t> inbox;  // the last message's bytes, copied in from JS
 };
 
@@ -24,6 +25,9 @@ struct RemoteTraining {
 void remote_start(RemoteTraining& remote, const Runner& runner, bool with_data);
 // "run", "pause" or "step": the worker trains on, stops after its current slice, or takes one step.
 void remote_send(const RemoteTraining& remote, const char* command);
+// Whether the page draws a model this frame (the phenomena, embeddings or anchor tab): the worker then sends the
+// parameters as they change; otherwise only with each member's final state. Tells the worker when it changes.
+void remote_want_parameters(RemoteTraining& remote, bool wanted);
 // The worker's runner throws at `step` of `member` (Runner::inject_fault), for the fault-handling tests.
 void remote_inject_fault(const RemoteTraining& remote, int member, int step);
 // Copies the pending message's bytes from JS into remote.inbox.

@@ -19,6 +19,7 @@ struct Trainer {
   ProgressCursor cursor;
   std::vector<uint8_t> message;
   std::string error;
+  bool parameters_wanted = false;  // the page draws a model: send parameters as they change
 };
 
 Trainer& trainer() {
@@ -58,6 +59,9 @@ EMSCRIPTEN_KEEPALIVE int trainer_step() {
   return runner && runner->step() && !runner->done() ? 1 : 0;
 }
 
+// Whether the page draws a model now (its parameters then come with every message; else only with a final state).
+EMSCRIPTEN_KEEPALIVE void trainer_want_parameters(int wanted) { trainer().parameters_wanted = wanted != 0; }
+
 // For the tests of the fault handling (Runner::inject_fault).
 EMSCRIPTEN_KEEPALIVE void trainer_inject_fault(int member, int step) {
   if (Runner* runner = trainer().runner.get()) runner->inject_fault(member, step, "injected fault (browser test)");
@@ -66,7 +70,7 @@ EMSCRIPTEN_KEEPALIVE void trainer_inject_fault(int member, int step) {
 // The progress since the last call, as bytes (trainer_progress_size of them; 0 when nothing moved).
 EMSCRIPTEN_KEEPALIVE const uint8_t* trainer_progress() {
   Trainer& t = trainer();
-  t.message = t.runner ? encode_progress(*t.runner, t.cursor) : std::vector<uint8_t>{};
+  t.message = t.runner ? encode_progress(*t.runner, t.cursor, t.parameters_wanted) : std::vector<uint8_t>{};
   return t.message.data();
 }
 EMSCRIPTEN_KEEPALIVE double trainer_progress_size() { return double(trainer().message.size()); }

@@ -30,6 +30,9 @@ export function startTrainer(m) {
     send(generation, command, member, step) {
       worker.postMessage({ type: command, generation, member, step });
     },
+    wantParameters(generation, wanted) {
+      worker.postMessage({ type: 'parameters', generation, wanted });
+    },
   };
   return new Promise((resolve) => {
     worker.onmessage = (e) => {

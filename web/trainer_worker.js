@@ -1,6 +1,6 @@
 // The training worker: runs web/trainer.cpp (muplay-trainer.js/.wasm, the engine alone) for the page
-// (web/trainer_client.js). Messages in: start {generation, spec, files}, run, pause, step, fault {member, step}, each
-// for one generation (the runner it names; an older one's are ignored). Messages out: ready, progress {generation,
+// (web/trainer_client.js). Messages in: start {generation, spec, files}, run, pause, step, fault {member, step},
+// parameters {wanted} (the page draws a model: send its parameters as they change), each for one generation (the runner it names; an older one's are ignored). Messages out: ready, progress {generation,
 // bytes} after each slice of training (engine/run/runner_progress.hpp), failed {generation, message}.
 //
 // It trains in slices of SLICE_MS, posting between them and reading the page's messages; the slice grows to ten
@@ -57,6 +57,9 @@ function handle(d) {
   } else if (d.type === 'step') {
     running = false;
     trainer._trainer_step();
+    post();
+  } else if (d.type === 'parameters') {
+    trainer._trainer_want_parameters(d.wanted ? 1 : 0);
     post();
   } else if (d.type === 'fault') {
     trainer._trainer_inject_fault(d.member, d.step);

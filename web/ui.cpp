@@ -268,6 +268,7 @@ void use_exponents(App& app, const std::vector<Abc>& abc) {
 // of the finished or running sweep, the parametrization explorer and the largest stable learning rate (E1).
 void views(App& app) {
   if (!ImGui::BeginTabBar("views")) return;
+  bool draws_model = false;  // a tab that draws the models themselves: the training worker sends their parameters
   if (ImGui::BeginTabItem("vs step")) {
     if (app.view.plot) plot_panel(app);
     if (app.view.runs) runs_table(app);
@@ -282,14 +283,17 @@ void views(App& app) {
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("embeddings")) {
+    draws_model = true;
     if (app.runner) embedding_view(app.embedding_view, *app.runner);
     ImGui::EndTabItem();
   }
   if (app.runner && app.runner->spec().model.kind == ModelKind::transformer && ImGui::BeginTabItem("anchor")) {
+    draws_model = true;
     anchor_view(app.anchor_view, *app.runner);
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("phenomena")) {
+    draws_model = true;
     if (app.runner) phenomena_view(app.phenomena_view, *app.runner);
     ImGui::EndTabItem();
   }
@@ -302,6 +306,7 @@ void views(App& app) {
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();
+  remote_want_parameters(app.remote, draws_model);
 }
 
 std::string status_line(const App& app) {

@@ -76,6 +76,11 @@ void Member::adopt_record(int step, const double* values) {
   for (size_t i = 0; i < series_.size(); i++) series_[i].values.push_back(values[i]);
 }
 
+void Member::adopt_parameters(const double* params) {
+  load_parameters(params);
+  parameters_adopted_++;
+}
+
 const Series* Member::find_series(const std::string& name) const {
   for (const Series& s : series_)
     if (s.name == name) return &s;

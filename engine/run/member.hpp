@@ -59,7 +59,9 @@ class Member {
   // while a Web Worker trains its twin, built from the same spec; these take on the state the twin reached.
   void adopt_state(int steps_done, RunStatus status, int diverged_at, bool reached_stop_loss, const std::string& error);
   void adopt_record(int step, const double* values);  // one value per series, in series() order
-  virtual void adopt_parameters(const double* params) = 0;  // parameters().size() of them
+  void adopt_parameters(const double* params);  // parameters().size() of them
+  // How many times the parameters were adopted: with steps_done(), it says when a view must redraw a model.
+  int parameters_adopted() const { return parameters_adopted_; }
 
   bool on_gpu() const { return gpu_ != nullptr; }
   const std::string& gpu_name() const { return gpu_name_; }  // the adapter it started on ("" for the CPU)
@@ -93,6 +95,7 @@ class Member {
     double* second_moment;
   };
   virtual HostState host_state() = 0;
+  virtual void load_parameters(const double* params) = 0;  // copies parameters().size() of them into the model
   virtual BatchOrder& batch_order() = 0;
   virtual void record_read(int t, double last_batch_loss) = 0;  // a record step's state came back
   virtual void finish() = 0;  // after the last step (on a device: its state came back): the final record
@@ -114,6 +117,7 @@ class Member {
   std::string backend_note_;
   std::string gpu_name_;
   bool moved_to_cpu_ = false;
+  int parameters_adopted_ = 0;
 
  private:
   void gpu_issue_step();

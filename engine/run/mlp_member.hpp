@@ -31,9 +31,6 @@ class MlpMember : public Member {
   std::string label() const override;
   const std::vector<double>& parameters() const override { return mlp_.params(); }
   const Mlp* mlp() const override { return &mlp_; }
-  void adopt_parameters(const double* params) override {
-    std::copy_n(params, mlp_.params().size(), mlp_.params().begin());
-  }
 
  private:
   Rows next_batch();
@@ -45,6 +42,7 @@ class MlpMember : public Member {
   bool auto_step(int t, double loss);
   void estimate_step_size();
   HostState host_state() override;
+  void load_parameters(const double* params) override { std::copy_n(params, mlp_.params().size(), mlp_.params().begin()); }
   BatchOrder& batch_order() override { return batches_; }
   void record_read(int t, double last_batch_loss) override;
   void finish_update(int t) override;

@@ -92,6 +92,12 @@ bool Runner::done() const {
   return true;
 }
 
+long Runner::state_revision() const {
+  long adopted = 0;  // both terms only grow in a replica; elsewhere the second is 0
+  for (const auto& r : members_) adopted += r->parameters_adopted();
+  return total_steps_ + adopted;
+}
+
 long Runner::planned_steps() const { return long(members_.size()) * spec_.schedule.steps; }
 
 long Runner::progress_steps() const {

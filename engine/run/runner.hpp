@@ -29,6 +29,9 @@ class Runner {
   // while any is, this takes one step() instead. Returns false when every member is done.
   bool step_parallel(WorkerPool& pool, int steps, int members);
   long total_steps() const { return total_steps_; }  // steps taken, all members together
+  // Changes whenever a member's parameters may have (a step, or a replica's adopt_parameters): views that cache what
+  // they compute from the models key on it.
+  long state_revision() const;
   long planned_steps() const;                        // steps when every member finishes
   long progress_steps() const;  // toward planned_steps(): a run that ended early (diverged) counts as complete
 

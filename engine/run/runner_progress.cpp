@@ -67,8 +67,13 @@ bool moved(const Member& m, const ProgressCursor& c, size_t i) {
          int(m.recorded_steps().size()) != c.records_sent[i];
 }
 
-// One member: its state, the records from `first_record` on (step, then one value per series), its parameters.
-void put_member(ByteWriter& w, const Member& m, int first_record) {
+bool sends_parameters(const Member& m, const ProgressCursor& c, size_t i, bool with_parameters) {
+  return (with_parameters || m.done()) && m.steps_done() != c.params_sent[i];
+}
+
+// One member: its state, the records from `first_record` on (step, then one value per series), its parameters if
+// `with_parameters`.
+void put_member(ByteWriter& w, const Member& m, int first_record, bool with_parameters) {
   w.put(m.steps_done());
   w.put(int32_t(m.status()));
   w.put(m.diverged_at());
@@ -81,6 +86,8 @@ void put_member(ByteWriter& w, const Member& m, int first_record) {
     w.put(double(m.recorded_steps()[size_t(r)]));
     for (const Series& s : m.series()) w.put(s.values[size_t(r)]);
   }
+  w.put(uint8_t(with_parameters));
+  if (!with_parameters) return;
   w.put(uint64_t(m.parameters().size()));
   w.put_array(m.parameters().data(), m.parameters().size());
 }
@@ -93,7 +100,7 @@ struct MemberUpdate {
   bool reached_stop_loss = false;
   std::string error;
   std::vector<double> records;  // per record: its step, then one value per series
-  std::vector<double> params;
+  std::vector<double> params;   // empty: not sent
 };
 
 // Reads the part of `m`. Returns "" or why it does not fit.
@@ -109,9 +116,11 @@ std::string read_member(ByteReader& r, Member& m, MemberUpdate& u) {
   if (new_records < 0 || new_records > (1 << 24)) return "a bad record count";
   u.records.resize(size_t(new_records) * (m.series().size() + 1));
   r.get_array(u.records.data(), u.records.size());
-  if (r.get<uint64_t>() != m.parameters().size()) return "another model's size";
-  u.params.resize(m.parameters().size());
-  r.get_array(u.params.data(), u.params.size());
+  if (r.get<uint8_t>()) {
+    if (r.get<uint64_t>() != m.parameters().size()) return "another model's size";
+    u.params.resize(m.parameters().size());
+    r.get_array(u.params.data(), u.params.size());
+  }
   return r.ok() ? "" : "truncated";
 }
 
@@ -119,23 +128,27 @@ void apply_member(const MemberUpdate& u) {
   Member& m = *u.member;
   const size_t width = m.series().size() + 1;
   for (size_t at = 0; at < u.records.size(); at += width) m.adopt_record(int(u.records[at]), u.records.data() + at + 1);
-  m.adopt_parameters(u.params.data());
+  if (!u.params.empty()) m.adopt_parameters(u.params.data());
   m.adopt_state(u.steps, u.status, u.diverged_at, u.reached_stop_loss, u.error);
 }
 
 }  // namespace
 
-std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& cursor) {
+std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& cursor, bool with_parameters) {
   const auto& members = runner.members();
   if (cursor.steps_sent.size() != members.size()) {
     cursor = ProgressCursor{};
     cursor.steps_sent.assign(members.size(), -1);
     cursor.records_sent.assign(members.size(), 0);
     cursor.status_sent.assign(members.size(), -1);
+    cursor.params_sent.assign(members.size(), -1);
   }
+  const auto included = [&](size_t i) {
+    return moved(*members[i], cursor, i) || sends_parameters(*members[i], cursor, i, with_parameters);
+  };
   ByteWriter w;
   uint32_t count = 0;
-  for (size_t i = 0; i < members.size(); i++) count += moved(*members[i], cursor, i);
+  for (size_t i = 0; i < members.size(); i++) count += included(i);
   if (count == 0 && runner.total_steps() == cursor.total_steps_sent) return {};
   w.put(kProgressMagic);
   w.put(int64_t(runner.total_steps()));
@@ -144,9 +157,11 @@ std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& curso
   w.put(count);
   for (size_t i = 0; i < members.size(); i++) {
     const Member& m = *members[i];
-    if (!moved(m, cursor, i)) continue;
+    if (!included(i)) continue;
+    const bool params = sends_parameters(m, cursor, i, with_parameters);
     w.put(uint32_t(i));
-    put_member(w, m, cursor.records_sent[i]);
+    put_member(w, m, cursor.records_sent[i], params);
+    if (params) cursor.params_sent[i] = m.steps_done();
     cursor.steps_sent[i] = m.steps_done();
     cursor.records_sent[i] = int(m.recorded_steps().size());
     cursor.status_sent[i] = int(m.status());

@@ -21,15 +21,15 @@ class TransformerMember : public Member {
   const std::vector<double>& parameters() const override { return trainer_.model().params(); }
   const AnchorTrainer* transformer() const override { return &trainer_; }
   AnchorTrainer* transformer() override { return &trainer_; }
-  void adopt_parameters(const double* params) override {
-    std::vector<double>& p = trainer_.model().params();
-    std::copy_n(params, p.size(), p.begin());
-  }
 
  private:
   void record_step(int t);
   void finish() override;  // diverged if the final train loss is
   HostState host_state() override;
+  void load_parameters(const double* params) override {
+    std::vector<double>& p = trainer_.model().params();
+    std::copy_n(params, p.size(), p.begin());
+  }
   BatchOrder& batch_order() override { return trainer_.batch_order(); }
   void record_read(int t, double) override { record_step(t); }
   void finish_update(int t) override;

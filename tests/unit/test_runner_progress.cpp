@@ -19,22 +19,26 @@ ExperimentSpec preset(const std::string& file, int steps) {
   return r.spec;
 }
 
-// Trains `spec`, sending a message after every `every`-th step call, and checks the replica against the runner
-// after each message and at the end.
-void expect_replica_follows(const ExperimentSpec& spec, int every) {
+// Trains `spec`, sending a message after every `every`-th step call (with the parameters while `with_parameters`
+// says so for that call), and checks the replica against the runner after each message and at the end.
+template <class WithParameters>
+void expect_replica_follows(const ExperimentSpec& spec, int every, WithParameters with_parameters) {
   Runner trained(spec), replica(spec);
   ProgressCursor cursor;
   int messages = 0;
   for (long calls = 1;; calls++) {
     const bool more = trained.step();
     if (calls % every && more) continue;
-    const std::vector<uint8_t> bytes = encode_progress(trained, cursor);
+    const std::vector<uint8_t> bytes = encode_progress(trained, cursor, with_parameters(calls));
     if (!bytes.empty()) {
       ASSERT_EQ(apply_progress(replica, bytes.data(), bytes.size()), "");
       messages++;
     }
     ASSERT_EQ(replica.total_steps(), trained.total_steps());
     ASSERT_EQ(replica.active_run(), trained.active_run());
+    if (with_parameters(calls))
+      for (size_t i = 0; i < trained.members().size(); i++)
+        ASSERT_EQ(replica.members()[i]->parameters(), trained.members()[i]->parameters()) << "call " << calls;
     if (!more) break;
   }
   EXPECT_GT(messages, 1);
@@ -44,19 +48,20 @@ void expect_replica_follows(const ExperimentSpec& spec, int every) {
     EXPECT_EQ(replica.members()[i]->parameters(), trained.members()[i]->parameters()) << i;
     EXPECT_EQ(replica.members()[i]->recorded_steps(), trained.members()[i]->recorded_steps()) << i;
   }
-  EXPECT_TRUE(encode_progress(trained, cursor).empty());  // nothing moved since the last message
+  EXPECT_TRUE(encode_progress(trained, cursor, true).empty());  // nothing moved since the last message
 }
 
 }  // namespace
 
 TEST(RunnerProgress, MlpSweepReplicaMatchesBitForBit) {
   ExperimentSpec s = preset("14-lr-transfer-toy-sp.json", 30);  // its largest lrs diverge: status and diverged_at too
-  expect_replica_follows(s, 1);
-  expect_replica_follows(s, 7);
+  expect_replica_follows(s, 1, [](long) { return true; });
+  expect_replica_follows(s, 7, [](long) { return false; });  // the final parameters come with the final state
+  expect_replica_follows(s, 3, [](long call) { return call > 20 && call < 40; });  // a view opened, then closed
 }
 
 TEST(RunnerProgress, TransformerReplicaMatchesBitForBit) {
-  expect_replica_follows(preset("30-anchor-identity.json", 40), 5);
+  expect_replica_follows(preset("30-anchor-identity.json", 40), 5, [](long call) { return call % 2 == 0; });
 }
 
 TEST(RunnerProgress, RefusesBytesThatDoNotFit) {
@@ -64,7 +69,7 @@ TEST(RunnerProgress, RefusesBytesThatDoNotFit) {
   Runner trained(s), replica(s), other(preset("30-anchor-identity.json", 3));
   trained.step();
   ProgressCursor cursor;
-  std::vector<uint8_t> bytes = encode_progress(trained, cursor);
+  std::vector<uint8_t> bytes = encode_progress(trained, cursor, true);
   EXPECT_EQ(apply_progress(other, bytes.data(), bytes.size()), "progress message: another sweep");
   for (size_t keep : {size_t(3), size_t(21), bytes.size() / 3, bytes.size() / 2, bytes.size() - 1})  // truncated
     EXPECT_NE(apply_progress(replica, bytes.data(), keep), "") << keep;
