@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-// Speed of the anchor-function Transformer presets (examples/3*-anchor-*.json), run to the end as a student would:
-// natively with the CLI (wall and CPU seconds), the same engine compiled to wasm (the CLI under node: the page's
-// training speed without its frames, which software rendering makes slow here) and in headless Chromium from the
-// page (wall seconds). Training steps per second count every member's steps, and include the preset's own
-// measurements (its record steps).
-// Prints one line per preset and writes build/bench/anchor.json (merged with its earlier presets' numbers).
-// Usage: node scripts/bench-anchor.mjs [pattern]   (after scripts/build; pattern filters preset file names)
+// Every preset (examples/*.json) run to its end as a student would: in headless Chromium from the page (wall seconds,
+// and the frames per second the page drew meanwhile: the mean and the slowest second), and, for comparison, the same
+// engine compiled to wasm (the CLI under node: the page's engine without the page) and natively (wall and CPU
+// seconds). Training steps count every member's steps, including the preset's own measurements (its record steps).
+// Prints one line per preset and run and writes build/bench/page.json (merged with its earlier presets' numbers).
+// Usage: node scripts/bench-page.mjs [pattern]   (after scripts/build; pattern filters preset file names)
 //   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +12,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPlayground, ROOT } from '../tests/browser/harness.mjs';
 
-const filter = new RegExp(process.argv[2] ?? '^3\\d-anchor-');
+const filter = new RegExp(process.argv[2] ?? '.');
 const LIMIT_S = Number(process.env.LIMIT_S ?? 1200);  // per preset in Chromium
 const files = readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json') && filter.test(f)).sort();
 
@@ -27,7 +26,7 @@ function totalSteps(spec) {
 // One CLI run of `file`: wall seconds and the CPU seconds of the process (user + system, GNU time), which a loaded
 // machine disturbs less than the wall clock. `command` is the CLI's argv before "run", given the scratch folder.
 function timedRun(command, file) {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'muplay-bench-anchor-'));
+  const tmp = mkdtempSync(path.join(tmpdir(), 'muplay-bench-page-'));
   const t0 = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', ['-f', '%U %S', ...command(tmp), 'run', file, '--out',
     path.join(tmp, 'result.json'), '--quiet'], { encoding: 'utf8' });
@@ -73,33 +72,49 @@ try {
   for (const r of results) {
     const i = presets.findIndex((p) => p.path.endsWith(`/${r.preset}`));
     await pg.page.evaluate((k) => window.muplay.muplay_load_preset(k), i);
-    const start = Date.now();
-    await pg.page.evaluate(() => window.muplay.muplay_run());
+    // Run to the end, sampling the frame count each second: the slowest second is the page at its least fluid.
+    const page = await pg.page.evaluate(async (limitMs) => {
+      const m = window.muplay;
+      const start = performance.now();
+      const frames = [m.muplay_frame_count()];
+      m.muplay_run();
+      let tick = start;
+      while (m.muplay_state() !== 'finished' && performance.now() - start < limitMs) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (performance.now() - tick >= 1000) {
+          tick += 1000;
+          frames.push(m.muplay_frame_count());
+        }
+      }
+      const seconds = (performance.now() - start) / 1000;
+      const perSecond = frames.slice(1).map((f, k) => f - frames[k]);
+      return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
+               in_worker: m.muplay_trains_in_worker() === 1,
+               fps: (m.muplay_frame_count() - frames[0]) / seconds,
+               slowest_second_fps: perSecond.length ? Math.min(...perSecond) : null };
+    }, LIMIT_S * 1000);
     // A run past the limit is recorded (with the steps it had done), not dropped: on a loaded machine it happens.
-    const finished = await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null,
-                                                   { timeout: LIMIT_S * 1000, polling: 250 }).then(() => true, () => false);
-    const seconds = (Date.now() - start) / 1000;
-    const steps = await pg.page.evaluate(() => window.muplay.muplay_total_steps());
-    // The page trains a slice of each frame (web/main.cpp: 10-50 ms): its frame rate and slice explain its speed.
-    const frame = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_frame_stats()));
-    if (!finished) await pg.page.evaluate(() => window.muplay.muplay_pause());
-    r.chromium = { seconds, steps, steps_per_second: steps / seconds, finished, frame };
-    console.log(`chromium ${r.preset}: ${steps} steps, ${seconds.toFixed(1)} s wall, ` +
-                `${(steps / seconds).toFixed(1)} steps/s${finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
+    if (!page.finished) await pg.page.evaluate(() => window.muplay.muplay_pause());
+    r.chromium = { ...page, steps_per_second: page.steps / page.seconds };
+    if (r.wasm) r.chromium.over_wasm = page.seconds / r.wasm.seconds;
+    console.log(`chromium ${r.preset}: ${page.steps} steps, ${page.seconds.toFixed(1)} s wall` +
+                `${r.wasm ? ` (${r.chromium.over_wasm.toFixed(2)}x the wasm CLI)` : ''}, ` +
+                `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}), ` +
+                `${page.in_worker ? 'worker' : 'page thread'}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
   }
   if (pg.errors.length) console.log('page errors:', pg.errors.join(' | '));
 } finally {
   await pg.close();
 }
 // Merged into the last results by preset, so a run of a few presets (a pattern) keeps the others' numbers.
-const file = path.join(ROOT, 'build', 'bench', 'anchor.json');
+const file = path.join(ROOT, 'build', 'bench', 'page.json');
 const last = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).presets : [];
 const measured = { date: new Date().toISOString(), load_after: loadavg(), browser };
 const merged = last.filter((p) => !results.some((r) => r.preset === p.preset));
 for (const r of results) merged.push({ ...r, ...measured });
 merged.sort((a, b) => a.preset.localeCompare(b.preset));
-const doc = { schema: 'muplay-bench-anchor', version: 1, machine: { cores: cpus().length, cpu: cpus()[0]?.model },
+const doc = { schema: 'muplay-bench-page', version: 1, machine: { cores: cpus().length, cpu: cpus()[0]?.model },
   presets: merged };
 mkdirSync(path.dirname(file), { recursive: true });
 writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
-console.log('wrote build/bench/anchor.json');
+console.log('wrote build/bench/page.json');
