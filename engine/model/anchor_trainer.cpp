@@ -22,6 +22,7 @@ AnchorTrainer::AnchorTrainer(const AnchorTrainerConfig& config, const AnchorData
       model_(config.model, config.init, capacity(config, data)),
       optimizer_(config.optimizer, transformer_slices(model_), long(model_.params().size())),
       batch_size_(config.batch_size == 0 ? data.train.size : config.batch_size) {
+  model_.set_precision(config.precision);
   Rng init_rng = Rng::stream(seed, /*purpose=*/2);
   model_.init(init_rng);
   batch_order_ = BatchOrder(Rng::stream(seed, /*purpose=*/3), data.train.size, batch_size_ < data.train.size);

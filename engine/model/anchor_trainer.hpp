@@ -18,6 +18,7 @@ struct AnchorTrainerConfig {
   LrSchedule schedule;
   double clip_norm = 0;  // 0: no clipping
   int batch_size = 128;  // 0: the whole train set
+  Precision precision = Precision::float64;  // of the model's products (Transformer::set_precision)
 };
 
 struct Evaluation {

@@ -118,8 +118,29 @@ AttentionShape Transformer::shape(int batch) const {
   return {batch, config_.seq_len, config_.heads, config_.head_dim(), attention_scale_};
 }
 
+void Transformer::set_precision(Precision p) {
+  precision_ = p;
+  if (p != Precision::float32) return;
+  for (const auto& [m, n, k] : transformer_f32_shapes(config_, max_batch_)) gemm_f32_.reserve(m, n, k);
+}
+
+void Transformer::product_nn(double* C, const double* A, const double* B, int m, int n, int k, double alpha) {
+  if (precision_ == Precision::float32) return matmul_nn_f32(C, A, B, m, n, k, alpha, gemm_f32_);
+  matmul_nn(C, A, B, m, n, k, alpha);
+}
+
+void Transformer::product_tn(double* C, const double* A, const double* B, int m, int n, int k, double alpha) {
+  if (precision_ == Precision::float32) return matmul_tn_f32(C, A, B, m, n, k, alpha, gemm_f32_);
+  matmul_tn(C, A, B, m, n, k, alpha);
+}
+
+void Transformer::product_nt(double* C, const double* A, const double* B, int m, int n, int k, double alpha) {
+  if (precision_ == Precision::float32) return matmul_nt_f32(C, A, B, m, n, k, alpha, gemm_f32_);
+  matmul_nt(C, A, B, m, n, k, alpha, transposed_.data());
+}
+
 void Transformer::linear_forward(double* out, const double* in, long w, long b, int rows, int out_dim, int in_dim) {
-  matmul_nt(out, in, params_.data() + w, rows, out_dim, in_dim, mult(w), transposed_.data());
+  product_nt(out, in, params_.data() + w, rows, out_dim, in_dim, mult(w));
   if (b < 0) return;
   const double* bias = params_.data() + b;
   for (long r = 0; r < rows; r++)
@@ -129,15 +150,15 @@ void Transformer::linear_forward(double* out, const double* in, long w, long b, 
 void Transformer::linear_backward(double* din, bool accumulate, const double* dout, const double* in, long w, long b,
                                   int rows, int out_dim, int in_dim) {
   const double m = mult(w);
-  matmul_tn(grads_.data() + w, dout, in, out_dim, in_dim, rows, m);
+  product_tn(grads_.data() + w, dout, in, out_dim, in_dim, rows, m);
   if (b >= 0) {
     double* db = grads_.data() + b;
     for (long r = 0; r < rows; r++)
       for (int o = 0; o < out_dim; o++) db[o] += dout[r * out_dim + o];
   }
   if (!din) return;
-  if (!accumulate) return matmul_nn(din, dout, params_.data() + w, rows, in_dim, out_dim, m);
-  matmul_nn(dtmp2_.data(), dout, params_.data() + w, rows, in_dim, out_dim, m);
+  if (!accumulate) return product_nn(din, dout, params_.data() + w, rows, in_dim, out_dim, m);
+  product_nn(dtmp2_.data(), dout, params_.data() + w, rows, in_dim, out_dim, m);
   add_into(din, dtmp2_.data(), long(rows) * in_dim);
 }
 
@@ -315,6 +336,17 @@ double transformer_forward_flops(const TransformerConfig& c) {
   const double D = c.d_model, W = double(c.heads) * c.head_dim(), F = c.d_ff, T = c.seq_len;
   const double per_layer = 2 * T * (4 * W * D + 2 * F * D) + 2 * 2 * T * T * W;
   return c.layers * per_layer + 2 * D * c.outputs;
+}
+
+std::vector<std::array<int, 3>> transformer_f32_shapes(const TransformerConfig& c, int batch) {
+  const int D = c.d_model, W = c.heads * c.head_dim(), F = c.d_ff, N = batch * c.seq_len;
+  // {rows, fan_out, fan_in} of each distinct linear: Q/K/V, O, FFN in and out, the head.
+  const std::array<int, 3> linears[] = {{N, W, D}, {N, D, W}, {N, F, D}, {N, D, F}, {batch, c.outputs, D}};
+  std::vector<std::array<int, 3>> shapes;
+  for (const auto& [rows, out, in] : linears)
+    for (std::array<int, 3> shape : {std::array<int, 3>{rows, out, in}, {out, in, rows}, {rows, in, out}})
+      shapes.push_back(shape);
+  return shapes;
 }
 
 double transformer_activation_doubles(const TransformerConfig& c, int batch) {

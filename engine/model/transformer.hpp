@@ -12,12 +12,19 @@
 // tensors() lists them in that order with their initialization and learning-rate rule (from the
 // TransformerInit, transformer_parametrization.hpp). Buffers are sized for `max_batch` sequences in the
 // constructor: forward and backward allocate nothing.
+//
+// set_precision(float32) runs every matrix product over all positions (the Q, K, V, O, FFN and head linears, forward
+// and backward) on the float32 kernels (engine/kernels/gemm_f32.hpp), as Mlp::set_precision does; parameters,
+// activations, gradients, the attention scores and mixing over the T positions and the LayerNorm statistics stay
+// double.
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
 #include "engine/base/rng.hpp"
 #include "engine/kernels/activation.hpp"
+#include "engine/kernels/gemm_f32.hpp"
 #include "engine/model/attention.hpp"
 #include "engine/model/optimizer.hpp"
 #include "engine/param/transformer_parametrization.hpp"
@@ -49,6 +56,11 @@ class Transformer {
 
   void init(Rng& rng);  // every tensor in order, row-major
 
+  // float64 (default): the reference kernels. float32: the linears' products run in float32 (see above). Sizes the
+  // float32 workspace here, not in the step loop.
+  void set_precision(Precision p);
+  Precision precision() const { return precision_; }
+
   // tokens: batch × seq_len ids. Returns the last position's logits (batch × outputs).
   const double* forward(const int* tokens, int batch);
   // From dL/dlogits of the last forward: overwrites the gradient buffer.
@@ -79,6 +91,10 @@ class Transformer {
   };
   long add_tensor(const std::string& name, int rows, int cols, TensorRole role, int fan_in, const TransformerInit& p);
   double mult(long offset) const;
+  // C = alpha · A B, alpha · Aᵀ B, alpha · A Bᵀ (kernels.hpp's contracts) in the model's precision.
+  void product_nn(double* C, const double* A, const double* B, int m, int n, int k, double alpha);
+  void product_tn(double* C, const double* A, const double* B, int m, int n, int k, double alpha);
+  void product_nt(double* C, const double* A, const double* B, int m, int n, int k, double alpha);
   void linear_forward(double* out, const double* in, long w, long b, int rows, int out_dim, int in_dim);
   // dW = m·doutᵀ in (overwrites), db += Σ dout, din (= or +=) m·dout W.
   void linear_backward(double* din, bool accumulate, const double* dout, const double* in, long w, long b, int rows,
@@ -111,6 +127,8 @@ class Transformer {
   // Backward scratch.
   std::vector<double> g_, dx1_, dr_, dtmp_, dtmp2_, dff_, dff2_, dq_, dk_, dv_, dy_, dprobs_, dz_;
   std::vector<double> transposed_;  // matmul_nt scratch: the largest matrix
+  Precision precision_ = Precision::float64;
+  GemmF32Workspace gemm_f32_;  // float32 mode: packing buffers
 };
 
 // The optimizer's view of a Transformer: one slice per tensor, weight decay on matrices and embeddings only.
@@ -120,5 +138,9 @@ long transformer_parameter_count(const TransformerConfig& c);
 // Floating-point operations of one sequence's forward pass: every matrix product over all positions, the attention
 // scores and mixing, the head at the last position (backward costs about twice this).
 double transformer_forward_flops(const TransformerConfig& c);
+// The float32 products' shapes {m, n, k} for `batch` sequences: every linear's forward (batch·T × fan_out × fan_in),
+// weight gradient and input gradient, the head's at the last position (set_precision reserves them; the memory
+// estimate counts them).
+std::vector<std::array<int, 3>> transformer_f32_shapes(const TransformerConfig& c, int batch);
 // Doubles of forward/backward buffers for `batch` sequences (Transformer's constructor).
 double transformer_activation_doubles(const TransformerConfig& c, int batch);

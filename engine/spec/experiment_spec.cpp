@@ -58,9 +58,10 @@ double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
   for (const MemberCoords& m : sweep_members(s)) {
     const TransformerConfig c = transformer_config(s.model.transformer, s.task.anchor, m.width);
     const double records = double(s.schedule.steps / s.schedule.record_every + 2) * 8;
-    const double member = 8 * (4.0 * double(transformer_parameter_count(c)) +
-                               transformer_activation_doubles(c, batch) + records) +
-                          4.0 * (3 * double(s.task.anchor.ood_test_size) + s.task.train_size);  // prediction scratch
+    double member = 8 * (4.0 * double(transformer_parameter_count(c)) + transformer_activation_doubles(c, batch) +
+                         records) +
+                    4.0 * (3 * double(s.task.anchor.ood_test_size) + s.task.train_size);  // prediction scratch
+    if (s.precision == Precision::float32) member += gemm_f32_workspace_bytes(transformer_f32_shapes(c, batch));
     bytes += member;
   }
   const double sequences = double(s.task.train_size) + s.task.test_size + 2.0 * s.task.anchor.ood_test_size;

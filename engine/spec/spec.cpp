@@ -354,7 +354,6 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
   }
   const TransformerSpec& t = s.model.transformer;
   const Preset preset = s.parametrization.preset;
-  if (s.precision != Precision::float64) errors.push_back("precision: a transformer trains in float64 only");
   if (preset != Preset::sp && preset != Preset::mup)
     errors.push_back(std::string("parametrization.preset: \"") + preset_name(preset) +
                      "\" is not defined for a transformer (use \"sp\" or \"mup\")");

@@ -73,8 +73,9 @@ double estimate_flops(const ExperimentSpec& s) {
 }
 
 double assumed_flops_per_second(const ExperimentSpec& s, const TimeBudget& budget) {
-  const bool float32 = s.precision == Precision::float32 && s.model.kind == ModelKind::mlp;
-  return budget.flops_per_second * (float32 ? budget.float32_speedup : 1.0);
+  if (s.precision != Precision::float32) return budget.flops_per_second;
+  const bool transformer = s.model.kind == ModelKind::transformer;
+  return budget.flops_per_second * (transformer ? budget.transformer_float32_speedup : budget.float32_speedup);
 }
 
 double estimate_seconds(const ExperimentSpec& s, const TimeBudget& budget) {

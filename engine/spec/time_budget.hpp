@@ -18,12 +18,16 @@ struct TimeBudget {
   // How much faster an MLP with "precision": "float32" trains (its products run on engine/gemm_f32): the low end
   // of the presets' measured speed-ups (README "Benchmark": 1.5-3.3x native CPU time, 2-7x in Chromium).
   double float32_speedup = 1;
+  // The same for a Transformer: only its linears run in float32 (attention over the T positions, LayerNorm and the
+  // optimizer stay double), so it gains less: the low end of the anchor presets' measured speed-ups, 1.35-1.7x
+  // native CPU time and 1.5x for the wasm CLI under node (README "Benchmark").
+  double transformer_float32_speedup = 1;
 };
 
 // The command line's budget (the default): a day at the native float64 engine's throughput on one core (8.8–11
 // GFLOP/s measured on the GEMM-bound presets here, README "Limits"; assumed a little lower). A longer sweep is better
 // split into several runs of muplay.
-constexpr TimeBudget kCommandLineTimeBudget{8.0e9, 24 * 3600.0, "on the command line", 1.5};
+constexpr TimeBudget kCommandLineTimeBudget{8.0e9, 24 * 3600.0, "on the command line", 1.5, 1.3};
 // The page passes its own budget (web/page_limits.hpp).
 
 // Floating-point operations of the whole sweep, member by member: per training step 3 forward passes of the batch
@@ -32,7 +36,8 @@ constexpr TimeBudget kCommandLineTimeBudget{8.0e9, 24 * 3600.0, "on the command 
 // costs (the metric table's record_flops: the train or test passes, the probe batch, power iterations, ...).
 // P: the member's weights.
 double estimate_flops(const ExperimentSpec& s);
-// The throughput a spec trains at under `budget`: flops_per_second, times float32_speedup for a float32 MLP.
+// The throughput a spec trains at under `budget`: flops_per_second, times float32_speedup for a float32 MLP and
+// transformer_float32_speedup for a float32 Transformer.
 double assumed_flops_per_second(const ExperimentSpec& s, const TimeBudget& budget);
 double estimate_seconds(const ExperimentSpec& s, const TimeBudget& budget);
 

@@ -42,6 +42,17 @@ const specs = {
     optimizer: { kind: 'adam', lr: 0.01 }, schedule: { steps: 30, batch_size: 24, record_every: 5 },
     metrics: ['train_loss', 'test_loss', 'act_rms'],
   },
+  // The Transformer's float32 products: d_model 20 and 2 heads of 10 leave partial 4x8 tiles; d_ff 300 and the weight
+  // gradients' 32 sequences x 9 positions = 288 rows cross the 256-deep k block.
+  'float32-transformer': {
+    version: 1, name: 'determinism: float32 Transformer', precision: 'float32',
+    model: { kind: 'transformer',
+      transformer: { layers: 2, d_model: 20, heads: 2, d_ff: 300, norm: 'post', activation: 'gelu', init: 'pytorch' } },
+    task: { kind: 'anchor', train_size: 160, test_size: 40, seed: 1, anchor: { kind: 'identity' } },
+    optimizer: { kind: 'adamw', lr: 0.01, weight_decay: 0.01 },
+    schedule: { steps: 20, batch_size: 32, record_every: 5, clip_norm: 1 },
+    metrics: ['train_loss', 'test_loss', 'train_accuracy', 'id_accuracy'],
+  },
 };
 
 for (const [name, spec] of Object.entries(specs)) {

@@ -87,8 +87,6 @@ TEST(AnchorExperiment, EveryNewFieldIsChecked) {
   expect_error(replaced(s, "\"wq_cosine\"", "\"act_rms\""), "metrics[6]: \"act_rms\" is an MLP measurement");
   expect_error(replaced(s, "\"clip_norm\":1", "\"clip_norm\":-1"), "schedule.clip_norm: -1 is not in [0, 1000000]");
   expect_error(replaced(s, "\"d_model\":16", "\"d_model\":4000,\"d_head\":64"), "needs about");
-  expect_error(replaced(s, "\"name\":\"tf\"", "\"name\":\"tf\",\"precision\":\"float32\""),
-               "precision: a transformer trains in float64 only");
   expect_error(R"({"version":1,"schedule":{"clip_norm":1}})", "schedule.clip_norm: only for model.kind \"transformer\"");
   expect_error(R"({"version":1,"sweep":{"gamma":[0.5]}})", "sweep.gamma: only for model.kind \"transformer\"");
   expect_error(R"({"version":1,"metrics":["ood_accuracy"]})", "metrics[0]: \"ood_accuracy\" needs model.kind");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/run/runner.hpp"
+#include "engine/spec/spec.hpp"
 #include "allocation_counter.hpp"
 
 TEST(StepLoop, AllocatesNothing) {
@@ -40,5 +41,22 @@ TEST(StepLoop, Float32AllocatesNothing) {
   long steps = 0;
   while (runner.step()) steps++;
   EXPECT_EQ(steps, 50);
+  EXPECT_EQ(g_allocations.load() - before, 0);
+}
+
+// The Transformer's float32 mode: its packing buffers too are sized when the model is built (Transformer::set_precision).
+TEST(StepLoop, TransformerFloat32AllocatesNothing) {
+  SpecResult r = parse_spec_text(R"({"version":1,"precision":"float32","model":{"kind":"transformer","transformer":
+    {"layers":2,"d_model":16,"heads":2,"d_ff":32,"norm":"pre","init":"pytorch"}},
+    "task":{"kind":"anchor","train_size":120,"test_size":40,"seed":1,"anchor":{"kind":"identity"}},
+    "optimizer":{"kind":"adamw","lr":0.01,"weight_decay":0.01},
+    "schedule":{"steps":60,"batch_size":24,"record_every":5,"clip_norm":1},
+    "metrics":["train_loss","test_loss","train_accuracy","id_accuracy"]})");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  Runner runner(r.spec);
+  const long before = g_allocations.load();
+  long steps = 0;
+  while (runner.step()) steps++;
+  EXPECT_EQ(steps, 60);
   EXPECT_EQ(g_allocations.load() - before, 0);
 }

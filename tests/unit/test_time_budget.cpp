@@ -146,6 +146,21 @@ TEST(TimeBudget, Float32IsAssumedFasterAndCountsItsPackingBuffers) {
       << joined(longer.errors);
 }
 
+TEST(TimeBudget, Float32TransformerIsAssumedFasterByItsOwnFactor) {
+  const std::string base = R"({"version":1,"model":{"kind":"transformer","transformer":{"layers":2,"d_model":32,
+      "heads":1,"d_ff":128,"norm":"pre","init":"pytorch"}},"task":{"kind":"anchor","train_size":1000,"test_size":200,
+      "anchor":{"kind":"identity"}},"parametrization":{"preset":"sp"},"optimizer":{"kind":"adamw","lr":0.001},
+      "schedule":{"steps":300,"batch_size":64})";
+  const ExperimentSpec f64 = spec_of(base + "}");
+  const ExperimentSpec f32 = spec_of(base + R"(,"precision":"float32"})");
+  EXPECT_DOUBLE_EQ(estimate_flops(f32), estimate_flops(f64));
+  for (const TimeBudget& b : {kCommandLineTimeBudget, kBrowserTimeBudget}) {
+    EXPECT_GT(b.transformer_float32_speedup, 1);
+    EXPECT_LT(b.transformer_float32_speedup, b.float32_speedup);
+    EXPECT_DOUBLE_EQ(estimate_seconds(f32, b) * b.transformer_float32_speedup, estimate_seconds(f64, b));
+  }
+}
+
 TEST(TimeBudget, EveryPhasePointIsAMember) {
   // Before the sweep's members came from one list (sweep_members), 9 phase points were estimated as one.
   const std::string base = R"({"version":1,"model":{"widths":[32],"activation":"tanh"},
