@@ -66,8 +66,21 @@ function validateMessage(data) {
   return { message };
 }
 
-// What each message does, through the page's hook. Returns the reply's result, or throws (with .errors) on failure.
-function perform(m, message) {
+// Takes one step and resolves once it has arrived: a run training in the worker (web/trainer_client.js) gets its step
+// back in a message, and a reply must report it.
+async function stepped(m) {
+  const before = m.muplay_total_steps();
+  m.muplay_step();
+  const deadline = performance.now() + 30_000;
+  while (m.muplay_trains_in_worker() && m.muplay_total_steps() === before && m.muplay_state() !== 'finished' &&
+         performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+// What each message does, through the page's hook. Resolves to the reply's result, or rejects (with .errors) on
+// failure.
+async function perform(m, message) {
   const outcome = (json) => {
     const r = JSON.parse(json);
     if (!r.ok) throw Object.assign(new Error(r.errors[0]), { errors: r.errors });
@@ -85,7 +98,7 @@ function perform(m, message) {
     }
     case 'run': m.muplay_run(); break;
     case 'pause': m.muplay_pause(); break;
-    case 'step': m.muplay_step(); break;
+    case 'step': await stepped(m); break;
     case 'reset': m.muplay_reset(); break;
     case 'get_spec': return { spec: JSON.parse(m.muplay_get_spec()), errors: JSON.parse(m.muplay_get_errors()).spec };
     case 'get_results': return { results: JSON.parse(m.muplay_get_results()) };
@@ -117,14 +130,14 @@ export function startEmbedApi(m, options, ui) {
   const post = (message, origin) => window.parent.postMessage({ muplay: API_VERSION, ...message }, origin);
   const events = host ?? '*';
 
-  window.addEventListener('message', (e) => {
+  window.addEventListener('message', async (e) => {
     if (e.source !== window.parent || (host && e.origin !== host)) return;
     if (typeof e.data !== 'object' || e.data === null || !('muplay' in e.data)) return;  // not meant for us
     const to = e.origin === 'null' ? '*' : e.origin;  // an opaque origin (sandboxed host) cannot be named
     const checked = validateMessage(e.data);
     if (checked.error) return post({ type: 'reply', id: checked.id, ok: false, error: checked.error }, to);
     try {
-      return post({ type: 'reply', id: checked.message.id, ok: true, result: perform(m, checked.message) }, to);
+      return post({ type: 'reply', id: checked.message.id, ok: true, result: await perform(m, checked.message) }, to);
     } catch (error) {
       return post({ type: 'reply', id: checked.message.id, ok: false, error: error.message, errors: error.errors }, to);
     }

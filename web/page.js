@@ -152,17 +152,19 @@ async function main() {
   const options = pageOptions(location.search);
   const ui = makeUi();
   startDataLoader(m, ui);
-  // The training worker loads beside the app; the first experiment waits for it (a few hundred ms at most), so an
-  // autoplayed run trains there too. Without it the app trains on the page's thread.
+  // The training worker loads beside the app (a few hundred ms); an autoplayed run waits for it so that it trains
+  // there. Without it the app trains on the page's thread.
   const trainerStarted = startTrainer(m);
   const gpuStarted = startGpu(m);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
   const storage = options.embed ? null : await storageOrNull(ui);
-  await Promise.race([trainerStarted, new Promise((resolve) => setTimeout(resolve, 5000))]);
   await openFirstExperiment(m, options, storage, ui);
-  if (options.autoplay) m.muplay_run();
+  if (options.autoplay) {
+    await Promise.race([trainerStarted, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    m.muplay_run();
+  }
 
   wireToolbar(m);
   const share = startShare(m, ui);

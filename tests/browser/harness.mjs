@@ -73,6 +73,15 @@ export async function waitFrames(page, n) {
   await page.waitForFunction((t) => window.muplay.muplay_frame_count() >= t, target, { polling: 50 });
 }
 
+// One training step through the page's hook, resolved once it has arrived: the run trains in a Web Worker
+// (web/trainer_client.js), which sends the step back in a message.
+export async function stepOnce(page) {
+  const before = await page.evaluate(() => window.muplay.muplay_total_steps());
+  await page.evaluate(() => window.muplay.muplay_step());
+  await page.waitForFunction((b) => window.muplay.muplay_total_steps() > b || window.muplay.muplay_state() === 'finished',
+                             before, { polling: 20 });
+}
+
 // Clicks an ImGui widget: ImGui reacts to a press only when it sees move, down and up in separate frames.
 export async function clickImGui(page, x, y) {
   await page.mouse.move(x, y);

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, openPlayground, screenshot, waitFrames } from './harness.mjs';
+import { ROOT, openPlayground, screenshot, waitFrames, stepOnce } from './harness.mjs';
 import { click } from './ui_driver.mjs';
 import { colourHistogram, decodePng } from './png.mjs';
 
@@ -183,7 +183,7 @@ test('a malformed result document is refused with the field at fault, and nothin
   assert.equal(await call('muplay_total_steps'), stepsBefore);
   assert.equal((await json('muplay_imports')).length, 1);
   await call('muplay_reset');
-  await call('muplay_step');
+  await stepOnce(page);
   await waitFrames(page, 3);
   assert.equal(await call('muplay_total_steps'), 1);
   assert.deepEqual(pg.errors, []);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, openPlayground, screenshot } from './harness.mjs';
+import { ROOT, openPlayground, screenshot, stepOnce } from './harness.mjs';
 
 const T = { timeout: 600_000 };
 const STORED = JSON.parse(readFileSync(path.join(ROOT, 'tests', 'fixtures', 'stored_links.json'), 'utf8'));
@@ -30,7 +30,7 @@ async function openFresh(page, url) {
 
 // Takes `n` single steps and returns every run's recorded series.
 async function firstSeries(page, n) {
-  for (let i = 0; i < n; i++) await call(page, 'muplay_step');
+  for (let i = 0; i < n; i++) await stepOnce(page);
   return (await json(page, 'muplay_get_results')).runs.map((r) => r.series);
 }
 
@@ -113,7 +113,7 @@ test('bad links name the problem, open the default experiment and leave the page
   }
   const f0 = await call(page, 'muplay_frame_count');
   await page.waitForFunction((f) => window.muplay.muplay_frame_count() > f + 3, f0);
-  await call(page, 'muplay_step');
+  await stepOnce(page);
   assert.equal(await call(page, 'muplay_total_steps'), 1);
   assert.deepEqual(pg.errors, []);
 });

@@ -2,7 +2,7 @@
 // cleared; when storage is turned off (private browsing) or full (quota), the page says so once and keeps working.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPlayground, screenshot } from './harness.mjs';
+import { openPlayground, screenshot, stepOnce } from './harness.mjs';
 
 const T = { timeout: 600_000 };
 const SPEC = { version: 1, name: 'kept across reloads', model: { widths: [8] }, task: { train_size: 16, test_size: 16 },
@@ -98,7 +98,7 @@ test('storage turned off (private browsing): one clear message, and the page wor
     await page.waitForSelector('#notice:not([hidden])');
     assert.match(await page.textContent('#notice-text'), /^Browser storage is not available \(storage is turned off here, e\.g\. in private browsing \(SecurityError\)\)\. The page works/);
     await pageReady(page);
-    await call(page, 'muplay_step');
+    await stepOnce(page);
     assert.equal(await call(page, 'muplay_total_steps'), 1);
     await page.click('#notice-close');
     await page.click('#open-saved');

@@ -2,7 +2,7 @@
 // a garbage spec shows an error and the page keeps working.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPlayground, screenshot } from './harness.mjs';
+import { openPlayground, screenshot, stepOnce } from './harness.mjs';
 import { colourHistogram, decodePng } from './png.mjs';
 
 const T = { timeout: 600_000 };
@@ -91,7 +91,7 @@ test('a garbage spec shows an error and leaves the page working', T, async () =>
   const f0 = await call('muplay_frame_count');
   await pg.page.waitForFunction((f) => window.muplay.muplay_frame_count() > f + 5, f0);
   assert.equal(await call('muplay_load_preset', 1), 1);
-  await call('muplay_step');
+  await stepOnce(pg.page);
   assert.equal(await call('muplay_total_steps'), 1);
   assert.deepEqual(pg.errors, []);
 });
@@ -118,7 +118,7 @@ test('backend webgpu where there is no WebGPU adapter: the run trains on the CPU
   assert.match(backend.note, /^WebGPU was asked for but .*: training on the CPU instead\.$/);
   await pg.page.waitForSelector('#notice:not([hidden])', { timeout: 120_000 });
   assert.match(await pg.page.textContent('#notice-text'), /WebGPU was asked for/);
-  await call('muplay_step');
+  await stepOnce(pg.page);
   assert.equal(await call('muplay_total_steps'), 1);
   await screenshot(pg.page, 'webgpu-unavailable');
   await pg.page.click('#notice-close');
