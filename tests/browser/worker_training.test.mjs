@@ -52,7 +52,8 @@ for (const [file, steps, every] of [['14-lr-transfer-toy-sp.json', 60, 10], ['30
   test(`${file}: trained in the worker, the page's result file is the command line's, bit for bit`, T, async () => {
     const spec = shortPreset(file, steps, every);
     await load(spec);
-    assert.equal(await call('muplay_trains_in_worker'), 1, 'the run trains in the worker');
+    // The worker loads beside the page (a run built before it is ready moves there once it is, until it starts).
+    await pg.page.waitForFunction(() => window.muplay.muplay_trains_in_worker() === 1, null, { polling: 50 });
     await call('muplay_run');
     await pg.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { polling: 100 });
     const page = await call('muplay_result_file');
