@@ -139,14 +139,14 @@ const std::vector<PresetQuotes>& anchor_quotes() {
         {"ends at test 0.98 (train 1.00)", value_at(kAny, "train_accuracy"), 1.0, 0.005}},
        {{"test accuracy", id_at(-1), 0.95, 1}, {"train accuracy", value_at(kAny, "train_accuracy"), 0.95, 1}}},
       {"31-anchor-gamma-sweep.json",
-       {{"gamma 0.2 learns nothing (ID 0.02, OOD 0.01)", at_gamma(0.2, "id_accuracy"), 0.02, 0.005},
-        {"gamma 0.2 learns nothing (ID 0.02, OOD 0.01)", at_gamma(0.2, "ood_accuracy"), 0.01, 0.005},
-        {"(ID 0.94, OOD 0.07: phase 2)", at_gamma(0.5, "id_accuracy"), 0.94, 0.005},
-        {"(ID 0.94, OOD 0.07: phase 2)", at_gamma(0.5, "ood_accuracy"), 0.07, 0.005},
-        {"fits (ID 0.99) and reasons (OOD 0.63: phase 3)", at_gamma(0.8, "id_accuracy"), 0.99, 0.005},
-        {"fits (ID 0.99) and reasons (OOD 0.63: phase 3)", at_gamma(0.8, "ood_accuracy"), 0.63, 0.005},
-        {"(mean |cos| 0.14 -> 0.35; anchor tab)", at_gamma(0.2, "wq_cosine"), 0.14, 0.005},
-        {"(mean |cos| 0.14 -> 0.35; anchor tab)", at_gamma(0.8, "wq_cosine"), 0.35, 0.005}},
+       {{"gamma 0.2 learns nothing (ID 0.03, OOD 0.01)", at_gamma(0.2, "id_accuracy"), 0.03, 0.005},
+        {"gamma 0.2 learns nothing (ID 0.03, OOD 0.01)", at_gamma(0.2, "ood_accuracy"), 0.01, 0.005},
+        {"(ID 0.93, OOD 0.11: phase 2)", at_gamma(0.5, "id_accuracy"), 0.93, 0.005},
+        {"(ID 0.93, OOD 0.11: phase 2)", at_gamma(0.5, "ood_accuracy"), 0.11, 0.005},
+        {"fits (ID 0.98) and reasons (OOD 0.55: phase 3)", at_gamma(0.8, "id_accuracy"), 0.98, 0.005},
+        {"fits (ID 0.98) and reasons (OOD 0.55: phase 3)", at_gamma(0.8, "ood_accuracy"), 0.55, 0.005},
+        {"(mean |cos| 0.14 -> 0.36; anchor tab)", at_gamma(0.2, "wq_cosine"), 0.14, 0.005},
+        {"(mean |cos| 0.14 -> 0.36; anchor tab)", at_gamma(0.8, "wq_cosine"), 0.36, 0.005}},
        // Chapter 13 at λ = 0.01: γ 0.2 learns nothing; 0.5 fits the trained pairs without reasoning; 0.8 fits and
        // reasons; the rows of layer 1's W_Q condense. Measured (2 pre-LN layers, d_model 32, 1 head, d_ff 128,
        // 10 000 sequences, 5% warm-up + cosine, clip 1; ID / OOD accuracy at the end):
@@ -163,6 +163,8 @@ const std::vector<PresetQuotes>& anchor_quotes() {
        //                                        2                    0.993 / 0.475  1.000 / 0.727
        // Seed 1 at batch 64 misses "ID at γ 0.5 ≥ 0.9" by 0.003; at batch 128 every bound holds on seeds 0-2 (twice
        // the cost). Halving the steps leaves both γ unfitted.
+       // The preset trains in float32 (the page's pace): seed 0 at lr 4e-3, batch 64 ends 0.031 / 0.012,
+       // 0.929 / 0.107, 0.980 / 0.547 there, |cos| 0.139 -> 0.364; every bound above still holds.
        {{"OOD(0.8) - OOD(0.5)", difference(at_gamma(0.8, "ood_accuracy"), at_gamma(0.5, "ood_accuracy")), 0.2, 1},
         {"OOD(0.8) - OOD(0.2)", difference(at_gamma(0.8, "ood_accuracy"), at_gamma(0.2, "ood_accuracy")), 0.2, 1},
         {"ID(0.8)", at_gamma(0.8, "id_accuracy"), 0.9, 1},
