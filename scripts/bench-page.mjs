@@ -72,6 +72,9 @@ try {
   for (const r of results) {
     const i = presets.findIndex((p) => p.path.endsWith(`/${r.preset}`));
     await pg.page.evaluate((k) => window.muplay.muplay_load_preset(k), i);
+    // As a reader would, Run once the page has started its training worker (a second or so after it opened).
+    await pg.page.waitForFunction(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 10_000 })
+      .catch(() => {});
     // Run to the end, sampling the frame count each second: the slowest second is the page at its least fluid.
     const page = await pg.page.evaluate(async (limitMs) => {
       const m = window.muplay;
@@ -89,7 +92,7 @@ try {
       const seconds = (performance.now() - start) / 1000;
       const perSecond = frames.slice(1).map((f, k) => f - frames[k]);
       return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
-               in_worker: m.muplay_trains_in_worker() === 1,
+               workers: m.muplay_trains_in_worker(),
                fps: (m.muplay_frame_count() - frames[0]) / seconds,
                slowest_second_fps: perSecond.length ? Math.min(...perSecond) : null };
     }, LIMIT_S * 1000);
@@ -100,7 +103,7 @@ try {
     console.log(`chromium ${r.preset}: ${page.steps} steps, ${page.seconds.toFixed(1)} s wall` +
                 `${r.wasm ? ` (${r.chromium.over_wasm.toFixed(2)}x the wasm CLI)` : ''}, ` +
                 `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}), ` +
-                `${page.in_worker ? 'worker' : 'page thread'}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
+                `${page.workers ? `${page.workers} worker(s)` : 'page thread'}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
   }
   if (pg.errors.length) console.log('page errors:', pg.errors.join(' | '));
 } finally {

@@ -259,13 +259,14 @@ void step_once(App& app) {
   if (app.remote.active) {  // the step arrives as the worker's next message
     if (app.state == RunState::finished) return;
     app.state = RunState::paused;
-    return remote_send(app.remote, "step");
+    return remote_step(app.remote, *app.runner);
   }
   app.state = app.runner->step() && !app.runner->done() ? RunState::paused : RunState::finished;
 }
 
-void trainer_ready(App& app) {
+void trainer_ready(App& app, int workers) {
   app.remote.available = true;
+  app.remote.workers = workers;
   rebuild_unstarted(app, app.runner != nullptr);
 }
 

@@ -149,8 +149,8 @@ void gpu_unavailable(App& app, const std::string& why);
 // measures its pace.
 void advance(App& app, double budget_ms, double (*now_ms)());
 
-// The training worker (web/remote_training.hpp) is ready: a run not started yet is rebuilt to train there.
-void trainer_ready(App& app);
+// The `workers` training workers (web/remote_training.hpp) are ready: a run not started yet is rebuilt to train there.
+void trainer_ready(App& app, int workers);
 // Its message for runner `generation` is in JS: the app's runner takes it on (an older runner's is dropped).
 void trainer_progress(App& app, int generation);
 // It could not train runner `generation` (-1: the worker itself failed): the app trains on its own thread from now.

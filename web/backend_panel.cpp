@@ -30,7 +30,8 @@ void backend_controls(App& app) {
     spec_doc_changed(app);
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("auto: WebGPU on a hardware adapter, else the CPU. WebGPU: force it, even on a software adapter.");
+    ImGui::SetTooltip("auto: the CPU (WebGPU's speed on a real GPU is not measured yet). WebGPU: use it, even on a "
+                      "software adapter.");
   ImGui::SameLine();
   if (app.gpu)
     ImGui::TextDisabled("adapter: %s%s%s", app.gpu->name().c_str(), app.gpu->is_fallback() ? " (software fallback)" : "",

@@ -509,13 +509,13 @@ EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {
 }
 
 // The training worker (web/trainer_client.js): ready; a message for runner `generation` waits in JS; it failed.
-EMSCRIPTEN_KEEPALIVE void muplay_trainer_ready() { trainer_ready(the_app()); }
+EMSCRIPTEN_KEEPALIVE void muplay_trainer_ready(int workers) { trainer_ready(the_app(), workers); }
 EMSCRIPTEN_KEEPALIVE void muplay_trainer_progress(int generation) { trainer_progress(the_app(), generation); }
 EMSCRIPTEN_KEEPALIVE void muplay_trainer_failed(int generation, const char* why) {
   trainer_failed(the_app(), generation, why);
 }
-// Whether the current run trains in the worker (1) or on the page's thread (0).
-EMSCRIPTEN_KEEPALIVE int muplay_trains_in_worker() { return the_app().remote.active ? 1 : 0; }
+// How many training workers the current run trains in (0: on the page's thread).
+EMSCRIPTEN_KEEPALIVE int muplay_trains_in_worker() { return the_app().remote.active ? the_app().remote.shards : 0; }
 
 // Bytes of the wasm heap in use by malloc (not the memory's size, which only grows): the soak test watches it.
 EMSCRIPTEN_KEEPALIVE double muplay_heap_bytes() { return double(mallinfo().uordblks); }

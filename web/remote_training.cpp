@@ -2,15 +2,17 @@
 
 #include <emscripten.h>
 
+#include <algorithm>
+
 #include "engine/base/json.hpp"
 #include "engine/run/runner.hpp"
 
 // window.muplayTrainer is web/trainer_client.js's handle on the worker.
-EM_JS(void, js_trainer_start, (int generation, const char* spec, int with_data), {
-  muplayTrainer.start(generation, UTF8ToString(spec), with_data !== 0);
+EM_JS(void, js_trainer_start, (int generation, const char* spec, int with_data, int shards), {
+  muplayTrainer.start(generation, UTF8ToString(spec), with_data !== 0, shards);
 });
-EM_JS(void, js_trainer_send, (int generation, const char* command, int member, int step), {
-  muplayTrainer.send(generation, UTF8ToString(command), member, step);
+EM_JS(void, js_trainer_send, (int generation, const char* command, int member, int step, int shard), {
+  muplayTrainer.send(generation, UTF8ToString(command), member, step, shard);
 });
 EM_JS(void, js_trainer_want_parameters, (int generation, int wanted), {
   muplayTrainer.wantParameters(generation, wanted !== 0);
@@ -23,7 +25,10 @@ EM_JS(void, js_trainer_take, (uint8_t* out), {
 
 void remote_start(RemoteTraining& remote, const Runner& runner, bool with_data) {
   remote.generation++;
-  js_trainer_start(remote.generation, json::write(spec_to_json(runner.spec())).c_str(), with_data ? 1 : 0);
+  remote.shards = std::max(1, std::min(remote.workers, int(runner.members().size())));
+  remote.last_stepped = -1;
+  js_trainer_start(remote.generation, json::write(spec_to_json(runner.spec())).c_str(), with_data ? 1 : 0,
+                   remote.shards);
   js_trainer_want_parameters(remote.generation, remote.parameters_wanted ? 1 : 0);
 }
 
@@ -34,11 +39,21 @@ void remote_want_parameters(RemoteTraining& remote, bool wanted) {
 }
 
 void remote_send(const RemoteTraining& remote, const char* command) {
-  js_trainer_send(remote.generation, command, -1, -1);
+  js_trainer_send(remote.generation, command, -1, -1, -1);
+}
+
+void remote_step(RemoteTraining& remote, const Runner& replica) {
+  const int count = int(replica.members().size());
+  for (int k = 1; k <= count; k++) {
+    const int member = (remote.last_stepped + k) % count;
+    if (replica.members()[size_t(member)]->done()) continue;
+    remote.last_stepped = member;
+    return js_trainer_send(remote.generation, "step", -1, -1, member % remote.shards);
+  }
 }
 
 void remote_inject_fault(const RemoteTraining& remote, int member, int step) {
-  js_trainer_send(remote.generation, "fault", member, step);
+  js_trainer_send(remote.generation, "fault", member, step, member % remote.shards);
 }
 
 void remote_take_message(RemoteTraining& remote) {

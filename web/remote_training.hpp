@@ -1,7 +1,8 @@
-// Training in a Web Worker. web/trainer_client.js starts a worker running the engine alone (web/trainer.cpp in
-// web/trainer_worker.js); while a run trains there, the app's Runner is a replica that never steps: it applies the
-// progress the worker posts (engine/run/runner_progress.hpp) between frames, and the views draw it as they would a
-// runner stepped here. Training then takes a core of its own and the page draws at the display's rate.
+// Training in Web Workers. web/trainer_client.js starts workers running the engine alone (web/trainer.cpp in
+// web/trainer_worker.js), one per core; a run's sweep is split between them (Runner::train_shard: member i trains in
+// worker i % shards). While a run trains there, the app's Runner is a replica that never steps: it applies the
+// progress the workers post (engine/run/runner_progress.hpp) between frames, and the views draw it as they would a
+// runner stepped here. Training then takes the cores and the page draws at the display's rate.
 //
 // The app trains here instead when there is no worker (it failed to start), when members train on WebGPU (the device
 // belongs to the page), and in the threaded build with several cores (its pool steps members on all of them).
@@ -13,7 +14,10 @@
 class Runner;
 
 struct RemoteTraining {
-  bool available = false;  // the worker started and said it is ready
+  bool available = false;  // the workers started and said they are ready
+  int workers = 0;         // how many
+  int shards = 1;          // how many train the current run (no more than it has members)
+  int last_stepped = -1;   // the member whose shard the last Step went to
   bool active = false;     // the app's runner follows the worker
   int generation = 0;      // counts the runners sent to the worker: progress of an older one is dropped
   bool parameters_wanted = false;  // told to the worker: the page draws a model (see remote_want_parameters)
@@ -23,8 +27,10 @@ struct RemoteTraining {
 // Sends `runner`'s spec to the worker, which builds its twin (discarding the runner it had). `with_data`: the spec
 // reads the page's Fashion-MNIST files, which go with it.
 void remote_start(RemoteTraining& remote, const Runner& runner, bool with_data);
-// "run", "pause" or "step": the worker trains on, stops after its current slice, or takes one step.
+// "run" or "pause": the workers train on, or stop after their current slice.
 void remote_send(const RemoteTraining& remote, const char* command);
+// One step: of the worker that trains the next unfinished member of `replica` after the last one stepped.
+void remote_step(RemoteTraining& remote, const Runner& replica);
 // Whether the page draws a model this frame (the phenomena, embeddings or anchor tab): the worker then sends the
 // parameters as they change; otherwise only with each member's final state. Tells the worker when it changes.
 void remote_want_parameters(RemoteTraining& remote, bool wanted);

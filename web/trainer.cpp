@@ -1,5 +1,5 @@
-// The training half of the page, in a Web Worker (web/trainer_worker.js runs this module, its own wasm instance):
-// a Runner built from the spec the page sends, stepped in slices, and after each slice the progress since the last
+// The training half of the page, in Web Workers (web/trainer_worker.js runs this module, its own wasm instance, in
+// each): a Runner built from the spec the page sends, training its shard of the sweep, stepped in slices, and after each slice the progress since the last
 // message (engine/run/runner_progress.hpp), which the page applies to its replica and draws. The engine and its
 // compile flags are the page's, so the numbers are the page's and the command line's, bit for bit.
 #include <emscripten.h>
@@ -31,15 +31,18 @@ Trainer& trainer() {
 
 extern "C" {
 
-// Builds the runner of `spec_text` (the page validated it already). Returns "" or why it could not.
-EMSCRIPTEN_KEEPALIVE const char* trainer_start(const char* spec_text) {
+// Builds the runner of `spec_text` (the page validated it already), training shard `shard` of `shards` of the sweep
+// (Runner::train_shard: the page runs one worker per core). Returns "" or why it could not.
+EMSCRIPTEN_KEEPALIVE const char* trainer_start(const char* spec_text, int shard, int shards) {
   Trainer& t = trainer();
   t.runner.reset();
   t.cursor = ProgressCursor{};
   SpecResult r = parse_spec_text(spec_text, page_spec_limits());
   t.error.clear();
   for (const std::string& e : r.errors) t.error += (t.error.empty() ? "" : "; ") + e;
-  if (r.ok()) t.runner = std::make_unique<Runner>(r.spec, kPageFashionMnistDir);
+  if (!r.ok()) return t.error.c_str();
+  t.runner = std::make_unique<Runner>(r.spec, kPageFashionMnistDir);
+  t.runner->train_shard(shard, shards);
   return t.error.c_str();
 }
 
@@ -53,7 +56,7 @@ EMSCRIPTEN_KEEPALIVE int trainer_train(double ms) {
   return more ? 1 : 0;
 }
 
-// One step of the next unfinished member (the page's Step button). Returns 1 while a member is unfinished.
+// One step of the next unfinished member of this shard (the page's Step button). Returns 1 while one is unfinished.
 EMSCRIPTEN_KEEPALIVE int trainer_step() {
   Runner* runner = trainer().runner.get();
   return runner && runner->step() && !runner->done() ? 1 : 0;

@@ -1,10 +1,14 @@
-// The page's side of training in a Web Worker (web/remote_training.hpp): starts web/trainer_worker.js and carries
-// messages between it and the app. The app calls window.muplayTrainer (start, send) and takes each progress message's
-// bytes from muplayTrainer.pending; the worker's own state never reaches the page any other way.
+// The page's side of training in Web Workers (web/remote_training.hpp): starts web/trainer_worker.js once per core
+// (at most MAX_WORKERS), each training a shard of the sweep, and carries messages between them and the app. The app
+// calls window.muplayTrainer (start, send, wantParameters) and takes each progress message's bytes from
+// muplayTrainer.pending; the workers' own state never reaches the page any other way.
 //
 // Fashion-MNIST, when a spec reads it, lives in the page module's file system (web/data_loader.js): its files go to the
-// worker with the spec.
+// workers with the spec.
 const DATA_DIR = '/data/fashion-mnist';
+// Each worker holds a whole copy of the sweep's models (and trains its shard of them): beyond a few, memory grows
+// faster than speed.
+const MAX_WORKERS = 4;
 
 function dataFiles() {
   const fs = window.Module.FS;
@@ -13,45 +17,62 @@ function dataFiles() {
     .map((f) => [`${DATA_DIR}/${f}`, fs.readFile(`${DATA_DIR}/${f}`)]);
 }
 
-// Resolves once the worker is ready (true) or could not start (false): the app then trains on the page's thread.
+// Resolves once every worker is ready (true) or one could not start (false): the app then trains on the page's thread.
 export function startTrainer(m) {
-  let worker;
+  const count = Math.max(1, Math.min(navigator.hardwareConcurrency || 1, MAX_WORKERS));
+  const workers = [];
   try {
-    worker = new Worker('trainer_worker.js');
+    for (let k = 0; k < count; k++) workers.push(new Worker('trainer_worker.js'));
   } catch (e) {
+    for (const w of workers) w.terminate();
     console.warn(`No training worker (${e.message}): training runs on the page's thread.`);
     return Promise.resolve(false);
   }
+  let shards = 1;  // the workers the current run uses
+  const post = (k, message) => workers[k].postMessage(message);
   window.muplayTrainer = {
     pending: null,
-    start(generation, spec, withData) {
-      worker.postMessage({ type: 'start', generation, spec, files: withData ? dataFiles() : [] });
+    workers: count,
+    start(generation, spec, withData, runShards) {
+      shards = runShards;
+      const files = withData ? dataFiles() : [];
+      for (let k = 0; k < shards; k++) post(k, { type: 'start', generation, spec, files, shard: k, shards });
     },
-    send(generation, command, member, step) {
-      worker.postMessage({ type: command, generation, member, step });
+    // To shard `shard`, or to every shard of the run (-1).
+    send(generation, command, member, step, shard) {
+      for (let k = 0; k < shards; k++) if (shard < 0 || shard === k) post(k, { type: command, generation, member, step });
     },
     wantParameters(generation, wanted) {
-      worker.postMessage({ type: 'parameters', generation, wanted });
+      for (let k = 0; k < shards; k++) post(k, { type: 'parameters', generation, wanted });
     },
   };
   return new Promise((resolve) => {
-    worker.onmessage = (e) => {
-      const d = e.data;
-      if (d.type === 'ready') {
-        m.muplay_trainer_ready();
-        resolve(true);
-      } else if (d.type === 'progress') {
-        window.muplayTrainer.pending = d.bytes;
-        m.muplay_trainer_progress(d.generation);
-      } else if (d.type === 'failed') {
-        m.muplay_trainer_failed(d.generation, d.message);
-        resolve(false);
-      }
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      m.muplay_trainer_failed(-1, `the training worker failed: ${e.message || 'it could not load'}`);
+    let ready = 0, failed = false;
+    const fail = (generation, why) => {
+      if (failed) return;
+      failed = true;
+      for (const w of workers) w.terminate();
+      m.muplay_trainer_failed(generation, why);
       resolve(false);
     };
+    for (const worker of workers) {
+      worker.onmessage = (e) => {
+        const d = e.data;
+        if (failed) return;
+        if (d.type === 'ready' && ++ready === count) {
+          m.muplay_trainer_ready(count);
+          resolve(true);
+        } else if (d.type === 'progress') {
+          window.muplayTrainer.pending = d.bytes;
+          m.muplay_trainer_progress(d.generation);
+        } else if (d.type === 'failed') {
+          fail(d.generation, d.message);
+        }
+      };
+      worker.onerror = (e) => {
+        e.preventDefault();
+        fail(-1, `the training worker failed: ${e.message || 'it could not load'}`);
+      };
+    }
   });
 }

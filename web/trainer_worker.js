@@ -1,5 +1,6 @@
 // The training worker: runs web/trainer.cpp (muplay-trainer.js/.wasm, the engine alone) for the page
-// (web/trainer_client.js). Messages in: start {generation, spec, files}, run, pause, step, fault {member, step},
+// (web/trainer_client.js), which runs one per core, each training a shard of the sweep (Runner::train_shard).
+// Messages in: start {generation, spec, files, shard, shards}, run, pause, step, fault {member, step},
 // parameters {wanted} (the page draws a model: send its parameters as they change), each for one generation (the runner it names; an older one's are ignored). Messages out: ready, progress {generation,
 // bytes} after each slice of training (engine/run/runner_progress.hpp), failed {generation, message}.
 //
@@ -41,7 +42,7 @@ function start(d) {
     trainer.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')));
     trainer.FS.writeFile(path, bytes);
   }
-  const error = trainer.ccall('trainer_start', 'string', ['string'], [d.spec]);
+  const error = trainer.ccall('trainer_start', 'string', ['string', 'number', 'number'], [d.spec, d.shard, d.shards]);
   if (error) postMessage({ type: 'failed', generation, message: error });
   else post();
 }

@@ -86,9 +86,14 @@ const TaskData& Runner::data_for(uint64_t seed) {
   return seed_data_.emplace(seed, make_data(reseeded, "")).first->second;  // anchor tasks only: no files to read
 }
 
+void Runner::train_shard(int shard, int shards) {
+  shard_ = shard;
+  shards_ = shards;
+}
+
 bool Runner::done() const {
-  for (const auto& r : members_)
-    if (!r->done()) return false;
+  for (int i = 0; i < int(members_.size()); i++)
+    if (trains(i)) return false;
   return true;
 }
 
@@ -110,7 +115,7 @@ bool Runner::step() {
   const int count = int(members_.size());
   for (int k = 0; k < count; k++) {
     Member& run = *members_[size_t((next_ + k) % count)];
-    if (run.done()) continue;
+    if (!trains((next_ + k) % count)) continue;
     const bool fault = fault_.member == (next_ + k) % count && fault_.step == run.steps_done();
     const int before = run.steps_done();
     muplay_guarded_step(&run, fault ? fault_.message.c_str() : nullptr);
@@ -138,7 +143,7 @@ bool Runner::step_parallel(WorkerPool& pool, int steps, int members) {
   const int count = int(members_.size());
   batch_.clear();
   for (int k = 0; k < count && int(batch_.size()) < members; k++)
-    if (!members_[size_t((next_ + k) % count)]->done()) batch_.push_back((next_ + k) % count);
+    if (trains((next_ + k) % count)) batch_.push_back((next_ + k) % count);
   if (batch_.empty()) return false;
   next_ = (batch_.back() + 1) % count;
   // Widths are usually listed in ascending order: hand out the biggest members first, so no thread is left with a
@@ -154,8 +159,8 @@ bool Runner::step_parallel(WorkerPool& pool, int steps, int members) {
 }
 
 bool Runner::waiting() const {
-  for (const auto& r : members_)
-    if (!r->done() && !r->waiting()) return false;
+  for (int i = 0; i < int(members_.size()); i++)
+    if (trains(i) && !members_[size_t(i)]->waiting()) return false;
   return !done();
 }
 

@@ -19,6 +19,11 @@ class Runner {
   Runner(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, GpuDevice* device,
          const std::string& why_none);
 
+  // Trains only the members whose index i has i % shards == shard; the others stay where they are and count as done.
+  // Several runners of one spec, each with its shard, train a sweep side by side (the page's training workers): each
+  // member computes what it computes alone, so together they give the whole runner's results, bit for bit.
+  void train_shard(int shard, int shards);
+
   // Advances the next unfinished member by one step. Returns false when every member is done.
   // An exception in a member's step ends that member as failed (Member::error() says why); the others go on.
   bool step();
@@ -49,7 +54,7 @@ class Runner {
   bool moved_to_cpu() const;  // a member lost its device and went on on the CPU
 
   // A replica's side of training elsewhere (engine/run/runner_progress.hpp): the step count and round-robin place the
-  // runner it follows reached.
+  // runners it follows reached.
   void adopt_progress(long total_steps, int active_run) {
     total_steps_ = total_steps;
     next_ = active_run;
@@ -68,6 +73,8 @@ class Runner {
   std::vector<std::unique_ptr<Member>> members_;
   int next_ = 0;
   long total_steps_ = 0;
+  int shard_ = 0, shards_ = 1;  // train_shard
+  bool trains(int member) const { return member % shards_ == shard_ && !members_[size_t(member)]->done(); }
   struct Fault { int member = -1, step = -1; std::string message; } fault_;
   std::vector<int> batch_;  // the members of a step_parallel batch (capacity: every member, reserved once)
   struct ParallelSlice { Runner* runner; int steps; };

@@ -149,9 +149,8 @@ std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& curso
   ByteWriter w;
   uint32_t count = 0;
   for (size_t i = 0; i < members.size(); i++) count += included(i);
-  if (count == 0 && runner.total_steps() == cursor.total_steps_sent) return {};
+  if (count == 0) return {};
   w.put(kProgressMagic);
-  w.put(int64_t(runner.total_steps()));
   w.put(int32_t(runner.active_run()));
   w.put(uint32_t(members.size()));
   w.put(count);
@@ -166,14 +165,12 @@ std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& curso
     cursor.records_sent[i] = int(m.recorded_steps().size());
     cursor.status_sent[i] = int(m.status());
   }
-  cursor.total_steps_sent = runner.total_steps();
   return w.take();
 }
 
 std::string apply_progress(Runner& replica, const uint8_t* bytes, size_t size) {
   ByteReader r(bytes, size);
   if (r.get<uint32_t>() != kProgressMagic) return "progress message: unknown format";
-  const long total_steps = long(r.get<int64_t>());
   const int active_run = r.get<int32_t>();
   const auto& members = replica.members();
   if (r.get<uint32_t>() != members.size()) return "progress message: another sweep";
@@ -188,6 +185,10 @@ std::string apply_progress(Runner& replica, const uint8_t* bytes, size_t size) {
   }
   if (!r.at_end()) return "progress message: trailing bytes";
   for (const MemberUpdate& u : updates) apply_member(u);
+  // A runner's step count is the sum of its members' (each step adds what it moved a member by), so the replica's
+  // is too, whichever runners (shards, Runner::train_shard) the messages came from.
+  long total_steps = 0;
+  for (const auto& m : members) total_steps += m->steps_done();
   replica.adopt_progress(total_steps, active_run);
   return "";
 }

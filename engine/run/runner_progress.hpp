@@ -3,7 +3,8 @@
 // member that moved since the last one, its new records and its state. Parameters, which can be megabytes, go only
 // where asked for (the page draws a model: its neurons, its attention) and with a member's final state: a finished
 // replica always holds its twin's final parameters. Applying every message in order makes the replica's results()
-// equal the trained runner's, bit for bit.
+// equal the trained runner's, bit for bit; so does applying the messages of several runners that train one shard of
+// the sweep each (Runner::train_shard), in any interleaving.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,7 +18,6 @@ struct ProgressCursor {
   std::vector<int> records_sent;  // recorded steps already sent
   std::vector<int> status_sent;   // RunStatus at the last message
   std::vector<int> params_sent;   // steps_done when the parameters were last sent (-1: never)
-  long total_steps_sent = -1;
 };
 
 // The progress of `runner` since `cursor` (which it advances); empty when nothing moved. With `with_parameters`, every

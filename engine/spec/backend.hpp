@@ -1,5 +1,6 @@
-// Where a run trains: the spec's `backend` field. auto (the default) uses WebGPU only on a hardware adapter, cpu
-// never does, webgpu forces it (even onto a software fallback); engine/gpu/gpu_device.hpp decides, given the device.
+// Where a run trains: the spec's `backend` field. auto (the default) trains on the CPU until WebGPU's speed on a
+// hardware GPU is measured (then: above the size where it wins), cpu never uses WebGPU, webgpu forces it (even onto
+// a software fallback); engine/gpu/gpu_device.hpp decides, given the device.
 #pragma once
 #include "engine/base/enum_names.hpp"
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "engine/run/runner_progress.hpp"
@@ -62,6 +63,32 @@ TEST(RunnerProgress, MlpSweepReplicaMatchesBitForBit) {
 
 TEST(RunnerProgress, TransformerReplicaMatchesBitForBit) {
   expect_replica_follows(preset("30-anchor-identity.json", 40), 5, [](long call) { return call % 2 == 0; });
+}
+
+TEST(RunnerProgress, ShardsTrainedApartMakeTheWholeRunner) {
+  for (const ExperimentSpec& s : {preset("14-lr-transfer-toy-sp.json", 30), preset("31-anchor-gamma-sweep.json", 12)}) {
+    Runner whole(s), replica(s);
+    while (whole.step()) {}
+    std::vector<std::unique_ptr<Runner>> shards;
+    std::vector<ProgressCursor> cursors(3);
+    for (int k = 0; k < 3; k++) {
+      shards.push_back(std::make_unique<Runner>(s));
+      shards.back()->train_shard(k, 3);
+    }
+    for (bool more = true; more;) {  // the shards' messages interleaved, a few steps each
+      more = false;
+      for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 4 + k; i++) more = shards[size_t(k)]->step() || more;
+        const std::vector<uint8_t> bytes = encode_progress(*shards[size_t(k)], cursors[size_t(k)], k == 1);
+        if (!bytes.empty()) ASSERT_EQ(apply_progress(replica, bytes.data(), bytes.size()), "");
+      }
+    }
+    EXPECT_TRUE(replica.done());
+    EXPECT_EQ(replica.total_steps(), whole.total_steps());
+    EXPECT_EQ(json::write(replica.results()), json::write(whole.results()));
+    for (size_t i = 0; i < whole.members().size(); i++)
+      EXPECT_EQ(replica.members()[i]->parameters(), whole.members()[i]->parameters()) << i;
+  }
 }
 
 TEST(RunnerProgress, RefusesBytesThatDoNotFit) {
