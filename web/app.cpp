@@ -243,10 +243,6 @@ void data_arrived(App& app, const std::string& error) {
   if (reset(app) && run_now) run(app);
 }
 
-namespace {
-void rebuild_unstarted(App& app, bool changes_choice);
-}  // namespace
-
 void pause(App& app) {
   if (app.state != RunState::running) return;
   app.state = RunState::paused;
@@ -262,29 +258,6 @@ void step_once(App& app) {
     return remote_step(app.remote, *app.runner);
   }
   app.state = app.runner->step() && !app.runner->done() ? RunState::paused : RunState::finished;
-}
-
-void trainer_ready(App& app, int workers) {
-  app.remote.available = true;
-  app.remote.workers = workers;
-  rebuild_unstarted(app, app.runner != nullptr);
-}
-
-void trainer_progress(App& app, int generation) {
-  remote_take_message(app.remote);
-  if (!app.remote.active || generation != app.remote.generation || !app.runner) return;
-  const std::string why = apply_progress(*app.runner, app.remote.inbox.data(), app.remote.inbox.size());
-  if (!why.empty()) return trainer_failed(app, generation, why);
-  if (app.runner->done() && app.state != RunState::idle) app.state = RunState::finished;
-}
-
-void trainer_failed(App& app, int generation, const std::string& why) {
-  if (generation >= 0 && generation != app.remote.generation) return;
-  app.remote.available = false;
-  if (!app.remote.active) return;
-  app.remote.active = false;
-  if (app.state == RunState::running) app.state = RunState::paused;
-  app.message = "Training in the background stopped (" + why + "). Reset and Run train on the page itself.";
 }
 
 namespace {
@@ -313,6 +286,29 @@ void gpu_unavailable(App& app, const std::string& why) {
   rebuild_unstarted(app, app.runner && app.runner->spec().backend == Backend::webgpu);  // its note says why not
 }
 
+void trainer_ready(App& app, int workers) {
+  app.remote.available = true;
+  app.remote.workers = workers;
+  rebuild_unstarted(app, app.runner != nullptr);
+}
+
+void trainer_progress(App& app, int generation) {
+  remote_take_message(app.remote);
+  if (!app.remote.active || generation != app.remote.generation || !app.runner) return;
+  const std::string why = apply_progress(*app.runner, app.remote.inbox.data(), app.remote.inbox.size());
+  if (!why.empty()) return trainer_failed(app, generation, why);
+  if (app.runner->done() && app.state != RunState::idle) app.state = RunState::finished;
+}
+
+void trainer_failed(App& app, int generation, const std::string& why) {
+  if (generation >= 0 && generation != app.remote.generation) return;
+  app.remote.available = false;
+  if (!app.remote.active) return;
+  app.remote.active = false;
+  if (app.state == RunState::running) app.state = RunState::paused;
+  app.message = "Training in the background stopped (" + why + "). Reset and Run train on the page itself.";
+}
+
 namespace {
 
 // Keeps one parallel batch (members × steps each) near a quarter of the frame's training budget: long enough that
@@ -328,10 +324,6 @@ void adapt_slice(App& app, double took_ms, double budget_ms) {
     else app.slice_members = std::max(app.pool->threads(), app.slice_members / 2);
   }
 }
-
-}  // namespace
-
-namespace {
 
 // Steps the app's own runner for about `budget_ms`.
 void train_here(App& app, double budget_ms, double (*now_ms)()) {

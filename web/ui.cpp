@@ -312,11 +312,14 @@ void views(App& app) {
 std::string status_line(const App& app) {
   const Runner* r = app.runner.get();
   const bool active = r && !r->members().empty() && app.state == RunState::running;
+  // Where the steps are taken: the training workers (web/remote_training.hpp) or the page's own threads.
+  const std::string trainers = app.remote.active ? "workers: " + std::to_string(app.remote.shards)
+                                                 : "threads: " + std::to_string(app.pool ? app.pool->threads() : 1);
   char line[512];
   std::snprintf(line, sizeof line,
-                "%s | %.0f steps/s | backend: %s | threads: %d | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
+                "%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
                 app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
-                backend_label(app).c_str(), app.pool ? app.pool->threads() : 1,
+                backend_label(app).c_str(), trainers.c_str(),
                 active ? ("active: " + r->members()[size_t(r->active_run())]->label()).c_str() : "no active run",
                 ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
   return line;
