@@ -55,6 +55,7 @@ ExperimentSpec identity_preset(int steps) {
   SpecResult r = parse_spec_text(text);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.errors[0]);
   r.spec.schedule.steps = steps;
+  r.spec.precision = Precision::float64;  // the reference; the preset itself ships in float32
   return r.spec;
 }
 
