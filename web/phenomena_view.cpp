@@ -62,9 +62,9 @@ const std::vector<double>& outputs(PhenomenaView& v, const Member& run, const Da
 
 // The (γ, γ′) fits, recomputed when the sweep has stepped since.
 const std::vector<PhasePointFit>& phase_slopes_of(PhenomenaView& v, const Runner& runner) {
-  if (v.slopes_at != runner.total_steps()) {
+  if (v.slopes_at != runner.state_revision()) {
     v.slopes = phase_point_fits(runner);
-    v.slopes_at = runner.total_steps();
+    v.slopes_at = runner.state_revision();
   }
   return v.slopes;
 }

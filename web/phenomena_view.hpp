@@ -40,7 +40,7 @@ struct PhenomenaView {
   int run = 0;  // which sweep member the per-run pictures show
   // Kept between frames; cleared when a new Runner starts (App's reset).
   std::vector<NetworkPicture> pictures;  // every picture drawn so far (a handful of members and sets)
-  std::vector<PhasePointFit> slopes;     // the phase map's fits, at `slopes_at` steps of the sweep
+  std::vector<PhasePointFit> slopes;     // the phase map's fits, at the sweep's state_revision `slopes_at`
   long slopes_at = -1;
 };
 

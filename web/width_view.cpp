@@ -229,10 +229,10 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
       if (ImGui::Selectable(name.c_str(), name == quantity)) v.family = name;
     ImGui::EndCombo();
   }
-  if (v.curves_at != runner.total_steps() || v.curves_family != quantity || v.curves_record != record ||
+  if (v.curves_at != runner.state_revision() || v.curves_family != quantity || v.curves_record != record ||
       v.curves_imports != imports_revision) {
     v.picture = width_picture(runner, imports, quantity, record);
-    v.curves_at = runner.total_steps();
+    v.curves_at = runner.state_revision();
     v.curves_family = quantity;
     v.curves_record = record;
     v.curves_imports = imports_revision;

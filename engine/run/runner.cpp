@@ -98,9 +98,10 @@ bool Runner::done() const {
 }
 
 long Runner::state_revision() const {
-  long adopted = 0;  // both terms only grow in a replica; elsewhere the second is 0
-  for (const auto& r : members_) adopted += r->parameters_adopted();
-  return total_steps_ + adopted;
+  long revision = total_steps_;  // every term only grows (on the CPU), so the sum changes whenever one does
+  for (const auto& r : members_)
+    revision += r->parameters_adopted() + long(r->recorded_steps().size()) + (r->done() ? 1 : 0);
+  return revision;
 }
 
 long Runner::planned_steps() const { return long(members_.size()) * spec_.schedule.steps; }

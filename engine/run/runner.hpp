@@ -23,6 +23,7 @@ class Runner {
   // Several runners of one spec, each with its shard, train a sweep side by side (the page's training workers): each
   // member computes what it computes alone, so together they give the whole runner's results, bit for bit.
   void train_shard(int shard, int shards);
+  bool in_shard(int member) const { return member % shards_ == shard_; }  // every member unless train_shard said
 
   // Advances the next unfinished member by one step. Returns false when every member is done.
   // An exception in a member's step ends that member as failed (Member::error() says why); the others go on.
@@ -34,8 +35,8 @@ class Runner {
   // while any is, this takes one step() instead. Returns false when every member is done.
   bool step_parallel(WorkerPool& pool, int steps, int members);
   long total_steps() const { return total_steps_; }  // steps taken, all members together
-  // Changes whenever a member's parameters may have (a step, or a replica's adopt_parameters): views that cache what
-  // they compute from the models key on it.
+  // Changes whenever a member's parameters, records or status may have (a step, a final record, a replica's adopted
+  // message): views that cache what they compute from the members key on it.
   long state_revision() const;
   long planned_steps() const;                        // steps when every member finishes
   long progress_steps() const;  // toward planned_steps(): a run that ended early (diverged) counts as complete
@@ -74,7 +75,7 @@ class Runner {
   int next_ = 0;
   long total_steps_ = 0;
   int shard_ = 0, shards_ = 1;  // train_shard
-  bool trains(int member) const { return member % shards_ == shard_ && !members_[size_t(member)]->done(); }
+  bool trains(int member) const { return in_shard(member) && !members_[size_t(member)]->done(); }
   struct Fault { int member = -1, step = -1; std::string message; } fault_;
   std::vector<int> batch_;  // the members of a step_parallel batch (capacity: every member, reserved once)
   struct ParallelSlice { Runner* runner; int steps; };

@@ -143,8 +143,11 @@ std::vector<uint8_t> encode_progress(const Runner& runner, ProgressCursor& curso
     cursor.status_sent.assign(members.size(), -1);
     cursor.params_sent.assign(members.size(), -1);
   }
+  // A shard speaks for its own members only: the others never move here, and their state at step 0 must not reach a
+  // replica that another shard's messages have moved on.
   const auto included = [&](size_t i) {
-    return moved(*members[i], cursor, i) || sends_parameters(*members[i], cursor, i, with_parameters);
+    return runner.in_shard(int(i)) &&
+           (moved(*members[i], cursor, i) || sends_parameters(*members[i], cursor, i, with_parameters));
   };
   ByteWriter w;
   uint32_t count = 0;
