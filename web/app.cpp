@@ -208,7 +208,7 @@ bool reset(App& app) {
     app.runner = std::make_unique<Runner>(r.spec, app.spec_limits.fashion_mnist_dir, app.gpu.get(), app.gpu_why_none);
     app.limits = limit_curves(app.runner->spec(), app.runner->data(), &app.no_limit_why);
   }
-  app.remote.active = app.runner && app.remote.available && app.runner->members_on_gpu() == 0 &&
+  app.remote.active = app.runner && app.remote.workers > 0 && app.runner->members_on_gpu() == 0 &&
                       !(app.pool && app.pool->threads() > 1);
   if (app.remote.active) remote_start(app.remote, *app.runner, r.spec.task.kind == TaskKind::fashion_mnist);
   app.run_when_data_arrives = false;
@@ -287,7 +287,6 @@ void gpu_unavailable(App& app, const std::string& why) {
 }
 
 void trainer_ready(App& app, int workers) {
-  app.remote.available = true;
   app.remote.workers = workers;
   rebuild_unstarted(app, app.runner != nullptr);
 }
@@ -302,7 +301,7 @@ void trainer_progress(App& app, int generation) {
 
 void trainer_failed(App& app, int generation, const std::string& why) {
   if (generation >= 0 && generation != app.remote.generation) return;
-  app.remote.available = false;
+  app.remote.workers = 0;
   if (!app.remote.active) return;
   app.remote.active = false;
   if (app.state == RunState::running) app.state = RunState::paused;

@@ -119,9 +119,6 @@ async function startGpu(m) {
       return r.text();
     };
     const gpu = await openGpu({ loadSource });
-    // On a hardware adapter compile every kernel in the background, so a first WebGPU step is not slow. Not on a
-    // software one, which auto does not use: compiling there would take seconds of CPU from the page.
-    if (!gpu.adapter.isFallback) gpu.warmUp().catch((e) => { gpu.lostReason ||= e.message; });
     window.muplayGpu = gpu;
     m.muplay_gpu_ready(gpu.adapter.name, gpu.adapter.isFallback ? 1 : 0);
   } catch (e) {

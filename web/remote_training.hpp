@@ -14,8 +14,7 @@
 class Runner;
 
 struct RemoteTraining {
-  bool available = false;  // the workers started and said they are ready
-  int workers = 0;         // how many
+  int workers = 0;         // ready training workers (0: none started, or they failed: the page trains itself)
   int shards = 1;          // how many train the current run (no more than it has members)
   int last_stepped = -1;   // the member whose shard the last Step went to
   bool active = false;     // the app's runner follows the worker

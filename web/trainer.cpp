@@ -56,10 +56,9 @@ EMSCRIPTEN_KEEPALIVE int trainer_train(double ms) {
   return more ? 1 : 0;
 }
 
-// One step of the next unfinished member of this shard (the page's Step button). Returns 1 while one is unfinished.
-EMSCRIPTEN_KEEPALIVE int trainer_step() {
-  Runner* runner = trainer().runner.get();
-  return runner && runner->step() && !runner->done() ? 1 : 0;
+// One step of the next unfinished member of this shard (the page's Step button).
+EMSCRIPTEN_KEEPALIVE void trainer_step() {
+  if (Runner* runner = trainer().runner.get()) runner->step();
 }
 
 // Whether the page draws a model now (its parameters then come with every message; else only with a final state).

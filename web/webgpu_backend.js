@@ -115,15 +115,6 @@ export class GpuBackend {
 
   get lost() { return this.lostReason !== ''; }
 
-  // Compiles every kernel now, in parallel (otherwise each compiles when a plan first uses it, which on a software
-  // adapter takes seconds for a GEMM variant). Rejects with the first shader error.
-  async warmUp() {
-    await Promise.all(Object.keys(KERNELS).filter((name) => !this.pipelines.has(name)).map(async (name) => {
-      const p = await this.device.createComputePipelineAsync(this.pipelineDescriptor(name));
-      if (!this.pipelines.has(name)) this.pipelines.set(name, p);
-    }));
-  }
-
   pipelineDescriptor(name) {
     const k = KERNELS[name];
     if (!k) throw new Error(`unknown kernel ${name}`);

@@ -2,19 +2,17 @@
 // the messages fall between steps; bytes that do not fit the replica are refused.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "engine/run/runner_progress.hpp"
+#include "engine/spec/presets.hpp"
 
 namespace {
 
 ExperimentSpec preset(const std::string& file, int steps) {
-  std::ifstream in(std::string(MUPLAY_EXAMPLES_DIR) + "/" + file);
-  std::stringstream text;
-  text << in.rdbuf();
-  SpecResult r = parse_spec_text(text.str(), SpecLimits{});
+  std::string text;
+  EXPECT_TRUE(read_text_file(std::string(MUPLAY_EXAMPLES_DIR) + "/" + file, text)) << file;
+  SpecResult r = parse_spec_text(text, SpecLimits{});
   EXPECT_TRUE(r.ok()) << file;
   r.spec.schedule.steps = steps;
   return r.spec;
