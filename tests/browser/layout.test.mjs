@@ -133,7 +133,9 @@ test('an invalid value is shown wrapped under its field, which stays put; Run th
       const runs = ran.texts.filter((t) => t.startsWith('run: '));
       assert.ok(runs.length > 0, 'the old runs are still listed');
       assert.deepEqual(runs.filter((t) => t.endsWith(': running')), [], 'no run reads "running"');
-      assert.ok(runs.every((t) => t.endsWith(': paused')), runs.join('; '));
+      // Workers train shards and Pause reaches them a message later, so a short run may have finished meanwhile.
+      assert.ok(runs.every((t) => t.endsWith(': paused') || t.endsWith(': finished')), runs.join('; '));
+      assert.ok(runs.some((t) => t.endsWith(': paused')), `some run is still paused: ${runs.join('; ')}`);
       assert.ok(ran.texts.some((t) => t.startsWith('status: paused')), 'the status bar says paused');
       assert.deepEqual(pg.errors, []);
     } finally {
