@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "engine/run/runner_progress.hpp"
+#include "engine/gpu/gpu_device.hpp"
 #include "engine/spec/link.hpp"
+#include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/task/fashion_mnist.hpp"
 #include "web/overlay.hpp"
@@ -152,8 +154,16 @@ std::vector<const ImportedSet*> drawn_imports(const App& app) {
 }
 
 std::vector<std::string> open_link(App& app, const std::string& fragment) {
-  const SpecResult r = spec_from_link(fragment, app.spec_limits);
-  if (r.ok()) return load_spec_text(app, json::write(spec_to_json(r.spec)));
+  const LinkResult r = spec_from_link(fragment, app.spec_limits);
+  if (r.ok()) {
+    std::vector<std::string> errors = load_spec_text(app, json::write(spec_to_json(r.spec)));
+    if (r.result_version != kResultVersion)
+      app.message = "This link was made by a build of " +
+                    std::string(r.result_version > kResultVersion ? "a newer" : "an older") + " engine (result version " +
+                    std::to_string(r.result_version) + "; this page's is " + std::to_string(kResultVersion) +
+                    "): it opens, but its numbers may differ from those the link was made with.";
+    return errors;
+  }
   load_default(app);
   // The decoder's own messages start "link: ..." (spec field errors start with the field's path).
   const std::string& why = r.errors[0];
@@ -164,8 +174,11 @@ std::vector<std::string> open_link(App& app, const std::string& fragment) {
 }
 
 std::string share_link(const App& app) {
-  const SpecResult r = parse_spec(app.spec_doc, app.spec_limits);
-  return r.ok() ? spec_to_link(r.spec) : "";
+  SpecResult r = parse_spec(app.spec_doc, app.spec_limits);
+  if (!r.ok()) return "";
+  // Pinned, so that the link trains on this backend wherever it opens (auto could choose otherwise there).
+  r.spec.backend = resolved_backend(r.spec.backend, app.gpu.get());
+  return spec_to_link(r.spec);
 }
 
 namespace {

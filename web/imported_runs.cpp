@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "engine/run/runner.hpp"
+#include "engine/spec/result_files.hpp"
 #include "engine/spec/spec.hpp"
 
 namespace {

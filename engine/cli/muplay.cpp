@@ -5,6 +5,7 @@
 //   muplay export-init SPEC.json [--out INIT.json]     every member's initial weights, multipliers and data
 //   muplay export torch SPEC.json --out DIR               the spec as a PyTorch project (train.py, README.md)
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
+//   muplay link SPEC.json                                 the spec's share link (SPEC.json may be a link anywhere)
 //   muplay max-lr SPEC.json --lo LO --hi HI [--out F]     E1: each member's largest stable learning rate
 //   muplay gpu-plan SPEC.json [--out PLAN.json]           the first member's training step as a GPU kernel plan
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
@@ -26,7 +27,9 @@
 #include "engine/base/worker_pool.hpp"
 #include "engine/cli/gpu_plan_document.hpp"
 #include "engine/export/torch_export.hpp"
+#include "engine/gpu/gpu_device.hpp"
 #include "engine/run/runner.hpp"
+#include "engine/spec/link.hpp"
 #include "engine/spec/presets.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec.hpp"
@@ -62,6 +65,10 @@ const char* kUsage =
     "      Experiment E1: for every (width, seed) of the sweep, the largest learning rate of the 1/4-octave grid\n"
     "      LO * 2^(k/4) <= HI, scanned upward, whose run of schedule.steps steps passes (finite loss, L_T < L_0,\n"
     "      output not identically zero), with every trial's verdict, as JSON. The sweep's lr axis is ignored.\n"
+    "  muplay link SPEC.json\n"
+    "      Print the spec's share link fragment (s=1.<data>&r=1), as the page's Copy link makes it; open it as\n"
+    "      http://127.0.0.1:8080/#<fragment>. Wherever a command takes SPEC.json, a share link (or a whole page\n"
+    "      address holding one) works too: muplay run 'http://127.0.0.1:8080/#s=1....' trains what the link opens.\n"
     "  muplay validate SPEC.json\n"
     "      Check a spec; print every problem with its field path. Exit 2 if any.\n"
     "  muplay presets [--dir DIR]\n"
@@ -89,7 +96,18 @@ SpecLimits command_line_limits() {
   return limits;
 }
 
+// A share link (the page's address, or its "#s=..." fragment) where a spec file is expected.
+bool is_link(const std::string& arg) { return arg.rfind("s=", 0) == 0 || arg.find("#s=") != std::string::npos; }
+
 bool load_spec(const std::string& path, const SpecLimits& limits, SpecResult& out) {
+  if (is_link(path)) {
+    const LinkResult r = spec_from_link(path.substr(path.find("s=")), limits);
+    out = r;
+    if (r.ok() && r.result_version != kResultVersion)
+      std::fprintf(stderr, "muplay: the link was made by an engine of result version %d (this one's is %d): its "
+                   "numbers may differ\n", r.result_version, kResultVersion);
+    return out.ok();
+  }
   std::string text;
   if (!read_text_file(path, text)) {
     out.errors.push_back("cannot read " + path);
@@ -102,6 +120,15 @@ bool load_spec(const std::string& path, const SpecLimits& limits, SpecResult& ou
 int report_errors(const std::string& path, const SpecResult& r) {
   for (const std::string& e : r.errors) std::fprintf(stderr, "%s: %s\n", path.c_str(), e.c_str());
   return 2;
+}
+
+// The command line has no GPU, so the link pins what the spec trains on here: the CPU, unless it asks for webgpu.
+int cmd_link(const std::string& path, const SpecLimits& limits) {
+  SpecResult r;
+  if (!load_spec(path, limits, r)) return report_errors(path, r);
+  r.spec.backend = resolved_backend(r.spec.backend, nullptr);
+  std::printf("%s\n", spec_to_link(r.spec).c_str());
+  return 0;
 }
 
 int cmd_validate(const std::string& path, const SpecLimits& limits) {
@@ -325,7 +352,8 @@ int main(int argc, char** argv) {
   if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, limits, out_path);
   if (cmd == "export torch" && !positional.empty()) return cmd_export_torch(positional, limits, out_path);
   if (cmd == "max-lr" && !positional.empty()) return cmd_max_lr(positional, limits, lo, hi, out_path);
-  if (cmd != "run" && cmd != "validate" && cmd != "export-init" && cmd != "gpu-plan" && cmd != "export torch" &&
+  if (cmd == "link" && !positional.empty()) return cmd_link(positional, limits);
+  if (cmd != "run" && cmd != "validate" && cmd != "link" && cmd != "export-init" && cmd != "gpu-plan" && cmd != "export torch" &&
       cmd != "max-lr")
     return bad_input("unknown command '" + cmd + "' (see muplay --help)");
   if (positional.empty()) return bad_input(cmd + " needs a SPEC.json (see muplay --help)");

@@ -45,12 +45,19 @@ GpuDevice::ReadState ReferenceGpuDevice::poll_read(int ticket, std::vector<std::
   return ReadState::ready;
 }
 
+Backend resolved_backend(Backend requested, const GpuDevice* device) {
+  if (requested != Backend::auto_) return requested;
+  return choose_backend(requested, device, "").gpu ? Backend::webgpu : Backend::cpu;
+}
+
 BackendChoice choose_backend(Backend requested, const GpuDevice* device, const std::string& why_none) {
   if (requested == Backend::cpu) return {};
   const bool usable = device && !device->lost();
   const std::string why = device ? "the WebGPU device was lost (" + device->lost_reason() + ")" : why_none;
   if (requested == Backend::webgpu) {
-    if (!usable) return {false, "WebGPU was asked for but " + why + ": training on the CPU instead."};
+    if (!usable)
+      return {false, "WebGPU was asked for but " + why + ": training on the CPU instead, in float32 as WebGPU would "
+                     "(the numbers differ from a WebGPU run's by about 1e-4)."};
     if (device->is_fallback())
       return {true, "WebGPU forced onto a software adapter (" + device->name() + "): correct, but slower than the CPU."};
     return {true, ""};

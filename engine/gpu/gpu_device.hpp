@@ -67,3 +67,6 @@ struct BackendChoice {
 };
 // `device` is null when there is none; `why_none` then says why (no WebGPU, no adapter, ...).
 BackendChoice choose_backend(Backend requested, const GpuDevice* device, const std::string& why_none);
+// Where a spec asking for `requested` trains beside `device` (null: none): cpu or webgpu, never auto. A share link
+// records this, so that it opens on the same backend everywhere.
+Backend resolved_backend(Backend requested, const GpuDevice* device);

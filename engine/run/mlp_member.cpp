@@ -41,7 +41,7 @@ Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
   m.set_antisymmetric(s.model.asi);
   m.set_activation_param(s.model.activation_param);
   m.set_dropout(s.model.dropout);
-  m.set_precision(s.precision);
+  m.set_precision(arithmetic_precision(s));
   return m;
 }
 

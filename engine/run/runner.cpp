@@ -8,6 +8,7 @@
 #include "engine/run/mlp_member.hpp"
 #include "engine/run/transformer_member.hpp"
 #include "engine/spec/metric_table.hpp"
+#include "engine/spec/result_files.hpp"
 
 namespace {
 
@@ -211,6 +212,12 @@ json::Value Runner::results() const {
       run.set("gamma", Value::make_number(r->coords().phase.gamma));
       run.set("gamma_prime", Value::make_number(r->coords().phase.gamma_prime));
     }
+    // Where its numbers were computed: "webgpu" for a run that started on a device (float32), with moved_to_cpu
+    // when it lost the device and went on on the CPU; "cpu" with the precision of the CPU kernels otherwise.
+    const bool started_on_gpu = !r->gpu_name().empty();
+    run.set("backend", Value::make_string(started_on_gpu ? "webgpu" : "cpu"));
+    if (r->moved_to_cpu()) run.set("moved_to_cpu", Value::make_bool(true));
+    run.set("precision", Value::make_string(precision_name(arithmetic_precision(spec_))));
     run.set("status", Value::make_string(run_status_name(r->status())));
     run.set("diverged_at", r->diverged_at() >= 0 ? Value::make_number(r->diverged_at()) : Value());
     run.set("steps_done", Value::make_number(r->steps_done()));

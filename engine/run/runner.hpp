@@ -83,4 +83,3 @@ class Runner {
   const TaskData& data_for(uint64_t seed);  // the data a member of this sweep seed trains on
 };
 
-constexpr int kResultVersion = 1;

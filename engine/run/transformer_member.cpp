@@ -15,7 +15,7 @@ AnchorTrainerConfig trainer_config(const ExperimentSpec& s, const MemberCoords& 
                 s.schedule.final_lr_fraction};
   t.clip_norm = s.schedule.clip_norm;
   t.batch_size = s.schedule.batch_size;
-  t.precision = s.precision;
+  t.precision = arithmetic_precision(s);
   return t;
 }
 

@@ -4,6 +4,10 @@
 #include <array>
 #include <cmath>
 
+Precision arithmetic_precision(const ExperimentSpec& s) {
+  return s.backend == Backend::webgpu ? Precision::float32 : s.precision;
+}
+
 size_t sweep_size(const ExperimentSpec& s) {
   const SweepSpec& w = s.sweep;
   return std::max<size_t>(w.width.size(), 1) * std::max<size_t>(w.lr.size(), 1) * w.seeds.size() *

@@ -95,6 +95,11 @@ struct ExperimentSpec {
   Precision precision = Precision::float64;
 };
 
+// The precision the spec's numbers are computed in: its `precision`, except on backend webgpu, which computes in
+// float32 wherever it runs (on the device, or on the CPU when WebGPU is missing), so that such a run stays within
+// float32 rounding (~1e-4) of the device's numbers.
+Precision arithmetic_precision(const ExperimentSpec& s);
+
 // The number of sweep members: the product of the sweep axes' lengths (an empty axis counts once).
 size_t sweep_size(const ExperimentSpec& s);
 // Every member of the sweep, in the order the Runner trains them: by width, lr, weight decay, γ, phase point and

@@ -1,14 +1,16 @@
 #include "engine/spec/link.hpp"
 
 #include "engine/base/base64url.hpp"
+#include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
 
 namespace {
 
 constexpr const char* kPrefix = "s=";
+constexpr const char* kResultPart = "&r=";
 
-SpecResult failed(const std::string& why) {
-  SpecResult r;
+LinkResult failed(const std::string& why) {
+  LinkResult r;
   r.errors.push_back("link: " + why);
   return r;
 }
@@ -71,10 +73,11 @@ std::string spec_to_link(const ExperimentSpec& spec) {
   };
   if (transformer) keep_kind("model", model_kind_name(spec.model.kind));
   if (anchor) keep_kind("task", task_name(spec.task.kind));
-  return kPrefix + std::to_string(spec.version) + "." + base64url_encode(json::write(diff));
+  return kPrefix + std::to_string(spec.version) + "." + base64url_encode(json::write(diff)) + kResultPart +
+         std::to_string(kResultVersion);
 }
 
-SpecResult spec_from_link(const std::string& fragment, const SpecLimits& limits) {
+LinkResult spec_from_link(const std::string& fragment, const SpecLimits& limits) {
   const size_t start = !fragment.empty() && fragment[0] == '#' ? 1 : 0;
   const size_t length = fragment.size() - start;
   if (length > kMaxLinkChars)
@@ -91,11 +94,25 @@ SpecResult spec_from_link(const std::string& fragment, const SpecLimits& limits)
     return failed("has no spec version after \"#s=\" (expected e.g. \"#s=" + std::to_string(kSpecVersion) + ".\")");
   if (digits > 6) return failed("has a spec version of " + std::to_string(digits) + " digits (corrupted?)");
   pos++;
+  // The result version, after the data: "&r=" and 1 to 6 digits, last.
+  int result_version = 1;
+  size_t data_end = fragment.find('&', pos);
+  if (data_end != std::string::npos) {
+    const size_t r = data_end + 3;
+    if (fragment.compare(data_end, 3, kResultPart) != 0 || r == fragment.size() || fragment.size() - r > 6 ||
+        fragment.find_first_not_of("0123456789", r) != std::string::npos)
+      return failed("ends in \"" + fragment.substr(data_end, 12) + "\" where \"&r=\" and a result version were "
+                    "expected (corrupted?)");
+    result_version = std::stoi(fragment.substr(r));
+    if (result_version < 1) return failed("has result version 0 (they start at 1; corrupted?)");
+  } else {
+    data_end = fragment.size();
+  }
   if (version > kSpecVersion)
     return failed("was made by a newer build (spec version " + std::to_string(version) + "; this build reads versions " +
                   std::to_string(kOldestSpecVersion) + " to " + std::to_string(kSpecVersion) + ")");
   std::string bytes, error;
-  if (!base64url_decode(fragment.substr(pos), bytes, error)) return failed("data " + error);
+  if (!base64url_decode(fragment.substr(pos, data_end - pos), bytes, error)) return failed("data " + error);
   json::ParseResult parsed = json::parse(bytes);
   if (!parsed.ok()) return failed("data is not JSON (truncated or corrupted?): " + parsed.error);
   json::Value& doc = parsed.value;
@@ -105,5 +122,8 @@ SpecResult spec_from_link(const std::string& fragment, const SpecLimits& limits)
   for (auto it = doc.object.begin(); it != doc.object.end(); ++it)
     if (it->first == "version") { doc.object.erase(it); break; }
   doc.object.insert(doc.object.begin(), {"version", json::Value::make_number(version)});
-  return read_spec_document(doc, limits);
+  LinkResult out;
+  static_cast<SpecResult&>(out) = read_spec_document(doc, limits);
+  out.result_version = result_version;
+  return out;
 }

@@ -7,6 +7,11 @@
 #include "engine/base/json.hpp"
 #include "engine/spec/spec.hpp"
 
+// The result document's version. It is raised when the document's layout changes or when the engine computes
+// different numbers for the same spec and backend; a share link carries it ("&r=1"), so that a link opened by a
+// build of another version can say its numbers may differ.
+constexpr int kResultVersion = 1;
+
 std::string spec_file_text(const ExperimentSpec& spec);
 std::string result_file_text(const json::Value& results);
 

@@ -66,10 +66,32 @@ TEST(Base64url, RejectsBadCharactersAndImpossibleLengthsWithPosition) {
 }
 
 TEST(Link, TheDefaultSpecIsTheShortestLink) {
-  EXPECT_EQ(spec_to_link(ExperimentSpec{}), "s=1.e30");  // base64url("{}")
-  SpecResult r = spec_from_link("#s=1.e30");
+  EXPECT_EQ(spec_to_link(ExperimentSpec{}), "s=1.e30&r=1");  // base64url("{}"), result version 1
+  LinkResult r = spec_from_link("#s=1.e30&r=1");
   ASSERT_TRUE(r.ok()) << all_errors(r);
   EXPECT_EQ(canonical(r.spec), canonical(ExperimentSpec{}));
+  EXPECT_EQ(r.result_version, 1);
+}
+
+TEST(Link, CarriesTheResultVersionAndThePinnedBackend) {
+  // Links from before the result version was written stand for version 1.
+  EXPECT_EQ(spec_from_link("#s=1.e30").result_version, 1);
+  // A link of another version opens; it is for the reader to say that the numbers may differ.
+  LinkResult newer = spec_from_link("#s=1.e30&r=7");
+  ASSERT_TRUE(newer.ok()) << all_errors(newer);
+  EXPECT_EQ(newer.result_version, 7);
+  // backend and precision travel when set: a pinned cpu (not the default auto) and float32.
+  ExperimentSpec s;
+  s.backend = Backend::cpu;
+  s.precision = Precision::float32;
+  const std::string link = spec_to_link(s);
+  std::string data, error;
+  ASSERT_TRUE(base64url_decode(link.substr(4, link.find('&') - 4), data, error)) << error;
+  EXPECT_EQ(data, R"({"backend":"cpu","precision":"float32"})");
+  LinkResult back = spec_from_link(link);
+  ASSERT_TRUE(back.ok()) << all_errors(back);
+  EXPECT_EQ(back.spec.backend, Backend::cpu);
+  EXPECT_EQ(back.spec.precision, Precision::float32);
 }
 
 TEST(Link, EveryPresetRoundTripsExactlyAndHoldsOnlyItsChangedFields) {
@@ -86,7 +108,7 @@ TEST(Link, EveryPresetRoundTripsExactlyAndHoldsOnlyItsChangedFields) {
     EXPECT_EQ(canonical(back.spec), canonical(spec.spec)) << p.path;
     // Only what differs from the defaults is in the data: e.g. no "activation": "relu", no "version".
     std::string data, error;
-    ASSERT_TRUE(base64url_decode(link.substr(4), data, error));
+    ASSERT_TRUE(base64url_decode(link.substr(4, link.find('&') - 4), data, error));
     EXPECT_EQ(data.find("\"version\""), std::string::npos) << data;
     if (spec.spec.model.activation == Activation::relu) EXPECT_EQ(data.find("\"activation\""), std::string::npos) << data;
   }
@@ -150,9 +172,14 @@ TEST(Link, NamesEveryKindOfBadLink) {
   expect_link_error("#s=1.e30A", "truncated");
   expect_link_error("#s=1.e3*0", "'*' at character 3, which is not base64url");
   expect_link_error("#s=1.e3%200", "'%' at character 3");
+  expect_link_error("#s=1.e30&r=", "where \"&r=\" and a result version were expected");
+  expect_link_error("#s=1.e30&r=x", "where \"&r=\" and a result version were expected");
+  expect_link_error("#s=1.e30&q=1", "ends in \"&q=1\"");
+  expect_link_error("#s=1.e30&r=1234567", "result version were expected");
+  expect_link_error("#s=1.e30&r=0", "result version 0");
   // A link cut short mid-way: the JSON inside ends early.
   const std::string full = spec_to_link(parse_spec_text(R"({"version":1,"name":"cut","schedule":{"steps":9}})").spec);
-  expect_link_error(full.substr(0, full.size() - 8), "not JSON (truncated or corrupted?)");
+  expect_link_error(full.substr(0, full.find('&') - 8), "not JSON (truncated or corrupted?)");
   expect_link_error(link_of_json(1, "[1,2]"), "data is a JSON array, not a spec");
   expect_link_error(link_of_json(1, "{\"name\":\"\xff\xfe\"}"), "not valid UTF-8");
   expect_link_error(link_of_json(1, "{\"name\":\"\\ud800\"}"), "not valid UTF-8");
