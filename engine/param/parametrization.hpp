@@ -42,8 +42,9 @@ std::vector<Abc> preset_exponents(Preset p, int layers, UpdateRule rule);
 // (All hidden widths equal n in the abc papers; this is the natural reading when they differ.)
 int scaling_width(int layer, const std::vector<int>& dims);
 
-// dims = {d_in, n_1, ..., n_L, d_out}. theta shifts every layer by the symmetry (a+θ, b−θ, c−2θ) for SGD
-// and (a+θ, b−θ, c−θ) for Adam, which leaves the training trajectory unchanged.
+// dims = {d_in, n_1, ..., n_L, d_out}. theta shifts every layer by the symmetry (a+θ, b−θ, c−2θ) for SGD, which
+// leaves the training trajectory unchanged, and (a+θ, b−θ, c−θ) for Adam, which does so only up to ε: the exact
+// rule also takes ε to n^-θ ε, and the optimizer's ε is one number for every tensor.
 std::vector<TensorScaling> scale_layers(const std::vector<Abc>& abc, const std::vector<int>& dims,
                                         UpdateRule rule, double theta);
 

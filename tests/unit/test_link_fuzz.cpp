@@ -4,6 +4,7 @@
 // (A coverage-guided libFuzzer target can reuse mutate(); this one needs no special compiler.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -55,7 +56,7 @@ std::string mutate(std::mt19937_64& rng, std::string link) {
   switch (rng() % 9) {
     case 0: return link.substr(0, pick(link.size() + 1));  // truncated
     case 1: if (!link.empty()) link[pick(link.size())] = char(rng()); return link;  // any byte
-    case 2: return link.insert(pick(link.size() + 1), std::string(1 + pick(4), "A-_*%= #.s0"[pick(11)]));
+    case 2: return link.insert(pick(link.size() + 1), std::string(1 + pick(4), "A-_*%= #.s0&r"[pick(13)]));
     case 3: return link.erase(pick(link.size() + 1), 1 + pick(40));
     case 4: {  // a piece repeated, sometimes many times (towards the length limit and beyond)
       const size_t from = pick(link.size() + 1), len = pick(64);
@@ -70,10 +71,11 @@ std::string mutate(std::mt19937_64& rng, std::string link) {
       return dot == std::string::npos ? link : "#s=" + std::string(versions[pick(9)]) + link.substr(dot);
     }
     default: {  // edit the JSON inside, then encode it again: gets past base64 into the parser and validator
-      const size_t dot = link.find('.');
+      const size_t dot = link.find('.'), end = std::min(link.find('&'), link.size());  // the data ends at "&r="
       std::string data, error;
-      if (dot == std::string::npos || !base64url_decode(link.substr(dot + 1), data, error)) return link;
-      return link.substr(0, dot + 1) + base64url_encode(mutate_json(rng, data));
+      if (dot == std::string::npos || dot > end || !base64url_decode(link.substr(dot + 1, end - dot - 1), data, error))
+        return link;
+      return link.substr(0, dot + 1) + base64url_encode(mutate_json(rng, data)) + link.substr(end);
     }
   }
 }
