@@ -60,7 +60,7 @@ export async function findItem(page, match, options = {}) {
 // labelled `match` is drawn.
 async function wheelUntilDrawn(page, match, options, max) {
   if (!options.window) throw new Error(`no widget labelled ${match} in the last frame (name its window to scroll to it)`);
-  for (const dy of [100, -100]) {
+  for (const dy of [300, -300]) {  // three notches a turn
     for (let i = 0; i < max; i++) {
       const d = await drawn(page);
       if (d.items.some((it) => matches(it, match) && it.window.includes(options.window))) return;
