@@ -38,6 +38,36 @@ std::string token_text(int t, AnchorTaskKind kind) {
   return std::to_string(t);
 }
 
+// The phase plot in the frame trace (web/drawn.hpp), as drawn: a heat map of rectangles (no texture), a row per weight
+// decay from the largest at the top, a column per γ, each cell its mean OOD accuracy; the labels as drawn.
+template <class Cells>
+void note_phase_plot(const Cells& cells, const std::map<double, int>& gammas, const std::map<double, int>& decays,
+                     ImVec2 a, ImVec2 b) {
+  if (!drawn_recording()) return;
+  DrawnHeatmap h;
+  h.id = "##phase";
+  h.title = "phase plot: OOD accuracy, x = gamma, y = weight decay";
+  h.rect = drawn_rect(a, b);
+  h.rows = int(decays.size()), h.cols = int(gammas.size());
+  h.values.assign(size_t(h.rows * h.cols), NAN);
+  h.lo = INFINITY, h.hi = -INFINITY;
+  for (const auto& [key, c] : cells) {
+    const double ood = c.ood / c.n;
+    h.values[size_t((h.rows - 1 - decays.at(key.second)) * h.cols + gammas.at(key.first))] = ood;
+    if (std::isfinite(ood)) h.lo = std::min(h.lo, ood), h.hi = std::max(h.hi, ood);
+  }
+  char buf[32];
+  for (const auto& g : gammas) {
+    std::snprintf(buf, sizeof buf, "%g", g.first);
+    h.labels.push_back(buf);
+  }
+  for (const auto& d : decays) {
+    std::snprintf(buf, sizeof buf, "wd %g", d.first);
+    h.labels.push_back(buf);
+  }
+  drawn_now().heatmaps.push_back(std::move(h));
+}
+
 // Chapter 13's phase plot: one cell per (γ, λ), coloured by OOD accuracy (mean over seeds), hatched where ID
 // accuracy < 90%, a ring where commutativity < 70%.
 void phase_plot(const Runner& runner) {
@@ -89,6 +119,7 @@ void phase_plot(const Runner& runner) {
     dl->AddText(ImVec2(o.x, o.y + cell * (rows - 1 - float(row)) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), buf);
   }
   ImGui::Dummy(ImVec2(left + cell * float(gammas.size()), cell * rows + 20));
+  note_phase_plot(cells, gammas, decays, o, ImVec2(o.x + left + cell * float(gammas.size()), o.y + cell * rows));
 }
 
 // A rows × cols heat map of `values` at `cell` pixels per entry at the cursor, as one image (web/heatmap.hpp).

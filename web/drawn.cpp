@@ -79,6 +79,16 @@ json::Value plot_json(const DrawnPlot& p) {
   v.set("legend_solo", json::Value::make_string(p.legend_solo));
   v.set("hover", strings_json(p.hover));
   v.set("markers", json::Value::make_number(p.markers));
+  json::Value curves = json::Value::make_array();
+  for (const DrawnCurve& c : p.curves) {
+    json::Value o = json::Value::make_object();
+    o.set("name", json::Value::make_string(c.name));
+    o.set("points", json::Value::make_number(c.points));
+    o.set("last_x", number_json(c.last_x));
+    o.set("last_y", number_json(c.last_y));
+    curves.push(o);
+  }
+  v.set("curves", curves);
   v.set("notes", strings_json(p.notes));
   return v;
 }
@@ -94,6 +104,8 @@ json::Value heatmap_json(const DrawnHeatmap& h) {
   v.set("texture_h", json::Value::make_number(h.texture_h));
   v.set("labels", strings_json(h.labels));
   v.set("values", numbers_json(h.values));
+  v.set("lo", number_json(h.lo));
+  v.set("hi", number_json(h.hi));
   return v;
 }
 
@@ -199,6 +211,11 @@ void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std:
   if (!recorder().on) return;
   const ImGuiWindow* w = ImGui::GetCurrentWindow();
   recorder().now.text_rects.push_back({note, w->Name, drawn_rect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax())});
+}
+
+void drawn_hint(const std::string& text) {
+  ImGui::TextDisabled("%s", text.c_str());
+  drawn_note_text("hint: " + text);
 }
 
 void drawn_item_value(const char* label, const std::string& value) {

@@ -32,6 +32,14 @@ struct DrawnAxis {
   double data_lo = 0, data_hi = 0;    // the extent of the curves shown (hidden ones left out), in data units
 };
 
+// A curve as drawn (hidden ones left out): what the hover read-out calls it, how many of its points were drawn, and
+// the last of them, in data units.
+struct DrawnCurve {
+  std::string name;
+  int points = 0;
+  double last_x = 0, last_y = 0;
+};
+
 struct DrawnPlot {
   std::string id, title;
   DrawnRect rect, frame;  // the whole widget; the box the data is drawn in
@@ -42,16 +50,19 @@ struct DrawnPlot {
   std::string legend_solo;                 // the key of the row shown alone among its kind, or ""
   std::vector<std::string> hover;   // the tooltip's rows while the mouse is over the plot
   int markers = 0;                  // data-point markers drawn
+  std::vector<DrawnCurve> curves;
   std::vector<std::string> notes;   // other things the plot drew (reference slopes, flags), one line each
 };
 
-// A matrix drawn as an image: `rows` × `cols` cells, uploaded as a texture of `texture_w` × `texture_h` texels.
+// A matrix drawn as an image: `rows` × `cols` cells, uploaded as a texture of `texture_w` × `texture_h` texels (0 × 0:
+// drawn as rectangles).
 struct DrawnHeatmap {
   std::string id, title;
   DrawnRect rect;
   int rows = 0, cols = 0, texture_w = 0, texture_h = 0;
   std::vector<std::string> labels;  // row labels, colour-bar ends, … as drawn
   std::vector<double> values;       // the cells (row-major) for a map of at most kDrawnHeatmapValues; else empty
+  double lo = 0, hi = 0;            // the smallest and largest finite cell, for a map of any size
 };
 constexpr long kDrawnHeatmapValues = 4096;
 
@@ -88,6 +99,8 @@ void drawn_note_text(const std::string& text);
 // Names the value that the widget `label` of the current window shows (a slider's number, a combo's choice), which
 // ImGui's hooks do not report.
 void drawn_item_value(const char* label, const std::string& value);
+// Draws `text` greyed, as a view says what it needs to draw anything, and notes it as "hint: " + text.
+void drawn_hint(const std::string& text);
 // The heat-map textures alive after the last frame (web/heatmap.hpp), kept until it is noted again.
 void drawn_note_textures(int count);
 DrawnRect drawn_rect(ImVec2 min, ImVec2 max);

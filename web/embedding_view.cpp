@@ -6,6 +6,7 @@
 
 #include "engine/analysis/infinite_width.hpp"
 #include "imgui.h"
+#include "web/drawn.hpp"
 
 namespace {
 
@@ -75,7 +76,7 @@ std::vector<EmbeddingPanel> embedding_panels(const Runner& runner, std::string* 
 
 void embedding_view(EmbeddingView& v, const Runner& runner) {
   if (runner.spec().task.kind != TaskKind::skipgram) {
-    ImGui::TextDisabled("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9).");
+    drawn_hint("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9).");
     return;
   }
   if (v.runner != &runner || v.computed_at != runner.state_revision()) {

@@ -3,6 +3,7 @@
 #include <GLES3/gl3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <unordered_map>
 
@@ -70,6 +71,9 @@ void note(const char* id, const HeatmapText& text, ImVec2 a, ImVec2 b, int rows,
   h.rows = rows, h.cols = cols, h.texture_w = t.w, h.texture_h = t.h;
   h.labels = text.labels;
   if (long(rows) * cols <= kDrawnHeatmapValues) h.values.assign(values, values + long(rows) * cols);
+  h.lo = INFINITY, h.hi = -INFINITY;
+  for (long i = 0; i < long(rows) * cols; i++)
+    if (std::isfinite(values[i])) h.lo = std::min(h.lo, values[i]), h.hi = std::max(h.hi, values[i]);
   drawn_now().heatmaps.push_back(std::move(h));
 }
 

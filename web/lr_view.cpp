@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "imgui.h"
+#include "web/drawn.hpp"
 #include "web/lr_curves.hpp"
 #include "web/overlay.hpp"
 
@@ -37,7 +38,7 @@ LrPicture lr_picture(const App& app) {
 void lr_view(const App& app) {
   const LrPicture p = lr_picture(app);
   if (p.curves.empty()) {
-    ImGui::TextDisabled("This view needs a sweep over learning rates (sweep.lr with 2 or more values).");
+    drawn_hint("This view needs a sweep over learning rates (sweep.lr with 2 or more values).");
     return;
   }
   const bool mean = p.series == "batch_loss_mean";

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "imgui.h"
+#include "web/drawn.hpp"
 
 MaxLrPicture max_lr_picture(const Runner& runner) {
   MaxLrPicture p;
@@ -60,7 +61,7 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
 void max_lr_view(const Runner& runner) {
   const MaxLrPicture p = max_lr_picture(runner);
   if (!p.why_empty.empty()) {
-    ImGui::TextDisabled("%s", p.why_empty.c_str());
+    drawn_hint(p.why_empty);
     return;
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - ImGui::GetStyle().ItemSpacing.x;

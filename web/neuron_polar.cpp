@@ -5,18 +5,38 @@
 #include <cstdio>
 
 #include "engine/metrics/neurons.hpp"
+#include "web/drawn.hpp"
 
 namespace {
 
 constexpr ImU32 kInitColor = IM_COL32(150, 150, 150, 255);
 constexpr ImU32 kNowColor = IM_COL32(255, 140, 40, 255);
-constexpr ImU32 kPathColor = IM_COL32(80, 170, 255, 255);  // tests/browser/phenomena.test.mjs counts its pixels
+constexpr ImU32 kPathColor = IM_COL32(80, 170, 255, 255);
 
 std::vector<PolarPoint> polar_points(const Mlp& net) {
   std::vector<PolarPoint> out;
   for (const NeuronPoint& p : neuron_scatter(net))
     out.push_back({p.angle, p.amplitude > 0 ? std::log10(p.amplitude) : -INFINITY});
   return out;
+}
+
+// The frame trace's record of the view (web/drawn.hpp): a curve per path and one each for the init and now points,
+// in (angle, log10 A).
+void note_polar(const char* id, const char* title, ImVec2 origin, ImVec2 size, const NeuronPolarPicture& p) {
+  if (!drawn_recording()) return;
+  DrawnPlot& trace = drawn_now().plots.emplace_back();
+  trace.id = id;
+  trace.title = title;
+  trace.rect = drawn_rect(origin, ImVec2(origin.x + size.x, origin.y + size.y));
+  auto curve = [&](std::string name, const std::vector<PolarPoint>& points) {
+    DrawnCurve c{std::move(name), 0, NAN, NAN};
+    for (const PolarPoint& q : points)
+      if (std::isfinite(q.log10_amplitude)) c.points++, c.last_x = q.angle, c.last_y = q.log10_amplitude;
+    trace.curves.push_back(c);
+  };
+  for (size_t k = 0; k < p.paths.paths.size(); k++) curve("path " + std::to_string(k), p.paths.paths[k]);
+  curve("init", p.init);
+  curve("now", p.now);
 }
 
 Mlp with_params(const Mlp& m, const std::vector<double>& params) {
@@ -56,6 +76,7 @@ void neuron_polar_plot(const char* id, const NeuronPolarPicture& p, ImVec2 size)
   char buf[96];
   std::snprintf(buf, sizeof buf, "neurons (polar): angle atan2(b, w), radius log10 A %+g", -p.floor);
   dl->AddText(origin, text, buf);
+  note_polar(id, buf, origin, size, p);
   // The disc: below the title, above the axis note, left of the legend.
   const float legend_w = 150, radius = std::max(10.0f, std::min(size.x - legend_w, size.y - 3 * line) / 2 - 16);
   const ImVec2 c(origin.x + 16 + 2 * line + radius, origin.y + 1.5f * line + 8 + radius);

@@ -191,10 +191,20 @@ void draw_marker(ImDrawList* dl, PlotMarker marker, ImVec2 p, ImU32 color) {
   }
 }
 
+// What the hover read-out and the frame trace call a curve: its source's name (imported runs), then its own.
+std::string readout_name(const PlotCurve& c) {
+  const std::string& name = !c.name.empty() ? c.name : !c.key.empty() ? c.key : c.label;
+  return c.group.empty() ? name : c.group + ": " + name;
+}
+
 void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
   std::vector<ImVec2> points;
+  size_t last = 0;  // the last point drawn
   for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
-    if (usable(c.x[i], sx.log) && usable(c.y[i], sy.log)) points.emplace_back(sx.pixel(c.x[i]), sy.pixel(c.y[i]));
+    if (usable(c.x[i], sx.log) && usable(c.y[i], sy.log)) {
+      points.emplace_back(sx.pixel(c.x[i]), sy.pixel(c.y[i]));
+      last = i;
+    }
   const float thickness = c.thin ? 1.25f : 2.0f;
   if (points.size() >= 2 && c.dashed) dashed_polyline(dl, points, c.color, thickness);
   else if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), c.color, ImDrawFlags_None, thickness);
@@ -207,7 +217,11 @@ void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale
     for (const ImVec2& p : points) dl->AddCircleFilled(p, points.size() == 1 ? 4.0f : 2.5f, c.color);
     markers = int(points.size());
   }
-  if (drawn) drawn->markers += markers;
+  if (drawn) {
+    drawn->markers += markers;
+    drawn->curves.push_back({readout_name(c), int(points.size()), points.empty() ? NAN : c.x[last],
+                             points.empty() ? NAN : c.y[last]});
+  }
   if (c.diverged && !points.empty()) {
     const ImVec2 p = points.back();
     dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), c.color, 2.5f);
@@ -258,10 +272,9 @@ void hover_readout(const PlotAxes& axes, const std::vector<PlotCurve>& curves, c
       if (d < best_d) { best_d = d; best = i; }
     }
     if (best_d == INFINITY) continue;
-    const std::string& name = !c.name.empty() ? c.name : !c.key.empty() ? c.key : c.label;
     char row[320];
-    std::snprintf(row, sizeof row, "%s%s%s: %s = %g, %s = %.4g", c.group.c_str(), c.group.empty() ? "" : ": ",
-                  name.c_str(), axes.x_label.c_str(), c.x[best], axes.y_label.c_str(), c.y[best]);
+    std::snprintf(row, sizeof row, "%s: %s = %g, %s = %.4g", readout_name(c).c_str(), axes.x_label.c_str(), c.x[best],
+                  axes.y_label.c_str(), c.y[best]);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.color), "%s", row);
     if (drawn) drawn->hover.push_back(row);
   }

@@ -1,12 +1,12 @@
 // The "max LR" tab (experiment E1) on a browser-sized version of preset 17-max-lr-mup: widths 32-128, seed 0, the
 // preset's 1/4-octave grid 2^1-2^6, T = 10. The view's numbers (muplay_max_lr) must be a curve per width ending at
 // that width's eta_max, eta_max inside the grid, and a flat muP slope (|s| <= 0.3 here: one seed, three widths; the
-// native engine measures +0.04 over 32-512 with 4 seeds, README "E1"); the screenshot
-// (build/screenshots/max-lr-mup.png) must not be blank.
+// native engine measures +0.04 over 32-512 with 4 seeds, README "E1"); the tab's plots, read from the frame trace,
+// draw those curves (screenshot: build/screenshots/max-lr-mup.png).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, runPreset, screenshot } from './harness.mjs';
-import { click } from './ui_driver.mjs';
+import { click, plots } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
 let pg;
@@ -31,6 +31,15 @@ test('max LR view: a curve per width ending at eta_max, muP flat', T, async () =
   }
   assert.ok(Math.abs(view.slope) <= 0.3, `slope ${view.slope}`);
   await click(pg.page, 'max LR');
-  const png = await screenshot(pg.page, 'max-lr-mup');
-  assert.ok(png.length > 40_000, `screenshot looks blank (${png.length} bytes)`);
+  await screenshot(pg.page, 'max-lr-mup');
+  // The tab draws those numbers: per width its L_T/L_0 curve up to eta_max and the eta_max marker, then eta_max vs n.
+  const [ratio, maxLr] = await plots(pg.page, /eta_max/);
+  assert.equal(ratio.curves.length, 2 * view.widths.length);
+  for (const [i, w] of view.widths.entries()) {
+    const [curve, marker] = ratio.curves.slice(2 * i, 2 * i + 2);
+    assert.deepEqual([curve.points, curve.last_x, curve.last_y], [w.lrs.length, w.max_lr, w.loss_ratio.at(-1)]);
+    assert.deepEqual([marker.name, marker.points, marker.last_x], [`n=${w.width} eta_max`, 1, w.max_lr]);
+  }
+  assert.deepEqual(maxLr.curves.map((c) => [c.name, c.points, c.last_x, c.last_y]),
+    [['eta_max', 3, 128, view.widths.at(-1).max_lr]]);
 });

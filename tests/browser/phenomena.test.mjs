@@ -1,13 +1,12 @@
 // The "phenomena" tab on browser-sized versions of presets 20, 23, 24 and 27: the frequency
 // principle's order after 150 steps (Delta_F(1) < 0.1 while Delta_F(5) > 0.5; native t1 = 19, t5 = 837), the
 // (gamma, gamma') map's S_w signs at points far from the boundaries, choosing a point on the map or among the
-// per-point fits, the polar neuron view's paths (preset 24), and screenshots of every picture
-// (build/screenshots/phenomena-*.png) that must not be blank.
+// per-point fits, the neuron view of presets 24 and 29 and the sharpness plot of preset 27 read back from the frame
+// trace (web/drawn.hpp), and screenshots of every picture (build/screenshots/phenomena-*.png).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
 import { click, drawn, findItem } from './ui_driver.mjs';
-import { decodePng } from './png.mjs';
 
 const T = { timeout: 600_000 };
 let pg;
@@ -83,44 +82,73 @@ test('image: the low part is learned before the high part (filtering method)', T
   }
 });
 
-test('dropout: the condensation preset shows its neurons', T, async () => {
-  const r = await runPreset(pg.page, /29-condensation-dropout-with/, (s) => { s.schedule.steps = 300; });
-  assert.ok(r.runs[0].series['condensation/share'].length > 1);
-  await showPhenomena('dropout');
-});
-
-// Pixels of the polar view's path colour (web/neuron_polar.cpp kPathColor) in a screenshot of the phenomena tab.
-const PATH_COLOUR = (80 << 16) | (170 << 8) | 255;
-async function pathPixels(name) {
-  await click(pg.page, 'phenomena', { window: 'right' });
-  const png = decodePng(await screenshot(pg.page, `phenomena-${name}`));
-  let matches = 0;
-  for (let i = 0; i < png.width * png.height; i++) {
-    const j = i * png.channels;
-    if (((png.data[j] << 16) | (png.data[j + 1] << 8) | png.data[j + 2]) === PATH_COLOUR) matches++;
-  }
-  return matches;
+// The neuron view of the run the tab shows, from the frame trace: the polar view's curves by name (a path per
+// neuron, "init", "now"), its loss plot and cosine matrix.
+async function neuronView(name) {
+  const d = await showPhenomena(name);
+  const polar = d.plots.find((p) => p.id === '##neurons');
+  assert.ok(polar, `${name}: no polar neuron view`);
+  const curves = Object.fromEntries(polar.curves.map((c) => [c.name, c]));
+  return { d, paths: polar.curves.filter((c) => c.name.startsWith('path ')), init: curves.init, now: curves.now,
+    loss: d.plots.find((p) => p.id === '##neuron_loss').curves[0], cosine: d.heatmaps.find((m) => m.id === '##cosine') };
 }
 
-// The book's polar neuron view (Fig. 8.2-8.3): without the metric neuron_paths the view has init and now only (no
-// pixel of the path colour); with it, 100 paths through 25 records (measured 0 and 2 555 pixels at 1280 x 800,
-// 2026-11-25; screenshots build/screenshots/phenomena-condensation*.png).
+// What the view draws is the run's: every neuron now, the loss curve through each record to its last value, the
+// 100 x 100 cosine matrix within [-1, 1] with its diagonal at 1.
+function assertNeuronsOf(view, run, width) {
+  assert.equal(view.now.points, width);
+  const loss = run.series.train_loss;
+  assert.deepEqual([view.loss.points, view.loss.last_y], [loss.length, loss.at(-1)]);
+  assert.deepEqual([view.cosine.rows, view.cosine.cols], [width, width]);
+  assert.ok(view.cosine.lo >= -1 - 1e-12 && Math.abs(view.cosine.hi - 1) < 1e-12, `${view.cosine.lo}..${view.cosine.hi}`);
+}
+
+test('dropout: the condensation preset shows its neurons', T, async () => {
+  const r = await runPreset(pg.page, /29-condensation-dropout-with/, (s) => { s.schedule.steps = 300; });
+  const share = r.runs[0].series['condensation/share'];
+  assert.equal(share.length, 16);  // steps 0, 20, ..., 300
+  const view = await neuronView('dropout');
+  assertNeuronsOf(view, r.runs[0], 100);
+  assert.equal(view.paths.length, 0, 'paths drawn without the metric neuron_paths');
+});
+
+// The book's polar neuron view (Fig. 8.2-8.3): without the metric neuron_paths the view has init and now only; with
+// it, a path per neuron through its 25 records, ending where the neuron is now (screenshots
+// build/screenshots/phenomena-condensation*.png).
 test('condensation: the polar neuron view draws paths, beside the loss and the sorted cosine matrix', T, async () => {
   await runPreset(pg.page, /24-condensation/, (s) => {
     s.schedule.steps = 600;
     s.metrics = s.metrics.filter((m) => m !== 'neuron_paths');
   });
-  const control = await pathPixels('condensation-no-paths');
+  const control = await neuronView('condensation-no-paths');
+  assert.deepEqual([control.paths.length, control.init.points, control.now.points], [0, 100, 100]);
   const r = await runPreset(pg.page, /24-condensation/, (s) => { s.schedule.steps = 600; });
-  assert.equal(r.runs[0].series['neuron_paths/0/angle'].length, 25);  // steps 0, 25, ..., 600
-  const drawn = await pathPixels('condensation');
-  console.log(`path-colour pixels: ${control} without neuron_paths, ${drawn} with`);
-  assert.equal(control, 0);
-  assert.ok(drawn > 300, `${drawn} pixels of the path colour`);
+  const view = await neuronView('condensation');
+  assertNeuronsOf(view, r.runs[0], 100);
+  assert.equal(view.paths.length, 100);
+  for (const [k, path] of view.paths.entries()) {
+    const angle = r.runs[0].series[`neuron_paths/${k}/angle`];
+    assert.equal(angle.length, 25);  // steps 0, 25, ..., 600
+    assert.equal(path.points, 25, path.name);
+    assert.equal(path.last_x, angle.at(-1), path.name);
+  }
+  // Every path ends at its neuron's point now (the last one drawn: the last neuron's).
+  assert.ok(Math.abs(view.paths.at(-1).last_x - view.now.last_x) < 1e-9);
+  assert.ok(Math.abs(view.paths.at(-1).last_y - view.now.last_y) < 1e-9);
 });
 
 test('edge of stability: sharpness against 2/eta', T, async () => {
-  await runPreset(pg.page, /27-edge-of-stability/, (s) => { s.schedule.steps = 300; });
-  await showPhenomena('edge-of-stability');
+  const r = await runPreset(pg.page, /27-edge-of-stability/, (s) => { s.schedule.steps = 300; });
+  const d = await showPhenomena('edge-of-stability');
+  const plot = d.plots.find((p) => p.id === '##sharpness');
+  assert.ok(plot, 'no sharpness plot');
+  // A sharpness curve per run through its records, then its 2/eta line across the same steps.
+  assert.equal(plot.curves.length, 2 * r.runs.length);
+  for (const [i, run] of r.runs.entries()) {
+    const [sharpness, limit] = plot.curves.slice(2 * i, 2 * i + 2);
+    const series = run.series.sharpness;
+    assert.deepEqual([sharpness.points, sharpness.last_y], [series.length, series.at(-1)], sharpness.name);
+    assert.deepEqual([limit.name, limit.points, limit.last_x, limit.last_y], ['2/eta', 2, 300, 2 / run.lr]);
+  }
   assert.deepEqual(pg.errors, []);
 });

@@ -55,8 +55,30 @@ export async function findItem(page, match, options = {}) {
   return found[0];
 }
 
+// ImGui lays out only the widgets in view: one scrolled out of its window is not in the trace. Turns the wheel over
+// the window named by `options.window` (the innermost that matches), down to its end and then up, until the widget
+// labelled `match` is drawn.
+async function wheelUntilDrawn(page, match, options, max) {
+  if (!options.window) throw new Error(`no widget labelled ${match} in the last frame (name its window to scroll to it)`);
+  for (const dy of [300, -300]) {  // three notches a turn
+    for (let i = 0; i < max; i++) {
+      const d = await drawn(page);
+      if (d.items.some((it) => matches(it, match) && it.window.includes(options.window))) return;
+      const win = d.windows.filter((w) => w.name.includes(options.window)).at(-1);
+      if (!win) throw new Error(`widget ${match}: no window ${options.window} drawn`);
+      if (dy > 0 ? win.scroll_y >= win.scroll_max_y : win.scroll_y <= 0) break;
+      const c = centre(win.rect);
+      await page.mouse.move(c.x, c.y);
+      await page.mouse.wheel(0, dy);
+      await waitFrames(page, 2);
+    }
+  }
+  throw new Error(`widget ${match} is not in window ${options.window}, scrolled from end to end`);
+}
+
 // Turns the wheel over the widget's window until the widget is in view (at most `max` notches).
 export async function scrollIntoView(page, match, options = {}, max = 60) {
+  if ((await findItems(page, match, options)).length === 0) await wheelUntilDrawn(page, match, options, max);
   for (let i = 0; i < max; i++) {
     const item = await findItem(page, match, options);
     if (item.visible) {
