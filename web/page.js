@@ -58,7 +58,10 @@ async function openFirstExperiment(m, options, storage, ui) {
   if (draft && (fragment === '' ? !options.preset : draft.fragment === fragment || draft.previous === fragment)) {
     m.muplay_load_spec(draft.text);
   } else if (fragment) {
-    if (!JSON.parse(m.muplay_open_link(fragment)).ok) ui.notice(JSON.parse(m.muplay_get_errors()).message);
+    m.muplay_open_link(fragment);
+    // Why it did not open, or that it opened but was made by an engine of another result version.
+    const { message } = JSON.parse(m.muplay_get_errors());
+    if (message) ui.notice(message);
   } else if (options.preset) {
     const index = m.muplay_find_preset(options.preset);
     if (index < 0 || !m.muplay_load_preset(index)) {

@@ -166,7 +166,7 @@ test('with ?origin=, messages from any other origin are ignored; a malformed ori
   }
 });
 
-test('the lecture notes, hosted on another origin, embed three presets and drive one through the API', T, async () => {
+test('the lecture notes, hosted on another origin: a width experiment, a phenomenon and an anchor Transformer each embedded and run; one driven through the API', T, async () => {
   const notes = await openPlayground({ url: `${host.url}notes.html`, waitReady: false });
   try {
     const { page } = notes;
@@ -181,18 +181,23 @@ test('the lecture notes, hosted on another origin, embed three presets and drive
     assert.equal(rows[2][2], 'diverged at step 3');
     await page.locator('#driven').scrollIntoViewIfNeeded();
     await screenshot(page, 'lecture-notes-driven');
-    const embeds = [];
-    for (let i = 0; i < 3; i++) {  // the first two load lazily, and start when in view
-      const iframe = page.locator('iframe').nth(i);
+    // Every preset embed (all but the driven one): it loads its preset and, run, trains. The lazy ones load when seen.
+    const expected = [/^SP on the sin toy/, /^muP on the sin toy/, /^Frequency principle/, /^Anchor composite/];
+    const iframes = page.locator('iframe:not(#driven)');
+    assert.equal(await iframes.count(), expected.length);
+    for (let i = 0; i < expected.length; i++) {
+      const iframe = iframes.nth(i);
       await iframe.scrollIntoViewIfNeeded();
       const frame = await (await iframe.elementHandle()).contentFrame();
       await frame.waitForURL(/embed=1/);
       assert.ok(frame.url().startsWith(playground.url), frame.url());
       await ready(frame);
-      embeds.push(frame);
+      assert.match(await frame.evaluate(() => JSON.parse(window.muplay.muplay_get_spec()).name), expected[i]);
+      await frame.evaluate(() => window.muplay.muplay_run());
+      await frame.waitForFunction(() => window.muplay.muplay_total_steps() >= 5, null, { polling: 100, timeout: 120_000 });
+      await screenshot(page, `lecture-notes-embed-${i + 1}`);
+      await frame.evaluate(() => window.muplay.muplay_pause());
     }
-    const names = await Promise.all(embeds.map((f) => f.evaluate(() => JSON.parse(window.muplay.muplay_get_spec()).name)));
-    assert.ok(names.some((n) => n.startsWith('SP on the sin toy')) && names.some((n) => n.startsWith('muP on the sin toy')), names);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'lecture-notes');
     assert.deepEqual(notes.errors, []);

@@ -3,7 +3,9 @@
 // say why and open the default experiment; thousands of mutated links never break the page. And the accessible
 // toolbar: reachable with Tab, Space on its Run button runs once, a help dialog lists the shortcuts.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT, openPlayground, screenshot, stepOnce } from './harness.mjs';
@@ -61,9 +63,87 @@ test('edit, copy link, open it in another browser: same spec, same first losses,
   const other = await openPlayground({ url: copied });  // a fresh browser profile: nothing stored
   try {
     await pageReady(other.page);
-    assert.deepEqual(await json(other.page, 'muplay_get_spec'), await json(page, 'muplay_get_spec'));
+    // The same spec, with the backend this page resolved (auto: the CPU) pinned, so it trains the same way there.
+    assert.deepEqual(await json(other.page, 'muplay_get_spec'), { ...await json(page, 'muplay_get_spec'), backend: 'cpu' });
     assert.deepEqual(await firstSeries(other.page, 6), original);
     assert.deepEqual(other.errors, []);
+  } finally {
+    await other.close();
+  }
+});
+
+// The native command line's result file for a share link (`muplay run` takes a link where a spec file goes).
+function cliResultOfLink(link) {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), 'muplay-link-')), 'out.json');
+  const r = spawnSync(path.join(ROOT, 'build', 'native', 'engine', 'muplay'), ['run', link, '--out', out, '--quiet'],
+                      { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return readFileSync(out, 'utf8');
+}
+
+// Opens `url` in a fresh browser profile, clicks Run, and returns the result file once every run has finished.
+async function trainedElsewhere(url, check = async () => {}) {
+  const other = await openPlayground({ url });
+  try {
+    await pageReady(other.page);
+    await check(other.page);
+    await other.page.click('#run');
+    await other.page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { polling: 100 });
+    assert.deepEqual(other.errors, []);
+    return await call(other.page, 'muplay_result_file');
+  } finally {
+    await other.close();
+  }
+}
+
+test('a copied link, opened in another browser and run, writes the command line\'s result file for it, bit for bit', T,
+  async () => {
+    const { page } = pg;
+    await pageReady(page);
+    const spec = {
+      version: 1, name: 'a link to reproduce', precision: 'float32', model: { widths: [24, 24], activation: 'gelu' },
+      optimizer: { kind: 'adam', lr: 0.01 }, schedule: { steps: 30, batch_size: 16, record_every: 10 },
+      sweep: { width: [16, 48] }, metrics: ['train_loss', 'test_loss', 'act_rms'],
+    };
+    assert.equal((await json(page, 'muplay_load_spec', JSON.stringify(spec))).ok, true);
+    const origin = new URL(pg.url).origin;
+    await pg.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.click('#copy-link');
+    await page.waitForFunction(() => /Link copied/.test(document.getElementById('bar-status').textContent));
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(link, /#s=1\.[A-Za-z0-9_-]+&r=1$/, 'the link ends in its result version');
+    const data = JSON.parse(Buffer.from(link.split('#s=1.')[1].split('&')[0], 'base64url').toString());
+    assert.equal(data.backend, 'cpu', 'auto is pinned to where it trained');
+    assert.equal(data.precision, 'float32');
+
+    const file = await trainedElsewhere(link);
+    assert.equal(file, cliResultOfLink(link));
+    for (const run of JSON.parse(file).runs) assert.deepEqual([run.backend, run.precision], ['cpu', 'float32']);
+  });
+
+test('a WebGPU link opened where there is no WebGPU trains on the CPU in float32, says so, and matches the CLI', T,
+  async () => {
+    const spec = { version: 1, name: 'made on WebGPU', backend: 'webgpu', schedule: { steps: 20, record_every: 5 },
+                   sweep: { width: [32, 64] } };
+    const link = `${pg.url.split('#')[0].split('?')[0]}#s=1.${b64(JSON.stringify(spec))}&r=1`;
+    // This browser has no WebGPU adapter (no --enable-unsafe-webgpu).
+    const file = await trainedElsewhere(link, async (page) => {
+      await page.waitForSelector('#notice:not([hidden])', { timeout: 120_000 });
+      assert.match(await page.textContent('#notice-text'),
+                   /WebGPU was asked for but .*training on the CPU instead, in float32 .*differ from a WebGPU run's by about 1e-4/);
+    });
+    assert.equal(file, cliResultOfLink(link));
+    for (const run of JSON.parse(file).runs) assert.deepEqual([run.backend, run.precision], ['cpu', 'float32']);
+  });
+
+test('a link from an engine of another result version opens, and says its numbers may differ', T, async () => {
+  const other = await openPlayground({ url: `${pg.url.split('#')[0].split('?')[0]}#s=1.${b64('{"name":"from the future"}')}&r=2` });
+  try {
+    await pageReady(other.page);
+    assert.equal((await json(other.page, 'muplay_get_spec')).name, 'from the future');
+    await other.page.waitForSelector('#notice:not([hidden])');
+    assert.match(await other.page.textContent('#notice-text'),
+                 /made by a build of a newer engine \(result version 2; this page's is 1\): it opens, but its numbers may differ/);
   } finally {
     await other.close();
   }
