@@ -14,7 +14,6 @@ import { ROOT } from './harness.mjs';
 import { colourHistogram, decodePng } from './png.mjs';
 
 const T = { timeout: 300_000 };
-const STORED = JSON.parse(readFileSync(path.join(ROOT, 'tests', 'fixtures', 'stored_links.json'), 'utf8'));
 
 // The native command line's result file of `spec` (one thread, as one training worker).
 function cliResult(spec) {
@@ -54,13 +53,14 @@ window.send = (msg) => document.querySelector('iframe').contentWindow.postMessag
 // `name`: 'firefox' or 'webkit'; `label`: how the tests name the engine.
 export function engineSuite(name, label) {
   const why = missing(name);
-  let b, site, server, hostDir, host;
+  let b, site, server, isolatedServer, hostDir, host;
   let workerSaid = false;
 
   before(async () => {
     if (why) return;
     site = siteWithErrorRecorder();
     server = await startServer({ root: site.root, port: 0 });        // origin A: the playground
+    isolatedServer = await startServer({ root: site.root, port: 0, isolated: true });  // as scripts/serve --isolated
     hostDir = mkdtempSync(path.join(tmpdir(), 'muplay-engine-host-'));
     host = await startServer({ root: hostDir, port: 0 });            // origin B: a page that embeds it
     b = await launchEngine(name);
@@ -70,6 +70,7 @@ export function engineSuite(name, label) {
     await b?.close();
     await host?.close();
     await server?.close();
+    await isolatedServer?.close();
     site?.remove();
     if (hostDir) rmSync(hostDir, { recursive: true, force: true });
   });
@@ -86,6 +87,10 @@ export function engineSuite(name, label) {
     assert.equal(started, true, `the page did not start: ${started}`);
     await b.top.waitFor(() => !document.getElementById('run').disabled, null, { what: 'the toolbar' });
   }
+
+  // Whether the top document is the playground, started (else a test that needs it opens it).
+  const onPlayground = () => b.top.eval(() => typeof window.muplay?.muplay_load_spec === 'function' &&
+                                              !document.getElementById('run')?.disabled);
 
   // Waits for the training workers (web/trainer_client.js); says where the run will train.
   async function trainingPlace(t) {
@@ -131,16 +136,19 @@ export function engineSuite(name, label) {
       t.diagnostic(`${label}: WebGPU: navigator.gpu present; adapter: ${backend.adapter || 'none'}`);
     }
 
+    // The first preset, which the page opens, cut to 40 of its 150 steps (as harness.mjs's runPreset cuts presets).
     const presets = await json(b.top, 'muplay_list_presets');
     const spec = await json(b.top, 'muplay_get_spec');
     assert.equal(spec.name, presets[0].name, 'the page did not open the first preset');
+    spec.schedule.steps = 40;
+    assert.equal((await json(b.top, 'muplay_load_spec', JSON.stringify(spec))).ok, true);
     await trainingPlace(t);
     const start = Date.now();
     await call(b.top, 'muplay_run');
     await b.top.waitFor(() => window.muplay.muplay_state() === 'finished', null, { timeout: 240_000, polling: 200,
                                                                                    what: 'the run to finish' });
     const results = await json(b.top, 'muplay_get_results');
-    t.diagnostic(`${label}: ${presets[0].path}: ${results.runs.length} runs finished in ${((Date.now() - start) / 1000).toFixed(1)} s`);
+    t.diagnostic(`${label}: ${presets[0].path} cut to 40 steps: ${results.runs.length} runs finished in ${((Date.now() - start) / 1000).toFixed(1)} s`);
     assert.deepEqual(results.runs.map((r) => r.status), spec.sweep.width.map(() => 'finished'));
 
     // Frame rate over two seconds, and the frame trace (web/drawn.hpp): first call turns recording on.
@@ -178,11 +186,17 @@ export function engineSuite(name, label) {
 
   test(`${label}: a share link trains to the command line's result file, byte for byte`, T, async (t) => {
     if (why) return t.skip(why);
-    // Preset 02 as a link of the engine's encoder (tests/fixtures/stored_links.json): SP at learning rate 2, where
-    // width 512 diverges; its result file records that too.
-    const stored = STORED.find((s) => s.link.startsWith('#s=1.') && /^SP on the sin toy/.test(s.spec.name));
-    await open(server.url + stored.link);
-    assert.deepEqual(await json(b.top, 'muplay_get_spec'), stored.spec);
+    // Preset 02 cut to 60 steps: SP at learning rate 2, where width 512 diverges (at step 3); the result file records
+    // that too. The link is the engine's (muplay_share_link), opened afresh.
+    const spec = JSON.parse(readFileSync(path.join(ROOT, 'examples', '02-sp-toy.json'), 'utf8'));
+    spec.schedule.steps = 60;
+    if (!await onPlayground()) await open(server.url);
+    assert.equal((await json(b.top, 'muplay_load_spec', JSON.stringify(spec))).ok, true);
+    const link = await call(b.top, 'muplay_share_link');
+    assert.match(link, /^s=1\./);
+    const loaded = await json(b.top, 'muplay_get_spec');
+    await open(`${server.url}#${link}`);
+    assert.deepEqual(await json(b.top, 'muplay_get_spec'), loaded);
     assert.equal(await b.top.eval(() => document.getElementById('notice').hidden), true, 'the page shows a notice');
     const where = await trainingPlace(t);
     const start = Date.now();
@@ -190,16 +204,16 @@ export function engineSuite(name, label) {
     await b.top.waitFor(() => window.muplay.muplay_state() === 'finished', null, { timeout: 240_000, polling: 200,
                                                                                    what: 'the run to finish' });
     const page = await call(b.top, 'muplay_result_file');
-    t.diagnostic(`${label}: the link's ${stored.spec.sweep.width.length} runs trained ${where} in ` +
+    t.diagnostic(`${label}: the link (${link.length} characters) trained its ${spec.sweep.width.length} runs ${where} in ` +
                  `${((Date.now() - start) / 1000).toFixed(1)} s; result file ${page.length} bytes`);
-    assert.equal(page, cliResult(stored.spec));
+    assert.equal(page, cliResult(loaded));
     assert.deepEqual(JSON.parse(page).runs.map((r) => r.status), ['finished', 'finished', 'finished', 'finished', 'diverged']);
     assert.deepEqual(await b.errors(), []);
   });
 
   test(`${label}: an embed from the share dialog, hosted on another origin, runs to finished when asked`, T, async (t) => {
     if (why) return t.skip(why);
-    if (!await b.top.eval(() => typeof window.muplay?.muplay_load_spec === 'function')) await open(server.url);
+    if (!await onPlayground()) await open(server.url);
     const spec = { version: 1, name: 'embedded in another engine', model: { widths: [8] },
                    task: { train_size: 16, test_size: 16 }, schedule: { steps: 12 }, sweep: { width: [4, 8] } };
     assert.equal((await json(b.top, 'muplay_load_spec', JSON.stringify(spec))).ok, true);
@@ -229,4 +243,34 @@ export function engineSuite(name, label) {
     assert.deepEqual(await b.frame('iframe').eval(() => window.__engineErrors), []);
     assert.deepEqual(await b.errors(), []);
   });
+
+  test(`${label}: served cross-origin isolated (COOP/COEP), the threaded build trains to the command line's result`, T,
+    async (t) => {
+      if (why) return t.skip(why);
+      await open(isolatedServer.url);
+      const info = await b.top.eval(() => ({ isolated: self.crossOriginIsolated === true, sab: typeof SharedArrayBuffer,
+                                             build: window.muplay.build, cores: navigator.hardwareConcurrency,
+                                             threads: JSON.parse(window.muplay.muplay_frame_stats()).threads }));
+      const spec = { version: 1, name: 'threads in another engine', model: { widths: [16, 16] },
+                     task: { train_size: 32, test_size: 32 }, schedule: { steps: 30, record_every: 5 },
+                     sweep: { width: [8, 16, 32, 64] } };
+      assert.equal((await json(b.top, 'muplay_load_spec', JSON.stringify(spec))).ok, true);
+      if (info.isolated && info.sab === 'function') {
+        assert.equal(info.build, 'threads');
+        assert.ok(info.threads >= 2, `${info.threads} thread(s) on ${info.cores} core(s)`);
+        t.diagnostic(`${label}: cross-origin isolated; SharedArrayBuffer; the threaded build (muplay-threads.js) ` +
+                     `trains on ${info.threads} threads`);
+      } else {
+        // The page's fallback: the one-thread build, which must work all the same.
+        assert.equal(info.build, 'plain');
+        t.diagnostic(`${label}: no threads under COOP/COEP (crossOriginIsolated: ${info.isolated}, SharedArrayBuffer: ` +
+                     `${info.sab}): the page falls back to its one-thread build, as on a plain host`);
+      }
+      await call(b.top, 'muplay_run');
+      await b.top.waitFor(() => window.muplay.muplay_state() === 'finished', null, { timeout: 240_000, polling: 200,
+                                                                                     what: 'the run to finish' });
+      assert.equal(await call(b.top, 'muplay_result_file'), cliResult(spec));
+      await b.screenshot(`${name}-isolated`);
+      assert.deepEqual(await b.errors(), []);
+    });
 }
