@@ -97,7 +97,8 @@ export function engineSuite(name, label) {
     let where;
     try {
       await b.top.waitFor(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 30_000, what: 'workers' });
-      where = `in Web Workers (${await call(b.top, 'muplay_trains_in_worker')} worker(s))`;
+      where = `in Web Workers (${await call(b.top, 'muplay_trains_in_worker')} worker(s); ` +
+              `navigator.hardwareConcurrency: ${await b.top.eval(() => navigator.hardwareConcurrency)})`;
     } catch {
       where = "on the page's own thread: the training workers did not start (the page's fallback)";
     }
