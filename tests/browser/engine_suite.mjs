@@ -42,8 +42,8 @@ function crop(png, [x0, y0, x1, y1]) {
 }
 
 // A host page (with the error recorder): collects every message it gets and can post to its first iframe (as tests/browser/embed.test.mjs).
-const hostPage = (body) => `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head>
-<script src="engine-errors.js"></script>
+const hostPage = (body) => `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script src="engine-errors.js"></script></head>
 <body style="margin: 0; background: #eee"><script>
 window.received = [];
 addEventListener('message', (e) => received.push({ origin: e.origin, data: e.data }));
@@ -99,8 +99,9 @@ export function engineSuite(name, label) {
       await b.top.waitFor(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 30_000, what: 'workers' });
       where = `in Web Workers (${await call(b.top, 'muplay_trains_in_worker')} worker(s); ` +
               `navigator.hardwareConcurrency: ${await b.top.eval(() => navigator.hardwareConcurrency)})`;
-    } catch {
-      where = "on the page's own thread: the training workers did not start (the page's fallback)";
+    } catch (e) {
+      if (!/^timed out/.test(e.message)) throw e;
+      where = "on the page's own thread (its fallback): no training worker had started after 30 s";
     }
     if (!workerSaid) t.diagnostic(`${label}: training runs ${where}`);
     workerSaid = true;
