@@ -60,6 +60,7 @@ struct App {
 
   // Plot choices.
   int plot_metric = 0;  // index into the metric names of the first run
+  std::string asked_metric;  // a metric an embed asked for (?metric=): chosen once the runs record it
   bool log_x = false, log_y = true;
   std::string log_y_metric;  // the metric log_y was last set for: another one starts on its own (linear_by_default)
   bool show_limit = true;  // draw the width-∞ curve beside the train loss

@@ -218,6 +218,9 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) 
   return outcome(errors);
 }
 
+// The metric the vs-step plot shows, by name (an embed's ?metric=): taken as soon as the runs record it.
+EMSCRIPTEN_KEEPALIVE void muplay_ask_metric(const char* name) { the_app().asked_metric = arg(name); }
+
 // The index of the preset file examples/STEM.json, or -1.
 EMSCRIPTEN_KEEPALIVE int muplay_find_preset(const char* stem) { return find_preset(the_app(), arg(stem)); }
 

@@ -25,6 +25,7 @@ function pageOptions(search) {
     panels: p.get('panels') ?? '',
     autoplay: p.get('autoplay') === '1',
     preset: p.get('preset'),
+    metric: p.get('metric'),
     origin: p.get('origin'),
   };
 }
@@ -158,6 +159,7 @@ async function main() {
   const gpuStarted = startGpu(m);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
+  if (options.metric) m.muplay_ask_metric(options.metric);
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
   const storage = options.embed ? null : await storageOrNull(ui);
   await openFirstExperiment(m, options, storage, ui);

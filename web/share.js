@@ -4,7 +4,7 @@
 // with the backend this page resolved written into it (auto is pinned), so it trains the same way wherever it opens.
 const $ = (id) => document.getElementById(id);
 
-const PANELS = ['presets', 'editor', 'controls', 'plot', 'runs', 'status'];  // web/view.hpp
+const PANELS = ['presets', 'editor', 'controls', 'plot', 'runs', 'status', 'phenomena'];  // web/view.hpp
 const EMBED_DEFAULT = new Set(['controls', 'plot']);
 
 // The page's own address without query or fragment: links always open the full page, embeds add their parameters.

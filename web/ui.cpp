@@ -163,6 +163,13 @@ void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
 
 void plot_panel(App& app) {
   const std::vector<std::string> names = metric_names(app);
+  if (!app.asked_metric.empty()) {
+    const auto asked = std::find(names.begin(), names.end(), app.asked_metric);
+    if (asked != names.end()) {
+      app.plot_metric = int(asked - names.begin());
+      app.asked_metric.clear();
+    }
+  }
   app.plot_metric = std::clamp(app.plot_metric, 0, std::max(0, int(names.size()) - 1));
   const std::string metric = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
   ImGui::SetNextItemWidth(220);
@@ -381,6 +388,8 @@ void right_column(App& app, float height) {
   if (v.embed) {  // an embed shows just the panels it asked for
     if (v.plot) plot_panel(app);
     if (v.runs) runs_table(app);
+    if (v.phenomena && app.runner) phenomena_view(app.phenomena_view, *app.runner);
+    remote_want_parameters(app.remote, v.phenomena);  // its pictures draw the models
   } else {
     views(app);
   }

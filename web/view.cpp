@@ -3,7 +3,7 @@
 #include <sstream>
 
 const std::vector<std::string>& panel_names() {
-  static const std::vector<std::string> names{"presets", "editor", "controls", "plot", "runs", "status"};
+  static const std::vector<std::string> names{"presets", "editor", "controls", "plot", "runs", "status", "phenomena"};
   return names;
 }
 
@@ -11,7 +11,7 @@ View make_view(bool embed, const std::string& panels, std::vector<std::string>& 
   View v;
   v.embed = embed;
   if (panels.empty() && !embed) return v;
-  bool* flags[] = {&v.presets, &v.editor, &v.controls, &v.plot, &v.runs, &v.status};
+  bool* flags[] = {&v.presets, &v.editor, &v.controls, &v.plot, &v.runs, &v.status, &v.phenomena};
   for (bool* f : flags) *f = false;
   std::istringstream list(panels.empty() ? "controls,plot" : panels);
   for (std::string name; std::getline(list, name, ',');) {
@@ -24,6 +24,8 @@ View make_view(bool embed, const std::string& panels, std::vector<std::string>& 
       errors.push_back("panels: \"" + name.substr(0, 40) + "\" is not one of " + allowed);
     }
   }
-  if (!(v.presets || v.editor || v.controls || v.plot || v.runs || v.status)) v.controls = v.plot = true;  // none known
+  if (!embed) v.phenomena = false;  // the full page shows it as a tab
+  if (!(v.presets || v.editor || v.controls || v.plot || v.runs || v.status || v.phenomena))
+    v.controls = v.plot = true;  // none known
   return v;
 }

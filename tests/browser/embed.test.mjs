@@ -160,7 +160,7 @@ test('with ?origin=, messages from any other origin are ignored; a malformed ori
     await ready(panels);
     await panels.waitForSelector('#notice:not([hidden])');
     assert.equal(await panels.textContent('#notice-text'),
-                 'panels: "bogus" is not one of presets, editor, controls, plot, runs, status');
+                 'panels: "bogus" is not one of presets, editor, controls, plot, runs, status, phenomena');
   } finally {
     await other.close();
   }
@@ -183,6 +183,9 @@ test('the lecture notes, hosted on another origin: a width experiment, a phenome
     await screenshot(page, 'lecture-notes-driven');
     // Every preset embed (all but the driven one): it loads its preset and, run, trains. The lazy ones load when seen.
     const expected = [/^SP on the sin toy/, /^muP on the sin toy/, /^Frequency principle/, /^Anchor composite/];
+    // What each shows, from its frame trace once it has trained a little: the plot's title, or the phenomena panel's
+    // plots (?panels=...,phenomena) and the metric the notes asked for (?metric=ood_accuracy).
+    const shows = [/^train_loss vs step/, /^train_loss vs step/, /^relative error Delta_F\(k\)/, /^ood_accuracy vs step/];
     const iframes = page.locator('iframe:not(#driven)');
     assert.equal(await iframes.count(), expected.length);
     for (let i = 0; i < expected.length; i++) {
@@ -195,6 +198,10 @@ test('the lecture notes, hosted on another origin: a width experiment, a phenome
       assert.match(await frame.evaluate(() => JSON.parse(window.muplay.muplay_get_spec()).name), expected[i]);
       await frame.evaluate(() => window.muplay.muplay_run());
       await frame.waitForFunction(() => window.muplay.muplay_total_steps() >= 5, null, { polling: 100, timeout: 120_000 });
+      await frame.evaluate(() => window.muplay.muplay_drawn());  // turns the trace on
+      const titles = await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() =>
+        requestAnimationFrame(() => resolve(JSON.parse(window.muplay.muplay_drawn()).plots.map((p) => p.title))))));
+      assert.ok(titles.some((t) => shows[i].test(t)), `embed ${i + 1} draws ${JSON.stringify(titles)}`);
       await screenshot(page, `lecture-notes-embed-${i + 1}`);
       await frame.evaluate(() => window.muplay.muplay_pause());
     }
