@@ -198,7 +198,9 @@ export function engineSuite(name, label) {
     assert.match(link, /^s=1\./);
     const loaded = await json(b.top, 'muplay_get_spec');
     await open(`${server.url}#${link}`);
-    assert.deepEqual(await json(b.top, 'muplay_get_spec'), loaded);
+    // The link pins the backend this page resolved (auto: the CPU).
+    const opened = await json(b.top, 'muplay_get_spec');
+    assert.deepEqual(opened, { ...loaded, backend: 'cpu' });
     assert.equal(await b.top.eval(() => document.getElementById('notice').hidden), true, 'the page shows a notice');
     const where = await trainingPlace(t);
     const start = Date.now();
@@ -208,7 +210,7 @@ export function engineSuite(name, label) {
     const page = await call(b.top, 'muplay_result_file');
     t.diagnostic(`${label}: the link (${link.length} characters) trained its ${spec.sweep.width.length} runs ${where} in ` +
                  `${((Date.now() - start) / 1000).toFixed(1)} s; result file ${page.length} bytes`);
-    assert.equal(page, cliResult(loaded));
+    assert.equal(page, cliResult(opened));
     assert.deepEqual(JSON.parse(page).runs.map((r) => r.status), ['finished', 'finished', 'finished', 'finished', 'diverged']);
     assert.deepEqual(await b.errors(), []);
   });
@@ -226,7 +228,7 @@ export function engineSuite(name, label) {
     const snippet = await b.top.eval(() => document.getElementById('embed-snippet').value);
     await b.top.eval(() => document.getElementById('share-dialog').close());
     const A = server.url.replace(/\/$/, '');
-    assert.match(snippet, new RegExp(`^<iframe src="${A}/\\?embed=1&amp;panels=controls,plot#s=1\\.[A-Za-z0-9_-]+" `));
+    assert.match(snippet, new RegExp(`^<iframe src="${A}/\\?embed=1&amp;panels=controls,plot#s=1\\.[A-Za-z0-9_-]+&amp;r=1" `));
     writeFileSync(path.join(hostDir, 'host.html'), hostPage(snippet));
     writeFileSync(path.join(hostDir, 'engine-errors.js'), ERROR_RECORDER);
     await b.goto(`${host.url}host.html`);

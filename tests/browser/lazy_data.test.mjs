@@ -68,7 +68,9 @@ test('a Fashion-MNIST preset fetches the data, shows that it is loading, and tra
   await page.waitForFunction(() => /^Loading data \(fashion-mnist\)/.test(document.getElementById('bar-status').textContent));
   assert.equal(await call('muplay_data_wanted'), 'fashion-mnist');
   await screenshot(page, 'lazy-data-loading');
-  await page.waitForFunction(() => window.muplay.muplay_total_steps() >= 2, null, { timeout: 120_000 });
+  // The workers train shards of the sweep side by side: wait for the first run's own first record, not for any step.
+  await page.waitForFunction(() => JSON.parse(window.muplay.muplay_get_results())?.runs?.[0]?.series.train_loss?.length > 0,
+                             null, { timeout: 120_000, polling: 200 });
   await call('muplay_pause');
   assert.deepEqual(dataRequests().slice(before).map((p) => p.split('/').pop()),
                    ['train-images.idx3', 'train-labels.idx1', 'test-images.idx3', 'test-labels.idx1']);

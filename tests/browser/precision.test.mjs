@@ -12,8 +12,9 @@ before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
 const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
-// "s=1.<base64url of the fields that differ from the defaults>" (engine/spec/link.hpp)
-const linkFields = (link) => JSON.parse(Buffer.from(link.replace(/^#?s=\d+\./, ''), 'base64url').toString('utf8'));
+// "s=1.<base64url of the fields that differ from the defaults>&r=1" (engine/spec/link.hpp)
+const linkFields = (link) => JSON.parse(Buffer.from(link.replace(/^#?s=\d+\./, '').replace(/&r=\d+$/, ''), 'base64url')
+  .toString('utf8'));
 
 // Widths 40 and 300: partial 4x8 register tiles, and a product deeper than the 256 k-block.
 const SPEC = {
