@@ -204,6 +204,8 @@ void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors)
     errors.push_back(std::string("model.dropout: the engine's dropout masks are its own random stream; the export "
                                  "would differ from it") + why);
   if (s.task.gradient_loss) errors.push_back(std::string("task.gradient_loss: not exported") + why);
+  if (s.model.kind == ModelKind::residual_mlp)
+    errors.push_back(std::string("model.kind: a residual_mlp is not exported yet") + why);
   if (s.model.kind == ModelKind::transformer && s.model.transformer.has_attention_cut)
     errors.push_back(std::string("model.transformer.attention_cut: the masking analysis runs in the engine only "
                                  "(muplay attention-cut); leave it out to export") + why);

@@ -89,6 +89,14 @@ void Mlp::set_precision(Precision p) {
   }
 }
 
+// A residual block's skip: h_{l+1} += h_l (the widths are equal).
+void Mlp::add_skip(int l, int batch) {
+  const long n = long(batch) * dims_[size_t(l) + 1];
+  double* h = h_[size_t(l)].data();
+  const double* skip = h_[size_t(l) - 1].data();
+  for (long i = 0; i < n; i++) h[i] += skip[i];
+}
+
 // h_l = multiplier · layer_input(l) · W_lᵀ (+ bias multiplier · b_l on every row), in the spec's precision; both
 // forward passes start each layer here.
 double* Mlp::compute_preactivation(int l, int batch) {
@@ -115,6 +123,7 @@ const double* Mlp::forward_train(const double* x, int batch, Rng& rng) {
   const double scale = 1 / (1 - dropout_);
   for (int l = 0; l < layers(); l++) {
     double* h = compute_preactivation(l, batch);
+    if (skips(l)) add_skip(l, batch);
     if (l + 1 == layers()) break;
     const long n = long(batch) * dims_[size_t(l) + 1];
     double* xl = x_[size_t(l)].data();
@@ -134,6 +143,7 @@ const double* Mlp::forward(const double* x, int batch) {
   dropout_active_ = false;
   for (int l = 0; l < layers(); l++) {
     double* h = compute_preactivation(l, batch);
+    if (skips(l)) add_skip(l, batch);
     if (l + 1 < layers())
       activation_forward(act_, x_[size_t(l)].data(), h, long(batch) * dims_[size_t(l) + 1], act_param_);
   }
@@ -170,6 +180,12 @@ void Mlp::backward(const double* dout, int batch) {
     if (dropout_active_) {  // through the mask: ∂L/∂x = ∂L/∂(x ⊙ keep) ⊙ keep
       const double* keep = keep_[size_t(l) - 1].data();
       for (long i = 0; i < n; i++) delta_prev_[size_t(i)] *= keep[i];
+    }
+    if (skips(l)) {  // δ_{l-1} = δ_l (the skip) + (m δ_l W_l) ⊙ φ'(h_{l-1}) (the branch)
+      activation_backward(act_, delta_prev_.data(), delta_prev_.data(), h_[size_t(l) - 1].data(),
+                          x_[size_t(l) - 1].data(), n, act_param_);
+      for (long i = 0; i < n; i++) delta_[size_t(i)] += delta_prev_[size_t(i)];
+      continue;
     }
     activation_backward(act_, delta_.data(), delta_prev_.data(), h_[size_t(l) - 1].data(),
                         x_[size_t(l) - 1].data(), n, act_param_);

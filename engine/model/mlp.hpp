@@ -43,6 +43,10 @@ class Mlp {
   // and the copy's scaling into every layer. Between hidden layers the weights linking the two copies stay 0:
   // backward() zeroes their gradients (mask_gradients()). Call before init().
   void set_antisymmetric(bool on) { antisymmetric_ = on; }
+  // Residual blocks: every hidden → hidden layer adds its input, h_{l+1} = h_l + m_l · φ(h_l) W_lᵀ (the hidden
+  // widths must be equal; the depth rule's L^-α is in m_l). Off by default.
+  void set_residual(bool on) { residual_ = on; }
+  bool residual() const { return residual_; }
   // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
   // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
   void mask_gradients();
@@ -85,6 +89,7 @@ class Mlp {
 
  private:
   double* compute_preactivation(int l, int batch);
+  void add_skip(int l, int batch);
   const double* layer_input(int l) const {
     if (l == 0) return input_;
     return dropout_active_ ? dropped_[size_t(l) - 1].data() : x_[size_t(l) - 1].data();
@@ -106,6 +111,8 @@ class Mlp {
   GemmF32Workspace gemm_f32_;  // float32 mode: packing buffers
   const double* input_ = nullptr;
   bool antisymmetric_ = false;
+  bool residual_ = false;
+  bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers(); }  // layer l is a residual block
   double dropout_ = 0;
   bool dropout_active_ = false;  // the last forward was forward_train with dropout
   std::vector<std::vector<double>> keep_;     // per hidden layer: 0 or 1/(1 − p) per unit and row

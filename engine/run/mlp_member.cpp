@@ -20,6 +20,7 @@ std::string mlp_cpu_only(const ExperimentSpec& s) {
   if (s.model.asi) return "model.asi";
   if (s.model.dropout > 0) return "model.dropout";
   if (s.task.gradient_loss) return "task.gradient_loss";
+  if (s.model.kind == ModelKind::residual_mlp) return "a residual_mlp";
   return "";
 }
 
@@ -29,7 +30,7 @@ constexpr double kAutoStepTolerance = 0.01;  // gd_auto undoes a step that raise
 constexpr double kAutoStepTol = 1e-3;        // and needs λ_max to a few digits only
 
 Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
-  std::vector<int> dims = model_dims(s, c.width);
+  std::vector<int> dims = model_dims(s, c.width, c.depth);
   std::vector<TensorScaling> scaling = spec_scaling(s, dims, c.phase);
   std::vector<TensorScaling> biases = spec_bias_scaling(s, dims);
   if (s.model.asi) {
@@ -39,6 +40,7 @@ Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
   }
   Mlp m(dims, s.model.activation, scaling, capacity, biases);
   m.set_antisymmetric(s.model.asi);
+  m.set_residual(s.model.kind == ModelKind::residual_mlp);
   m.set_activation_param(s.model.activation_param);
   m.set_dropout(s.model.dropout);
   m.set_precision(arithmetic_precision(s));
@@ -104,6 +106,9 @@ std::string MlpMember::label() const {
   char buf[96];
   std::snprintf(buf, sizeof buf, "n=%d lr=%g seed=%llu", coords_.width > 0 ? coords_.width : width(), coords_.lr,
                 static_cast<unsigned long long>(coords_.seed));
+  if (spec_.model.kind == ModelKind::residual_mlp)
+    std::snprintf(buf, sizeof buf, "n=%d L=%d lr=%g seed=%llu", coords_.width > 0 ? coords_.width : width(),
+                  residual_depth(mlp_.dims()), coords_.lr, static_cast<unsigned long long>(coords_.seed));
   if (spec_.parametrization.preset == Preset::two_layer_gamma) {
     char phase[64];
     std::snprintf(phase, sizeof phase, " gamma=%g gamma'=%g", coords_.phase.gamma, coords_.phase.gamma_prime);

@@ -202,6 +202,8 @@ json::Value Runner::results() const {
   for (const auto& r : members_) {
     Value run = Value::make_object();
     run.set("width", Value::make_number(r->width()));
+    if (spec_.model.kind == ModelKind::residual_mlp)
+      run.set("depth", Value::make_number(r->coords().depth > 0 ? r->coords().depth : spec_.model.depth));
     run.set("lr", Value::make_number(r->coords().lr));
     run.set("seed", Value::make_number(double(r->coords().seed)));
     if (r->transformer()) {

@@ -12,13 +12,14 @@ size_t sweep_size(const ExperimentSpec& s) {
   const SweepSpec& w = s.sweep;
   return std::max<size_t>(w.width.size(), 1) * std::max<size_t>(w.lr.size(), 1) * w.seeds.size() *
          std::max<size_t>(w.gamma.size(), 1) * std::max<size_t>(w.weight_decay.size(), 1) *
-         std::max<size_t>(w.phase_points.size(), 1);
+         std::max<size_t>(w.phase_points.size(), 1) * std::max<size_t>(w.depth.size(), 1);
 }
 
 std::vector<MemberCoords> sweep_members(const ExperimentSpec& s) {
   // An empty axis is the spec's own value.
   const SweepSpec& w = s.sweep;
   const std::vector<int> widths = w.width.empty() ? std::vector<int>{0} : w.width;
+  const std::vector<int> depths = w.depth.empty() ? std::vector<int>{0} : w.depth;
   const std::vector<double> lrs = w.lr.empty() ? std::vector<double>{s.optimizer.lr} : w.lr;
   const std::vector<double> decays = w.weight_decay.empty() ? std::vector<double>{s.optimizer.weight_decay}
                                                             : w.weight_decay;
@@ -29,11 +30,12 @@ std::vector<MemberCoords> sweep_members(const ExperimentSpec& s) {
   std::vector<MemberCoords> out;
   out.reserve(sweep_size(s));
   for (int width : widths)
-    for (double lr : lrs)
-      for (double decay : decays)
-        for (double gamma : gammas)
-          for (const PhasePoint& phase : phases)
-            for (uint64_t seed : w.seeds) out.push_back(MemberCoords{width, lr, seed, gamma, decay, phase});
+    for (int depth : depths)
+      for (double lr : lrs)
+        for (double decay : decays)
+          for (double gamma : gammas)
+            for (const PhasePoint& phase : phases)
+              for (uint64_t seed : w.seeds) out.push_back(MemberCoords{width, lr, seed, gamma, decay, phase, depth});
   return out;
 }
 
@@ -41,9 +43,12 @@ UpdateRule update_rule(OptimizerKind k) {
   return k == OptimizerKind::sgd || k == OptimizerKind::gd_auto ? UpdateRule::sgd : UpdateRule::adam;
 }
 
-std::vector<int> model_dims(const ExperimentSpec& s, int width) {
+std::vector<int> model_dims(const ExperimentSpec& s, int width, int depth) {
   std::vector<int> dims{s.task.input_dim + (s.model.input_bias ? 1 : 0)};
-  for (int w : s.model.widths) dims.push_back(width > 0 ? width : w);
+  if (s.model.kind == ModelKind::residual_mlp)
+    dims.insert(dims.end(), size_t(depth > 0 ? depth : s.model.depth) + 1, width > 0 ? width : s.model.widths[0]);
+  else
+    for (int w : s.model.widths) dims.push_back(width > 0 ? width : w);
   dims.push_back(task_outputs(s.task));
   return dims;
 }
@@ -89,7 +94,13 @@ std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vect
   std::vector<TensorScaling> out;
   if (p.preset == Preset::normal) out = normal_scaling(int(dims.size()) - 1);
   else if (p.preset == Preset::two_layer_gamma) out = gamma_scaling(phase.gamma, phase.gamma_prime, dims[1]);
-  else out = scale_layers(spec_exponents(s), dims, update_rule(s.optimizer.kind), p.theta);
+  else if (s.model.kind != ModelKind::residual_mlp)
+    out = scale_layers(spec_exponents(s), dims, update_rule(s.optimizer.kind), p.theta);
+  else {  // the width rule for this depth's number of layers, then the depth rule on the blocks
+    const UpdateRule rule = update_rule(s.optimizer.kind);
+    out = scale_layers(preset_exponents(p.preset, int(dims.size()) - 1, rule), dims, rule, p.theta);
+    apply_depth_rule(out, residual_depth(dims), depth_exponents(p.depth_rule, rule, {p.depth_alpha, p.depth_gamma}));
+  }
   apply_init_scale(out, p.init_scale, p.init_scale_layers);
   return out;
 }
@@ -120,7 +131,7 @@ double estimate_memory_bytes(const ExperimentSpec& s) {
   const int batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
   double bytes = 0;
   for (const MemberCoords& m : sweep_members(s)) {
-    const std::vector<int> dims = model_dims(s, m.width);
+    const std::vector<int> dims = model_dims(s, m.width, m.depth);
     double params = 0, units = 0;
     for (size_t l = 1; l < dims.size(); l++) {
       params += double(dims[l]) * (dims[l - 1] + (s.model.biases ? 1 : 0));

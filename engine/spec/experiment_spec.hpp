@@ -10,6 +10,7 @@
 #include "engine/kernels/activation.hpp"
 #include "engine/kernels/gemm_f32.hpp"
 #include "engine/model/optimizer.hpp"
+#include "engine/param/depth_rule.hpp"
 #include "engine/param/parametrization.hpp"
 #include "engine/spec/backend.hpp"
 #include "engine/spec/transformer_spec.hpp"
@@ -28,6 +29,7 @@ struct ModelSpec {
   bool asi = false;
   double dropout = 0;  // drop probability of every hidden unit in training steps (Mlp::set_dropout)
   bool biases = false;  // a trainable, zero-initialized bias in every layer (hidden and output), rule bias_scaling
+  int depth = 4;  // residual_mlp: the number L of residual blocks (hidden → hidden layers) of width widths[0]
 };
 
 struct ParametrizationSpec {
@@ -37,6 +39,9 @@ struct ParametrizationSpec {
   double init_scale = 1;    // multiplies the init std of every layer, or of the first only
   InitScaleLayers init_scale_layers = InitScaleLayers::all;
   double gamma = 0, gamma_prime = 0;  // two_layer_gamma, when sweep.phase_points is empty
+  // residual_mlp: how the blocks scale with the depth L (engine/param/depth_rule.hpp); custom takes these two.
+  DepthRule depth_rule = DepthRule::standard;
+  double depth_alpha = 0.5, depth_gamma = 0;
 };
 
 struct ScheduleSpec {
@@ -67,6 +72,7 @@ struct MemberCoords {
   double gamma = 0;         // transformer: initialization rate (γ-init)
   double weight_decay = 0;  // transformer: the optimizer's weight decay λ
   PhasePoint phase;         // (γ, γ′) of a two_layer_gamma member
+  int depth = 0;            // residual_mlp: the number of blocks (0: model.depth as written)
 };
 
 struct SweepSpec {
@@ -76,6 +82,7 @@ struct SweepSpec {
   std::vector<double> gamma;         // Transformer init rate; empty: model.transformer.gamma
   std::vector<double> weight_decay;  // empty: optimizer.weight_decay
   std::vector<PhasePoint> phase_points;  // (γ, γ′) of two_layer_gamma; empty: parametrization.gamma, gamma_prime
+  std::vector<int> depth;  // residual_mlp: numbers of blocks; empty: model.depth
 };
 
 struct ExperimentSpec {
@@ -102,16 +109,19 @@ Precision arithmetic_precision(const ExperimentSpec& s);
 
 // The number of sweep members: the product of the sweep axes' lengths (an empty axis counts once).
 size_t sweep_size(const ExperimentSpec& s);
-// Every member of the sweep, in the order the Runner trains them: by width, lr, weight decay, γ, phase point and
-// seed, the seed varying fastest.
+// Every member of the sweep, in the order the Runner trains them: by width, depth, lr, weight decay, γ, phase point
+// and seed, the seed varying fastest.
 std::vector<MemberCoords> sweep_members(const ExperimentSpec& s);
 
 // Estimated bytes of memory the whole sweep needs (parameters, optimizer state, activations, data).
 double estimate_memory_bytes(const ExperimentSpec& s);
 constexpr double kMemoryBudgetBytes = 1.0e9;  // wasm32 gives at most 2-4 GB; leave room for the page
 
-// The weight-matrix dims {d_in, n_1, ..., n_L, d_out} of a member with hidden width `width` (0: as written).
-std::vector<int> model_dims(const ExperimentSpec& s, int width);
+// The weight-matrix dims {d_in, n_1, ..., n_L, d_out} of a member with hidden width `width` (0: as written); a
+// residual_mlp's are {d_in, n, ..., n, d_out} with depth + 1 hidden entries (depth 0: model.depth).
+std::vector<int> model_dims(const ExperimentSpec& s, int width, int depth = 0);
+// The number of residual blocks of a residual_mlp with these dims.
+inline int residual_depth(const std::vector<int>& dims) { return int(dims.size()) - 3; }
 UpdateRule update_rule(OptimizerKind k);
 // The abc exponents in force: the preset's, or the custom list.
 std::vector<Abc> spec_exponents(const ExperimentSpec& s);

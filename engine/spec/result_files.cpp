@@ -31,14 +31,20 @@ std::string results_csv(const json::Value& results) {
   const json::Value& runs = found && found->is_array() ? *found : kNone;
   const std::vector<std::string> names = series_names(runs);
   // Transformer sweeps also vary the init rate and the weight decay: two more coordinate columns.
-  bool transformer = false;
-  for (const json::Value& run : runs.array) transformer = transformer || run.find("gamma");
-  std::string out = std::string("width,lr,seed,") + (transformer ? "gamma,weight_decay," : "") + "status,step";
+  // Residual MLPs vary the depth: a column after the width.
+  bool transformer = false, residual = false;
+  for (const json::Value& run : runs.array) {
+    transformer = transformer || run.find("gamma");
+    residual = residual || run.find("depth");
+  }
+  std::string out = std::string("width,") + (residual ? "depth," : "") + "lr,seed," +
+                    (transformer ? "gamma,weight_decay," : "") + "status,step";
   for (const std::string& n : names) out += "," + n;
   out += "\n";
   for (const json::Value& run : runs.array) {
     const json::Value* status = run.find("status");
-    const std::string head = cell(run.find("width")) + "," + cell(run.find("lr")) + "," + cell(run.find("seed")) + "," +
+    const std::string head = cell(run.find("width")) + "," + (residual ? cell(run.find("depth")) + "," : "") +
+                             cell(run.find("lr")) + "," + cell(run.find("seed")) + "," +
                              (transformer ? cell(run.find("gamma")) + "," + cell(run.find("weight_decay")) + "," : "") +
                              (status && status->is_string() ? status->string : "");
     const json::Value* steps = run.find("recorded_steps");

@@ -120,6 +120,7 @@ void read_array(ObjectReader& r, const char* key, size_t max_items, Fn item, boo
 }
 
 constexpr int kMaxWidth = 16384;
+constexpr int kMaxDepth = 256;  // residual blocks of a residual_mlp
 constexpr int kMaxHiddenLayers = 16;
 constexpr size_t kMaxSweepMembers = 256;
 constexpr double kMinGamma = -4, kMaxGamma = 4;
@@ -189,6 +190,7 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
   r.boolean("asi", m.asi);
   r.number("dropout", m.dropout, 0, 0.95);
   r.boolean("biases", m.biases);
+  r.integer("depth", m.depth, 1, kMaxDepth);
   r.finish();
 }
 
@@ -199,6 +201,9 @@ void read_parametrization(ObjectReader& r, ParametrizationSpec& p, std::vector<s
   r.choice("init_scale_layers", p.init_scale_layers, kInitScaleLayersNames);
   r.number("gamma", p.gamma, kMinGamma, kMaxGamma);
   r.number("gamma_prime", p.gamma_prime, kMinGamma, kMaxGamma);
+  r.choice("depth_rule", p.depth_rule, kDepthRuleNames);
+  r.number("depth_alpha", p.depth_alpha, -4, 4);
+  r.number("depth_gamma", p.depth_gamma, -4, 4);
   read_array(r, "custom", kMaxHiddenLayers + 1, [&](const json::Value& v, const std::string& at) {
     Abc e;
     ObjectReader layer(&v, at, errors);
@@ -294,6 +299,12 @@ void read_sweep(ObjectReader& r, SweepSpec& s) {
     if (seeds.empty()) r.error(r.at("seeds"), "needs at least one seed");
     s.seeds = seeds;
   }
+  s.depth.clear();
+  read_array(r, "depth", 64, [&](const json::Value& v, const std::string& at) {
+    int d = 0;
+    r.read_integer(v, at, d, 1, kMaxDepth);
+    s.depth.push_back(d);
+  });
   s.phase_points.clear();
   read_array(r, "phase_points", 64, [&](const json::Value& v, const std::string& at) {
     if (!v.is_array() || v.array.size() != 2)
@@ -447,6 +458,31 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
   check_phenomena_toggles(s, errors);
 }
 
+// A residual_mlp: one width, the width presets that are abc tables for any number of layers, none of the MLP's
+// extras whose rule across blocks is not defined; the depth fields only with it.
+void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  const ParametrizationSpec& p = s.parametrization;
+  if (s.model.kind != ModelKind::residual_mlp) {
+    if (!s.sweep.depth.empty()) errors.push_back("sweep.depth: only used with model.kind \"residual_mlp\"");
+    if (p.depth_rule != DepthRule::standard || p.depth_alpha != 0.5 || p.depth_gamma != 0)
+      errors.push_back("parametrization.depth_rule: only used with model.kind \"residual_mlp\"");
+    return;
+  }
+  if (s.model.widths.size() != 1)
+    errors.push_back("model.widths: a residual_mlp has one width (its blocks' and stream's), not " +
+                     std::to_string(s.model.widths.size()) + "; model.depth sets the number of blocks");
+  const Preset preset = p.preset;
+  if (preset != Preset::sp && preset != Preset::sp_lr_over_n && preset != Preset::ntp && preset != Preset::mup)
+    errors.push_back(std::string("parametrization.preset: ") + preset_name(preset) +
+                     " is not for a residual_mlp (sp, sp_lr_over_n, ntp or mup: tables for any depth)");
+  if (p.depth_rule != DepthRule::custom && (p.depth_alpha != 0.5 || p.depth_gamma != 0))
+    errors.push_back("parametrization.depth_alpha: only used with depth_rule \"custom\"");
+  if (s.model.asi) errors.push_back("model.asi: not for a residual_mlp");
+  if (s.model.dropout > 0) errors.push_back("model.dropout: not for a residual_mlp");
+  if (s.model.biases) errors.push_back("model.biases: not for a residual_mlp");
+  if (s.task.gradient_loss) errors.push_back("task.gradient_loss: not for a residual_mlp");
+}
+
 // ASI, dropout and the gradient-augmented loss, each only with the tasks and optimizers it is defined for.
 void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const bool transformer = s.model.kind == ModelKind::transformer;
@@ -516,6 +552,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& l
   check_metrics(s, errors);
   check_transformer(s, errors);
   check_phenomena(s, errors);
+  check_residual(s, errors);
   const size_t members = sweep_size(s);
   if (members > kMaxSweepMembers)
     errors.push_back("sweep: " + std::to_string(members) + " runs (width × lr × seeds" +
@@ -631,6 +668,10 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   if (s.model.asi) model.set("asi", Value::make_bool(true));
   if (s.model.dropout > 0) model.set("dropout", Value::make_number(s.model.dropout));
   if (s.model.biases) model.set("biases", Value::make_bool(true));
+  if (s.model.kind == ModelKind::residual_mlp) {
+    model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
+    model.set("depth", Value::make_number(s.model.depth));
+  }
   root.set("model", model);
 
   Value param = Value::make_object();
@@ -653,6 +694,11 @@ json::Value spec_to_json(const ExperimentSpec& s) {
     param.set("init_scale_layers", Value::make_string(init_scale_layers_name(p.init_scale_layers)));
   if (p.gamma != 0) param.set("gamma", Value::make_number(p.gamma));
   if (p.gamma_prime != 0) param.set("gamma_prime", Value::make_number(p.gamma_prime));
+  if (s.model.kind == ModelKind::residual_mlp) {
+    param.set("depth_rule", Value::make_string(depth_rule_name(p.depth_rule)));
+    param.set("depth_alpha", Value::make_number(p.depth_alpha));
+    param.set("depth_gamma", Value::make_number(p.depth_gamma));
+  }
   root.set("parametrization", param);
 
   Value task = Value::make_object();
@@ -713,6 +759,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   sweep.set("seeds", numbers(s.sweep.seeds));
   if (!s.sweep.gamma.empty()) sweep.set("gamma", numbers(s.sweep.gamma));
   if (!s.sweep.weight_decay.empty()) sweep.set("weight_decay", numbers(s.sweep.weight_decay));
+  if (!s.sweep.depth.empty()) sweep.set("depth", numbers(s.sweep.depth));
   if (!s.sweep.phase_points.empty()) {
     Value points = Value::make_array();
     for (const PhasePoint& q : s.sweep.phase_points) {
@@ -747,6 +794,7 @@ const std::map<std::string, std::vector<std::string>>& spec_choice_fields() {
       {"model.transformer.attention_cut.target", enum_names(kCutTargetNames)},
       {"parametrization.preset", enum_names(kPresetNames)},
       {"parametrization.init_scale_layers", enum_names(kInitScaleLayersNames)},
+      {"parametrization.depth_rule", enum_names(kDepthRuleNames)},
       {"task.kind", enum_names(kTaskNames)},
       {"task.anchor.kind", enum_names(kAnchorTaskNames)},
       {"task.target", enum_names(kTargetNames)},

@@ -28,7 +28,7 @@ MemberSize member_size(const ExperimentSpec& s, const MemberCoords& c) {
     const TransformerConfig t = transformer_config(s.model.transformer, s.task.anchor, c.width);
     return {double(transformer_parameter_count(t)), transformer_forward_flops(t)};
   }
-  std::vector<int> dims = model_dims(s, c.width);
+  std::vector<int> dims = model_dims(s, c.width, c.depth);
   if (s.model.asi)  // two copies of the net side by side (MlpMember): hidden → hidden blocks hold zeros between them
     for (size_t l = 1; l + 1 < dims.size(); l++) dims[l] *= 2;
   double params = 0, units = 0;

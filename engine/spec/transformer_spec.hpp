@@ -7,10 +7,13 @@
 #include "engine/param/parametrization.hpp"
 #include "engine/task/anchor_tasks.hpp"
 
-enum class ModelKind { mlp, transformer };
+// residual_mlp: an MLP of width model.widths[0] whose model.depth hidden → hidden layers are residual blocks
+// h_{l+1} = h_l + L^-α W_l φ(h_l) (Mlp::set_residual; the depth rule sets α and the blocks' learning rate).
+enum class ModelKind { mlp, transformer, residual_mlp };
 inline constexpr EnumName<ModelKind> kModelKindNames[] = {
     {ModelKind::mlp, "mlp"},
     {ModelKind::transformer, "transformer"},
+    {ModelKind::residual_mlp, "residual_mlp"},
 };
 inline const char* model_kind_name(ModelKind k) { return enum_name(kModelKindNames, k); }
 

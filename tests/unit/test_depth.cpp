@@ -1,0 +1,226 @@
+// Residual MLPs and the depth rules (engine/param/depth_rule.hpp): the spec's fields, exact gradients through the
+// skips, and the depth checks on the real engine with fixed seeds:
+//   D1 init: RMS of the last stream h_{L+1} against L (α = 0 grows like (3/2)^{L/2} for ReLU, α = ½ stays bounded);
+//   D2 coordinate check in depth: RMS of h_{L+1}(t) − h_{L+1}(0) after t = 2 … 5 full-batch steps against L, flat
+//      under Depth-μP (SGD and Adam), growing under the standard rule.
+// The measured numbers are printed, so notes can quote them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "engine/analysis/analysis.hpp"
+#include "engine/base/rng.hpp"
+#include "engine/model/mlp.hpp"
+#include "engine/run/runner.hpp"
+#include "engine/spec/link.hpp"
+#include "engine/spec/spec.hpp"
+
+namespace {
+
+const std::vector<int> kDepths{2, 4, 8, 16, 32, 64};
+constexpr int kInitSeeds = 16;  // D1: the stream's RMS at depth is a product of L random factors; seeds average it
+
+// A residual MLP of width n and depth L on the sin toy (d = 8, unit-sphere inputs), μP in width.
+ExperimentSpec residual(int n, int depth, DepthRule rule) {
+  ExperimentSpec s;
+  s.model.kind = ModelKind::residual_mlp;
+  s.model.widths = {n};
+  s.model.depth = depth;
+  s.parametrization.preset = Preset::mup;
+  s.parametrization.depth_rule = rule;
+  return s;
+}
+
+// The RMS over rows and units of `count` values.
+double rms(const double* v, long count) {
+  double sum = 0;
+  for (long i = 0; i < count; i++) sum += v[i] * v[i];
+  return std::sqrt(sum / double(count));
+}
+
+// RMS of h_1 and of h_{L+1} at init, pooled over `seeds` nets on `rows` unit-norm inputs.
+std::pair<double, double> init_stream_rms(ExperimentSpec s, int rows, int seeds) {
+  const std::vector<int> dims = model_dims(s, 0);
+  double first = 0, last = 0;
+  for (int seed = 0; seed < seeds; seed++) {
+    Mlp m(dims, Activation::relu, spec_scaling(s, dims, {}), rows);
+    m.set_residual(true);
+    Rng rng(uint64_t(seed) + 1);
+    m.init(rng);
+    std::vector<double> x(size_t(rows) * size_t(dims[0]));
+    for (int r = 0; r < rows; r++) {
+      double norm = 0;
+      for (int k = 0; k < dims[0]; k++) norm += std::pow(x[size_t(r * dims[0] + k)] = rng.normal(), 2);
+      for (int k = 0; k < dims[0]; k++) x[size_t(r * dims[0] + k)] /= std::sqrt(norm);
+    }
+    m.forward(x.data(), rows);
+    const long units = long(rows) * dims[1];
+    first += std::pow(rms(m.preactivation(0), units), 2) / seeds;
+    last += std::pow(rms(m.preactivation(residual_depth(dims)), units), 2) / seeds;
+  }
+  return {std::sqrt(first), std::sqrt(last)};
+}
+
+}  // namespace
+
+TEST(ResidualSpec, FieldsRoundTripAndAreChecked) {
+  ExperimentSpec s = residual(32, 8, DepthRule::custom);
+  s.parametrization.depth_alpha = 0.75;
+  s.parametrization.depth_gamma = -0.25;
+  s.sweep.depth = {2, 8};
+  ASSERT_TRUE(check_spec(s).empty()) << check_spec(s)[0];
+  const SpecResult back = parse_spec(spec_to_json(s));
+  ASSERT_TRUE(back.ok()) << back.errors[0];
+  EXPECT_EQ(json::write(spec_to_json(back.spec)), json::write(spec_to_json(s)));
+  const LinkResult linked = spec_from_link(spec_to_link(s));
+  ASSERT_TRUE(linked.ok());
+  EXPECT_EQ(json::write(spec_to_json(linked.spec)), json::write(spec_to_json(s)));
+  EXPECT_EQ(sweep_size(s), 2u);
+  EXPECT_EQ(model_dims(s, 0, 2), (std::vector<int>{8, 32, 32, 32, 1}));
+  // An MLP spec keeps its exact form: no depth fields.
+  const std::string mlp = json::write(spec_to_json(ExperimentSpec{}));
+  EXPECT_EQ(mlp.find("depth"), std::string::npos) << mlp;
+
+  auto first_error = [](const std::string& text) {
+    const SpecResult r = parse_spec_text(text);
+    return r.errors.empty() ? std::string() : r.errors[0];
+  };
+  EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16,16]}})"),
+            "model.widths: a residual_mlp has one width (its blocks' and stream's), not 2; model.depth sets the number "
+            "of blocks");
+  EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16]},"parametrization":{"preset":"mfp"}})"),
+            "parametrization.preset: mfp is not for a residual_mlp (sp, sp_lr_over_n, ntp or mup: tables for any depth)");
+  EXPECT_EQ(first_error(R"({"version":1,"sweep":{"depth":[2]}})"), "sweep.depth: only used with model.kind \"residual_mlp\"");
+  EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16],"depth":0}})"),
+            "model.depth: 0 is not in [1, 256]");
+  EXPECT_EQ(first_error(R"({"version":1,"parametrization":{"depth_rule":"completep"}})"),
+            "parametrization.depth_rule: only used with model.kind \"residual_mlp\"");
+}
+
+TEST(ResidualSpec, DepthRulesScaleTheBlocksOnly) {
+  for (OptimizerKind kind : {OptimizerKind::sgd, OptimizerKind::adam}) {
+    const bool sgd = kind == OptimizerKind::sgd;
+    ExperimentSpec plain = residual(64, 16, DepthRule::standard), scaled = residual(64, 16, DepthRule::depth_mup);
+    ExperimentSpec complete = residual(64, 16, DepthRule::completep);
+    for (ExperimentSpec* s : {&plain, &scaled, &complete}) s->optimizer.kind = kind;
+    const std::vector<int> dims = model_dims(plain, 0);
+    const auto a = spec_scaling(plain, dims, {}), b = spec_scaling(scaled, dims, {}), c = spec_scaling(complete, dims, {});
+    ASSERT_EQ(a.size(), 18u);  // input layer, 16 blocks, readout
+    for (size_t l = 0; l < a.size(); l++) {
+      const bool block = l >= 1 && l <= 16;
+      EXPECT_DOUBLE_EQ(b[l].init_std, a[l].init_std);
+      EXPECT_DOUBLE_EQ(b[l].multiplier, a[l].multiplier * (block ? 0.25 : 1)) << l;            // 16^-½
+      EXPECT_DOUBLE_EQ(b[l].lr_multiplier, a[l].lr_multiplier * (block && !sgd ? 0.25 : 1)) << l;
+      EXPECT_DOUBLE_EQ(c[l].multiplier, a[l].multiplier * (block ? 1.0 / 16 : 1)) << l;        // 16^-1
+      EXPECT_DOUBLE_EQ(c[l].lr_multiplier, a[l].lr_multiplier * (block && sgd ? 16 : 1)) << l;  // SGD: 16^+1
+    }
+  }
+}
+
+// Central differences of the loss ½ Σ f² against backward(), through the skips, in float64.
+TEST(ResidualMlp, GradientsMatchCentralDifferences) {
+  for (DepthRule rule : {DepthRule::standard, DepthRule::depth_mup, DepthRule::completep}) {
+    ExperimentSpec s = residual(6, 3, rule);
+    s.model.activation = Activation::tanh;
+    const std::vector<int> dims = model_dims(s, 0);
+    Mlp m(dims, Activation::tanh, spec_scaling(s, dims, {}), 5);
+    m.set_residual(true);
+    Rng rng(7);
+    m.init(rng);
+    for (double& w : m.params()) w += 0.3 * rng.normal();  // away from the init's symmetries
+    std::vector<double> x(5 * 8);
+    for (double& v : x) v = rng.normal();
+    auto loss = [&] {
+      const double* f = m.forward(x.data(), 5);
+      double l = 0;
+      for (int r = 0; r < 5; r++) l += 0.5 * f[r] * f[r];
+      return l;
+    };
+    loss();
+    std::vector<double> dout(m.forward(x.data(), 5), m.forward(x.data(), 5) + 5);
+    m.backward(dout.data(), 5);
+    const std::vector<double> grads = m.grads();
+    // The error against the gradient's own scale: central differences lose ~1e-10 to rounding, which would look
+    // large against an entry that is nearly 0.
+    double worst = 0, scale = 0;
+    for (double g : grads) scale = std::max(scale, std::abs(g));
+    for (size_t i = 0; i < m.params().size(); i += 3) {
+      const double keep = m.params()[i], h = 1e-6;
+      m.params()[i] = keep + h;
+      const double up = loss();
+      m.params()[i] = keep - h;
+      const double down = loss();
+      m.params()[i] = keep;
+      const double numeric = (up - down) / (2 * h);
+      worst = std::max(worst, std::abs(numeric - grads[i]) / scale);
+    }
+    EXPECT_LT(worst, 1e-7) << depth_rule_name(rule);
+  }
+}
+
+// D1: at init, ReLU, n = 128, 256 unit-norm inputs, kInitSeeds nets pooled.
+TEST(DepthChecks, D1StreamAtInit) {
+  std::printf("  L     alpha 0: RMS ratio (predicted (3/2)^(L/2))   alpha 1/2   alpha 1\n");
+  double previous_alpha1 = INFINITY;
+  for (int L : kDepths) {
+    double ratio[3];
+    const double alphas[] = {0, 0.5, 1};
+    for (int k = 0; k < 3; k++) {
+      ExperimentSpec s = residual(128, L, DepthRule::custom);
+      s.parametrization.depth_alpha = alphas[k];
+      const auto [first, last] = init_stream_rms(s, 256, kInitSeeds);
+      ratio[k] = last / first;
+    }
+    const double predicted = std::pow(1.5, L / 2.0);
+    std::printf("  %-4d  %10.3f (%10.3f)                     %.3f       %.3f\n", L, ratio[0], predicted, ratio[1],
+                ratio[2]);
+    EXPECT_NEAR(ratio[0] / predicted, 1, 0.10) << "L " << L;
+    EXPECT_GE(ratio[1], 1 - 0.05) << "L " << L;
+    EXPECT_LE(ratio[1], std::exp(0.25) * 1.05) << "L " << L;
+    EXPECT_LT(ratio[2], previous_alpha1 + 1e-12) << "L " << L;  // α = 1 falls towards RMS h_1
+    EXPECT_GE(ratio[2], 1 - 0.05) << "L " << L;
+    previous_alpha1 = ratio[2];
+  }
+}
+
+// D2: RMS of h_{L+1}(t) − h_{L+1}(0) on the probe batch after t = 2 … 5 full-batch steps, against L.
+TEST(DepthChecks, D2CoordinateCheckInDepth) {
+  struct Case { DepthRule rule; OptimizerKind optimizer; double lr; };
+  for (const Case c : {Case{DepthRule::depth_mup, OptimizerKind::sgd, 0.5}, Case{DepthRule::depth_mup, OptimizerKind::adam, 0.01},
+                       Case{DepthRule::standard, OptimizerKind::sgd, 0.5}, Case{DepthRule::standard, OptimizerKind::adam, 0.01},
+                       Case{DepthRule::completep, OptimizerKind::sgd, 0.5}}) {
+    ExperimentSpec s = residual(128, 2, c.rule);
+    s.optimizer.kind = c.optimizer;
+    s.optimizer.lr = c.lr;
+    s.schedule.steps = 5;
+    s.schedule.divergence_loss = 1e300;  // the standard rule's growth is a measurement here
+    s.sweep.depth = kDepths;
+    s.sweep.seeds = {0, 1};
+    s.metrics = {"train_loss", "act_delta_rms"};
+    Runner runner(s);
+    while (runner.step()) {}
+    std::printf("  %s, %s, lr %g:", depth_rule_name(c.rule), optimizer_name(c.optimizer), c.lr);
+    for (int t = 2; t <= 5; t++) {
+      std::vector<double> depths, moved;
+      for (int L : kDepths) {
+        double mean = 0;
+        for (const auto& member : runner.members()) {
+          if (member->coords().depth != L) continue;
+          const Series* series = member->find_series("act_delta_rms/h" + std::to_string(L + 1));
+          ASSERT_NE(series, nullptr) << L;
+          mean += series->values[size_t(t)] / 2;
+        }
+        depths.push_back(L);
+        moved.push_back(mean);
+      }
+      const double slope = loglog_slope(depths, moved);
+      std::printf("  t=%d slope %+.3f", t, slope);
+      if (c.rule == DepthRule::depth_mup) EXPECT_LE(std::abs(slope), 0.15) << "t " << t;
+      if (c.rule == DepthRule::completep) EXPECT_LE(slope, 0.15) << "t " << t;
+      if (c.rule == DepthRule::standard) EXPECT_TRUE(!(slope < 0.3)) << "t " << t;  // grows, or diverges (NaN)
+    }
+    std::printf("\n");
+  }
+}
