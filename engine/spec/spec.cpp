@@ -464,6 +464,7 @@ void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const ParametrizationSpec& p = s.parametrization;
   if (s.model.kind != ModelKind::residual_mlp) {
     if (!s.sweep.depth.empty()) errors.push_back("sweep.depth: only used with model.kind \"residual_mlp\"");
+    if (s.model.depth != ModelSpec{}.depth) errors.push_back("model.depth: only used with model.kind \"residual_mlp\"");
     if (p.depth_rule != DepthRule::standard || p.depth_alpha != 0.5 || p.depth_gamma != 0)
       errors.push_back("parametrization.depth_rule: only used with model.kind \"residual_mlp\"");
     return;
@@ -694,7 +695,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
     param.set("init_scale_layers", Value::make_string(init_scale_layers_name(p.init_scale_layers)));
   if (p.gamma != 0) param.set("gamma", Value::make_number(p.gamma));
   if (p.gamma_prime != 0) param.set("gamma_prime", Value::make_number(p.gamma_prime));
-  if (s.model.kind == ModelKind::residual_mlp) {
+  if (s.model.kind == ModelKind::residual_mlp || p.depth_rule != DepthRule::standard) {
     param.set("depth_rule", Value::make_string(depth_rule_name(p.depth_rule)));
     param.set("depth_alpha", Value::make_number(p.depth_alpha));
     param.set("depth_gamma", Value::make_number(p.depth_gamma));

@@ -51,7 +51,8 @@ TEST(Spec, ReportsEveryBadFieldWithItsPath) {
   expect_error(with(R"("model":{"widths":"wide"})"), "model.widths: expected an array, got string");
   expect_error(with(R"("model":{"activation":"swish"})"), "model.activation: \"swish\" is not one of relu, tanh");
   expect_error(with(R"("model":{"input_bias":1})"), "model.input_bias: expected true or false");
-  expect_error(with(R"("model":{"depth":3})"), "model.depth: unknown field");
+  expect_error(with(R"("model":{"layers":3})"), "model.layers: unknown field");
+  expect_error(with(R"("model":{"depth":3})"), "model.depth: only used with model.kind \"residual_mlp\"");
   expect_error(with(R"("colour":"red")"), "colour: unknown field");
   expect_error(with(R"("model":[])"), "model: expected an object, got array");
   expect_error(with(R"("parametrization":{"preset":"xp"})"), "parametrization.preset: \"xp\" is not one of sp,");

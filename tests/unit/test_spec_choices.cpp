@@ -59,6 +59,7 @@ json::Value spec_with_every_choice_field() {
   s.backend = Backend::cpu;
   s.precision = Precision::float32;
   s.model.transformer.has_attention_cut = true;  // written only when set
+  s.parametrization.depth_rule = DepthRule::depth_mup;  // written only when set (or for a residual_mlp)
   return spec_to_json(s);
 }
 
