@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "engine/run/runner_progress.hpp"
 #include "engine/gpu/gpu_device.hpp"
+#include "engine/run/runner_progress.hpp"
 #include "engine/spec/link.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"

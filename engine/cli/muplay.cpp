@@ -101,7 +101,8 @@ bool is_link(const std::string& arg) { return arg.rfind("s=", 0) == 0 || arg.fin
 
 bool load_spec(const std::string& path, const SpecLimits& limits, SpecResult& out) {
   if (is_link(path)) {
-    const LinkResult r = spec_from_link(path.substr(path.find("s=")), limits);
+    // From the fragment on: an embed's address has "panels=" in its query, so look for "#s=" first.
+    const LinkResult r = spec_from_link(path.rfind("s=", 0) == 0 ? path : path.substr(path.find("#s=") + 1), limits);
     out = r;
     if (r.ok() && r.result_version != kResultVersion)
       std::fprintf(stderr, "muplay: the link was made by an engine of result version %d (this one's is %d): its "
