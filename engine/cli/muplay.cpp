@@ -96,13 +96,17 @@ SpecLimits command_line_limits() {
   return limits;
 }
 
-// A share link (the page's address, or its "#s=..." fragment) where a spec file is expected.
-bool is_link(const std::string& arg) { return arg.rfind("s=", 0) == 0 || arg.find("#s=") != std::string::npos; }
+// The share link in `arg` where a spec file is expected: a fragment "s=..." or "#s=...", or a page address holding
+// one (found by its "#s=": an embed's query has "panels=" in it); "" when `arg` is a file name.
+std::string link_fragment(const std::string& arg) {
+  if (arg.rfind("s=", 0) == 0) return arg;
+  const size_t at = arg.find("#s=");
+  return at == std::string::npos ? "" : arg.substr(at + 1);
+}
 
 bool load_spec(const std::string& path, const SpecLimits& limits, SpecResult& out) {
-  if (is_link(path)) {
-    // From the fragment on: an embed's address has "panels=" in its query, so look for "#s=" first.
-    const LinkResult r = spec_from_link(path.rfind("s=", 0) == 0 ? path : path.substr(path.find("#s=") + 1), limits);
+  if (const std::string fragment = link_fragment(path); !fragment.empty()) {
+    const LinkResult r = spec_from_link(fragment, limits);
     out = r;
     if (r.ok() && r.result_version != kResultVersion)
       std::fprintf(stderr, "muplay: the link was made by an engine of result version %d (this one's is %d): its "

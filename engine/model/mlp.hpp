@@ -46,7 +46,6 @@ class Mlp {
   // Residual blocks: every hidden → hidden layer adds its input, h_{l+1} = h_l + m_l · φ(h_l) W_lᵀ (the hidden
   // widths must be equal; the depth rule's L^-α is in m_l). Off by default.
   void set_residual(bool on) { residual_ = on; }
-  bool residual() const { return residual_; }
   // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
   // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
   void mask_gradients();

@@ -103,12 +103,11 @@ MlpMember::MlpMember(const ExperimentSpec& spec, const TaskData& data, MemberCoo
 int MlpMember::width() const { return mlp_.dims()[1]; }
 
 std::string MlpMember::label() const {
+  char depth[32] = "";  // L only for a residual MLP
+  if (spec_.model.kind == ModelKind::residual_mlp) std::snprintf(depth, sizeof depth, " L=%d", residual_depth(mlp_.dims()));
   char buf[96];
-  std::snprintf(buf, sizeof buf, "n=%d lr=%g seed=%llu", coords_.width > 0 ? coords_.width : width(), coords_.lr,
-                static_cast<unsigned long long>(coords_.seed));
-  if (spec_.model.kind == ModelKind::residual_mlp)
-    std::snprintf(buf, sizeof buf, "n=%d L=%d lr=%g seed=%llu", coords_.width > 0 ? coords_.width : width(),
-                  residual_depth(mlp_.dims()), coords_.lr, static_cast<unsigned long long>(coords_.seed));
+  std::snprintf(buf, sizeof buf, "n=%d%s lr=%g seed=%llu", coords_.width > 0 ? coords_.width : width(), depth,
+                coords_.lr, static_cast<unsigned long long>(coords_.seed));
   if (spec_.parametrization.preset == Preset::two_layer_gamma) {
     char phase[64];
     std::snprintf(phase, sizeof phase, " gamma=%g gamma'=%g", coords_.phase.gamma, coords_.phase.gamma_prime);
