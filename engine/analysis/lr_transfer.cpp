@@ -16,15 +16,21 @@ double final_value(const Member& run, const std::string& series) {
   return std::isfinite(s->values.back()) ? s->values.back() : kInf;
 }
 
-double mean_over_seeds_at(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, int width, double lr) {
+// A residual MLP member's number of blocks, else 0.
+int member_depth(const Runner& runner, const Member& run) {
+  if (runner.spec().model.kind != ModelKind::residual_mlp) return 0;
+  return run.coords().depth > 0 ? run.coords().depth : runner.spec().model.depth;
+}
+
+// The spec's one net at one learning rate: a curve of one point (the loss's mean over seeds).
+LrCurve mean_over_seeds_at(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, double lr) {
   ExperimentSpec s = spec;
-  s.sweep.width = {width};
   s.sweep.lr = {lr};
   if (std::find(s.metrics.begin(), s.metrics.end(), "batch_loss_mean") == s.metrics.end())
     s.metrics.push_back("batch_loss_mean");
   Runner runner(s, fashion_mnist_dir);
   while (runner.step()) {}
-  return lr_curves(runner)[0].losses[0];
+  return lr_curves(runner).at(0);
 }
 
 }  // namespace
@@ -59,22 +65,24 @@ void fit_best_lr(LrCurve& c) {
 
 std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series) {
   std::vector<LrPoint> points;
-  for (const auto& run : runner.members()) points.push_back({run->width(), run->coords().lr, final_value(*run, series)});
+  for (const auto& run : runner.members())
+    points.push_back({run->width(), run->coords().lr, final_value(*run, series), member_depth(runner, *run)});
   return lr_curves(points);
 }
 
 std::vector<LrCurve> lr_curves(const std::vector<LrPoint>& points) {
-  // (width, lr) -> sum over seeds and count
-  std::map<int, std::map<double, std::pair<double, int>>> sums;
+  // (width, depth) -> lr -> sum over seeds and count
+  std::map<std::pair<int, int>, std::map<double, std::pair<double, int>>> sums;
   for (const LrPoint& p : points) {
-    auto& cell = sums[p.width][p.lr];
+    auto& cell = sums[{p.width, p.depth}][p.lr];
     cell.first += p.value;
     cell.second++;
   }
   std::vector<LrCurve> curves;
-  for (const auto& [width, by_lr] : sums) {
+  for (const auto& [net, by_lr] : sums) {
     LrCurve c;
-    c.width = width;
+    c.width = net.first;
+    c.depth = net.second;
     for (const auto& [lr, cell] : by_lr) {
       c.lrs.push_back(lr);
       c.losses.push_back(cell.first / cell.second);
@@ -85,12 +93,17 @@ std::vector<LrCurve> lr_curves(const std::vector<LrPoint>& points) {
   return curves;
 }
 
-LrCurve bracket_best_lr(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, int width, double start,
+LrCurve bracket_best_lr(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, double start,
                         int max_points) {
   std::map<int, double> loss;  // half-octave index k -> loss at start·2^(k/2)
+  LrCurve c;                   // its width and depth, from the first point
   auto lr_at = [&](int k) { return start * std::exp2(0.5 * k); };
   auto evaluate = [&](int k) {
-    if (!loss.count(k) && int(loss.size()) < max_points) loss[k] = mean_over_seeds_at(spec, fashion_mnist_dir, width, lr_at(k));
+    if (loss.count(k) || int(loss.size()) >= max_points) return;
+    const LrCurve point = mean_over_seeds_at(spec, fashion_mnist_dir, lr_at(k));
+    loss[k] = point.losses[0];
+    c.width = point.width;
+    c.depth = point.depth;
   };
   for (int k : {-1, 0, 1}) evaluate(k);
   for (;;) {
@@ -101,8 +114,6 @@ LrCurve bracket_best_lr(const ExperimentSpec& spec, const std::string& fashion_m
     evaluate(best - 1);
     evaluate(best + 1);
   }
-  LrCurve c;
-  c.width = width;
   for (const auto& [k, value] : loss) {
     c.lrs.push_back(lr_at(k));
     c.losses.push_back(value);

@@ -13,6 +13,7 @@
 
 struct LrCurve {
   int width = 0;
+  int depth = 0;               // a residual MLP's number of blocks; 0 for every other model
   std::vector<double> lrs;     // ascending
   std::vector<double> losses;  // per lr: mean over seeds (+inf when a run diverged)
   int grid_min = -1;           // index of the smallest loss
@@ -27,20 +28,22 @@ bool parabola_vertex(const double x[3], const double y[3], double& vx, double& v
 // Sets grid_min, best_lr, best_loss and bracketed from lrs and losses.
 void fit_best_lr(LrCurve& c);
 
-// One member's point: its width, learning rate and final value of a series (+inf when it did not finish).
+// One member's point: its width, learning rate and final value of a series (+inf when it did not finish), and its
+// depth (a residual MLP's number of blocks, else 0).
 struct LrPoint {
   int width = 0;
   double lr = 0, value = 0;
+  int depth = 0;
 };
-// One curve per width: the points of each (width, lr) averaged over seeds, η* fitted.
+// One curve per (width, depth): the points of each (width, depth, lr) averaged over seeds, η* fitted.
 std::vector<LrCurve> lr_curves(const std::vector<LrPoint>& points);
-// The same from a finished sweep (width × lr × seeds), from the final value of `series`.
+// The same from a finished sweep (width × depth × lr × seeds), from the final value of `series`.
 std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series = "batch_loss_mean");
 
-// Finds η* of one width without a wide fixed grid: runs the spec (every seed of its sweep, metric
-// batch_loss_mean added) at start·2^(k/2) for k = −1, 0, 1 and walks the half-octave grid downhill until the
-// grid minimum has both neighbours, or `max_points` learning rates were tried. The curve is unimodal in
-// practice (too small: slow; too large: unstable), so this finds the grid minimum a full grid would.
-// fashion_mnist_dir: as for Runner.
-LrCurve bracket_best_lr(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, int width, double start,
+// Finds η* of one net without a wide fixed grid: runs the spec (every seed of its sweep, metric
+// batch_loss_mean added; its sweep must hold at most one width and one depth) at start·2^(k/2) for k = −1, 0, 1
+// and walks the half-octave grid downhill until the grid minimum has both neighbours, or `max_points` learning
+// rates were tried. The curve is unimodal in practice (too small: slow; too large: unstable), so this finds the
+// grid minimum a full grid would. fashion_mnist_dir: as for Runner.
+LrCurve bracket_best_lr(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, double start,
                         int max_points = 12);

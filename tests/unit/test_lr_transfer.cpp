@@ -47,7 +47,9 @@ ExperimentSpec transfer_spec(Preset preset) {
 std::vector<LrCurve> best_lrs(Preset preset, double start) {
   std::vector<LrCurve> curves;
   for (int width : kWidths) {
-    curves.push_back(bracket_best_lr(transfer_spec(preset), MUPLAY_FASHION_MNIST_DIR, width, start));
+    ExperimentSpec s = transfer_spec(preset);
+    s.sweep.width = {width};
+    curves.push_back(bracket_best_lr(s, MUPLAY_FASHION_MNIST_DIR, start));
     const LrCurve& c = curves.back();
     std::printf("  %s n=%-4d log2 η* %+.2f  best loss %.4f %s |", preset_name(preset), width, std::log2(c.best_lr),
                 c.best_loss, c.bracketed ? "" : "(grid edge)");
