@@ -11,6 +11,9 @@ constexpr int kProbeRows = 128;
 // act_rms / act_delta_rms: the RMS of every layer's preactivation h_l on the probe batch, or of its change since
 // the first record: "act_rms/h1", …, "act_rms/f".
 std::unique_ptr<Probe> activation_probe(Record& r, bool change);
+// transformer_coords: RMS of the attention logits and of the last residual stream, and of their and the output's
+// change since the first record, on the probe batch (engine/metrics/transformer_coord_probe.cpp).
+std::unique_ptr<Probe> transformer_coord_probe(Record& r);
 // weight_delta_spectral: ‖W_l − W_l⁰‖_* / ‖W_l⁰‖_* per weight matrix (spectral norms), "weight_delta_spectral/W1", ….
 std::unique_ptr<Probe> weight_change_probe(Record& r);
 // weight_rd: RD = ‖W₁ − W₁⁰‖_F / ‖W₁⁰‖_F of the first weight matrix (the folded-in bias included).

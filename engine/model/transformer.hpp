@@ -80,8 +80,11 @@ class Transformer {
   const double* attention(int layer) const { return probs_.data() + long(layer) * probs_stride(); }
   // the residual stream entering block l (l = layers: the last block's output), batch·T × d_model;
   const double* hidden(int layer) const { return resid_.data() + long(layer) * act_stride(config_.d_model); }
-  // the features the head reads (the last position, after the final LayerNorm in pre-LN), batch × d_model.
+  // the features the head reads (the last position, after the final LayerNorm in pre-LN), batch × d_model;
   const double* features() const { return z_.data(); }
+  // block l's queries and keys before the attention scale, batch·T × heads·d_head (head h: columns h·d_head …).
+  const double* queries(int layer) const { return q_.data() + long(layer) * act_stride(config_.heads * config_.head_dim()); }
+  const double* keys(int layer) const { return k_.data() + long(layer) * act_stride(config_.heads * config_.head_dim()); }
   // An edit applied to block l's attention after the softmax (masking analyses); an empty function clears it.
   void set_attention_edit(int layer, AttentionEdit edit) { edits_[size_t(layer)] = std::move(edit); }
 

@@ -102,7 +102,7 @@ const std::vector<MetricDef>& metric_table() {
       {"test_accuracy", kForMlp, true, nullptr, true, true, true, false, needs_classification,
        [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss"}); },
        [](S, Record&) { return value_probe("test_accuracy", [](Record& r) { return r.test().accuracy; }); }},
-      {"batch_loss_mean", kForMlp, true, nullptr, false, true, true, false, fine, no_cost,
+      {"batch_loss_mean", kForMlp | kForTransformer, true, nullptr, false, true, true, false, fine, no_cost,
        [](S, Record&) { return value_probe("batch_loss_mean", [](Record& r) { return r.batch_loss_mean; }); }},
       {"act_rms", kForMlp, true, nullptr, false, true, true, false, fine, probe_batch_flops,
        [](S, Record& r) { return activation_probe(r, false); }},
@@ -158,6 +158,8 @@ const std::vector<MetricDef>& metric_table() {
        [](S, Record&) {
          return value_probe("embedding_order", [](Record& r) { return embedding_order(r.trainer()->model()); });
        }},
+      {"transformer_coords", kForTransformer, true, nullptr, false, true, false, false, fine, probe_batch_flops,
+       [](S, Record& r) { return transformer_coord_probe(r); }},
       {"plus_one_share", kForTransformer, true, nullptr, false, true, false, false, fine,
        [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss", "id_accuracy"}); },
        [](S, Record&) { return value_probe("plus_one_share", [](Record& r) { return r.test().plus_one_share; }); }},

@@ -1,5 +1,8 @@
 #include "engine/spec/transformer_spec.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskConfig& task, int width) {
   TransformerConfig c;
   c.vocab = c.outputs = task.vocab;
@@ -8,7 +11,8 @@ TransformerConfig transformer_config(const TransformerSpec& t, const AnchorTaskC
   c.d_model = width > 0 ? width : t.d_model;
   c.heads = t.heads;
   c.d_head = t.d_head;
-  c.d_ff = t.d_ff;
+  // A width sweep widens every hidden layer: d_ff keeps its ratio to d_model (d_ff 256 at d_model 64: 4·d_model).
+  c.d_ff = width > 0 ? int(std::max(1L, std::lround(double(t.d_ff) * width / t.d_model))) : t.d_ff;
   c.activation = t.activation;
   c.pre_ln = t.pre_ln;
   c.attention_bias = t.attention_bias;

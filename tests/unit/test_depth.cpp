@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine/analysis/analysis.hpp"
+#include "engine/analysis/lr_transfer.hpp"
 #include "engine/base/rng.hpp"
 #include "engine/model/mlp.hpp"
 #include "engine/run/runner.hpp"
@@ -222,5 +223,84 @@ TEST(DepthChecks, D2CoordinateCheckInDepth) {
       if (c.rule == DepthRule::standard) EXPECT_TRUE(!(slope < 0.3)) << "t " << t;  // grows, or diverges (NaN)
     }
     std::printf("\n");
+  }
+}
+
+namespace {
+
+// D3's task: the sin toy with 256 training points, mini-batches of 16, 300 steps, n = 128, in float32 (the checks
+// are about where η* sits, which float32's rounding does not move; float64 costs 1.6× the time).
+ExperimentSpec transfer_spec(DepthRule rule, OptimizerKind optimizer, int depth) {
+  ExperimentSpec s = residual(128, depth, rule);
+  s.task.train_size = 256;
+  s.optimizer.kind = optimizer;
+  s.schedule.steps = 300;
+  s.schedule.batch_size = 16;
+  s.schedule.record_every = 300;
+  s.precision = Precision::float32;
+  s.sweep.seeds = {0, 1};
+  s.metrics = {"train_loss", "batch_loss_mean"};
+  return s;
+}
+
+// A run "trains" when its mean loss over the run ends below this: the zero function's loss on the sin toy is
+// ½·E y² ≈ 0.17, and every rule reaches 0.003–0.008 at its η* where it trains at all.
+constexpr double kTrainedLoss = 0.05;
+
+struct DepthTransfer {
+  std::vector<double> depths, best_lrs, best_losses;  // best_lrs: the depths where some learning rate trains
+  std::vector<double> trained_depths;
+  double slope = 0;  // of log2 η* against log2 L, over the depths that train
+};
+
+// η* per depth, each walked on the half-octave grid (bracket_best_lr) from the trend of the previous depths' η*. Under the
+// standard rule the deepest nets may not train at any learning rate (the stream's RMS at init is (3/2)^{L/2}):
+// such a depth has no η*, is printed as such and left out of the slope.
+DepthTransfer depth_transfer(DepthRule rule, OptimizerKind optimizer, double start) {
+  DepthTransfer t;
+  for (int L : kDepths) {
+    const LrCurve c = bracket_best_lr(transfer_spec(rule, optimizer, L), "", start, 12);
+    const bool trained = c.best_loss < kTrainedLoss;
+    std::printf("  %s %s L=%-3d log2 eta* %+.2f  best loss %.5f %s |", depth_rule_name(rule), optimizer_name(optimizer),
+                L, std::log2(c.best_lr), c.best_loss,
+                !trained ? "(no lr trains)" : c.bracketed ? "" : "(not bracketed)");
+    for (size_t k = 0; k < c.lrs.size(); k++) std::printf(" %+.1f:%.4g", std::log2(c.lrs[k]), c.losses[k]);
+    std::printf("\n");
+    t.depths.push_back(L);
+    t.best_losses.push_back(c.best_loss);
+    if (!trained) continue;
+    EXPECT_TRUE(c.bracketed) << depth_rule_name(rule) << " L=" << L;
+    t.trained_depths.push_back(L);
+    t.best_lrs.push_back(c.best_lr);
+    // The next walk starts where the trend of the last two η* points, on start's half-octave grid: the standard
+    // rule's η* falls by octaves per doubling of L, which a walk from this η* would need many runs to reach.
+    const size_t n = t.best_lrs.size();
+    const double next = n < 2 ? c.best_lr : c.best_lr * c.best_lr / t.best_lrs[n - 2];
+    start *= std::exp2(0.5 * std::round(2 * std::log2(next / start)));
+  }
+  t.slope = loglog_slope(t.trained_depths, t.best_lrs);  // the same in log2 as in ln
+  std::printf("  %s %s: slope of log2 eta* vs log2 L %+.3f over %zu depths that train\n", depth_rule_name(rule),
+              optimizer_name(optimizer), t.slope, t.trained_depths.size());
+  return t;
+}
+
+}  // namespace
+
+// D3, the headline: under Depth-μP η* stays put from L = 2 to 64, for SGD and for Adam, and the best loss does not
+// rise with depth; under the standard rule η* falls at least as 1/L (over the depths where it trains at all) and
+// its best loss is worse from L = 16 on.
+TEST(DepthChecks, D3DepthTransfer) {
+  for (OptimizerKind optimizer : {OptimizerKind::sgd, OptimizerKind::adam}) {
+    const double start = optimizer == OptimizerKind::sgd ? 2 : 0.25;  // near L = 2's η* (found on a wide grid)
+    const DepthTransfer mup = depth_transfer(DepthRule::depth_mup, optimizer, start);
+    const DepthTransfer standard = depth_transfer(DepthRule::standard, optimizer, start);
+    EXPECT_EQ(mup.trained_depths.size(), kDepths.size()) << optimizer_name(optimizer);
+    EXPECT_LE(std::abs(mup.slope), 0.2) << optimizer_name(optimizer);
+    EXPECT_GE(standard.trained_depths.size(), 3u) << optimizer_name(optimizer);
+    EXPECT_LE(standard.slope, -1) << optimizer_name(optimizer);
+    for (size_t i = 0; i < kDepths.size(); i++) {
+      EXPECT_LE(mup.best_losses[i], 1.15 * mup.best_losses[0]) << "Depth-muP L=" << kDepths[i];
+      if (kDepths[i] >= 16) EXPECT_GT(standard.best_losses[i], mup.best_losses[i]) << "standard L=" << kDepths[i];
+    }
   }
 }

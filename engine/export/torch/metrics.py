@@ -110,10 +110,11 @@ class TransformerMetrics:
         return F.cross_entropy(f, labels).item(), accuracy(f, labels)
 
     @torch.no_grad()
-    def record(self):
+    def record(self, batch_loss_mean):
         train = self.evaluate("train", TRANSFORMER_EVAL)
         test = self.evaluate("test") if {"test_loss", "id_accuracy"} & set(SERIES) else None
         for metric in SERIES:
             value = {"train_loss": lambda: train[0], "train_accuracy": lambda: train[1], "test_loss": lambda: test[0],
-                     "id_accuracy": lambda: test[1], "ood_accuracy": lambda: self.evaluate("ood")[1]}[metric]()
+                     "id_accuracy": lambda: test[1], "ood_accuracy": lambda: self.evaluate("ood")[1],
+                     "batch_loss_mean": lambda: batch_loss_mean}[metric]()
             self.add(metric, value)

@@ -78,7 +78,8 @@ class AnchorTransformer(torch.nn.Module):
         self.pre_ln, self.heads, self.layers = t["norm"] == "pre", t["heads"], t["layers"]
         self.scale = attention_scale
         self.phi = activation(t["activation"], 1.0)
-        d, f = width, t["d_ff"]
+        # a width sweep widens every hidden layer: d_ff keeps its ratio to d_model (rounded half up, as the engine)
+        d, f = width, max(1, math.floor(t["d_ff"] * width / t["d_model"] + 0.5))
         w = t["heads"] * (t["d_head"] or width // t["heads"])
         shapes = [("wte", (vocab, d)), ("wpe", (seq_len, d))]
         for l in range(t["layers"]):

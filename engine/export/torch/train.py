@@ -228,10 +228,11 @@ def train_transformer(member, data, setup, init_member, progress):
     size, schedule = train["tokens"].shape[0], spec["schedule"]
     batch = schedule["batch_size"] or size
     order = BatchOrder(member["seed"], size, batch < size)
+    batch_sum, batches = 0.0, 0
 
     def record(step):
         run.recorded_steps.append(step)
-        metrics.record()
+        metrics.record(batch_sum / batches if batches else math.nan)
 
     for t in range(schedule["steps"]):
         if t % schedule["record_every"] == 0:
@@ -240,6 +241,7 @@ def train_transformer(member, data, setup, init_member, progress):
         if not math.isfinite(loss):
             run.diverge(t)
             return run, metrics.series
+        batch_sum, batches = batch_sum + loss, batches + 1
         progress(t, loss)
         optimizer.zero_grad()
         loss_part.backward()
