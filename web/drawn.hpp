@@ -33,12 +33,15 @@ struct DrawnAxis {
 };
 
 // A curve as drawn (hidden ones left out): what the hover read-out calls it, how many of its points were drawn, and
-// the last of them, in data units.
+// the last of them, in data units; for a curve of at most kDrawnCurvePoints points (a sweep's axis, a fitted line,
+// not a run's steps), every point drawn.
 struct DrawnCurve {
   std::string name;
   int points = 0;
   double last_x = 0, last_y = 0;
+  std::vector<double> x, y;
 };
+constexpr int kDrawnCurvePoints = 64;
 
 struct DrawnPlot {
   std::string id, title;

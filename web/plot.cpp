@@ -197,6 +197,15 @@ std::string readout_name(const PlotCurve& c) {
   return c.group.empty() ? name : c.group + ": " + name;
 }
 
+// The points of `c` that a plot with these axes draws, into its trace.
+void note_points(DrawnCurve& drawn, const PlotCurve& c, bool log_x, bool log_y) {
+  for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
+    if (usable(c.x[i], log_x) && usable(c.y[i], log_y)) {
+      drawn.x.push_back(c.x[i]);
+      drawn.y.push_back(c.y[i]);
+    }
+}
+
 void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
   std::vector<ImVec2> points;
   size_t last = 0;  // the last point drawn
@@ -220,7 +229,8 @@ void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale
   if (drawn) {
     drawn->markers += markers;
     drawn->curves.push_back({readout_name(c), int(points.size()), points.empty() ? NAN : c.x[last],
-                             points.empty() ? NAN : c.y[last]});
+                             points.empty() ? NAN : c.y[last], {}, {}});
+    if (int(points.size()) <= kDrawnCurvePoints) note_points(drawn->curves.back(), c, sx.log, sy.log);
   }
   if (c.diverged && !points.empty()) {
     const ImVec2 p = points.back();
