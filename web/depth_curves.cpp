@@ -114,7 +114,7 @@ void eta_curves(const DepthSource& s, std::vector<PlotCurve>& out) {
       c.y.push_back(f.best_lr);
       if (!at_grid_edge(f)) continue;
       PlotCurve ring = styled(s, solid_curve("", {double(f.depth)}, {f.best_lr}, color));
-      ring.marker = PlotMarker::circle;
+      ring.marker = PlotMarker::ring;
       ring.key = name;
       ring.name = name + " L=" + std::to_string(f.depth) + " eta* (" + kGridEdgeFlag + ")";
       rings.push_back(std::move(ring));

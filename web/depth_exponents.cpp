@@ -58,9 +58,9 @@ void depth_exponents_panel(const ExperimentSpec& s) {
   if (s.model.kind != ModelKind::residual_mlp) return;
   const DepthExponents e = spec_depth_exponents(s);
   ImGui::Separator();
-  const std::string intro = std::string("The experiment's residual MLP: h_{l+1} = h_l + L^-\u03b1 W_l \u03c6(h_l), each "
-                            "block's learning rate \u00d7 L^-\u03b3, on top of its width rule (") +
-                            preset_name(s.parametrization.preset) + "):";
+  const std::string intro = std::string("Depth exponents of the experiment's residual MLP (not the slider's \u03b1 "
+                            "below): h_{l+1} = h_l + L^-\u03b1 W_l \u03c6(h_l), each block's learning rate \u00d7 "
+                            "L^-\u03b3, on top of its width rule (") + preset_name(s.parametrization.preset) + "):";
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(intro.c_str());
   ImGui::PopTextWrapPos();

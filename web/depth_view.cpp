@@ -75,7 +75,7 @@ void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
 
 PlotAxes eta_axes(const std::vector<PlotCurve>& curves) {
   PlotAxes axes;
-  axes.title = "eta* vs depth L (each depth's parabola vertex, below)";
+  axes.title = "eta* vs depth L (the parabolas' vertices, right)";
   axes.x_label = "depth L (residual blocks)";
   axes.y_label = "eta*";
   axes.log_x = axes.log_y = true;
@@ -91,13 +91,12 @@ PlotAxes eta_axes(const std::vector<PlotCurve>& curves) {
 PlotAxes loss_axes(const std::string& loss, const std::vector<PlotCurve>& curves) {
   const bool mean = loss == "batch_loss_mean";
   PlotAxes axes;
-  axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") +
-               " vs learning rate, per depth (dot: eta*)";
+  axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") + " vs lr per depth (dot: eta*)";
   axes.x_label = "learning rate";
   axes.y_label = mean ? "mean train loss" : "train loss";
   axes.log_x = axes.log_y = true;
   axes.x_ticks = TickRule::powers_of_two;
-  axes.notes = {"dot: eta* = vertex of the parabola (thin) in log2(lr) through the lowest loss and its two neighbours"};
+  axes.notes = {"dot: eta* = vertex of the parabola (lighter arc) in log2(lr) through the lowest loss and its two neighbours"};
   if (std::any_of(curves.begin(), curves.end(), dot_at_grid_edge))
     axes.notes.push_back(std::string(kGridEdgeFlag) + ": the lowest loss is at the first or last lr of the grid, so eta* "
                          "may lie beyond it: widen the grid.");
@@ -110,10 +109,13 @@ void eta_picture(const std::vector<DepthSource>& sources, const std::string& los
                "here or in an imported result file.");
     return;
   }
+  // Side by side, each the panel's full height: η* (few points, a legend row per rule and width) on the left, the
+  // curves it comes from (a legend row per depth) on the right.
   const std::vector<PlotCurve> eta = eta_depth_curves(sources), losses = depth_lr_curves(sources);
-  const float height = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y;
-  line_plot("##eta depth", eta_axes(eta), eta, ImVec2(0, 0.45f * height));
-  line_plot("##loss depth", loss_axes(loss, losses), losses, ImVec2(0, 0.55f * height));
+  const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x;
+  line_plot("##eta depth", eta_axes(eta), eta, ImVec2(0.45f * width, 0));
+  ImGui::SameLine();
+  line_plot("##loss depth", loss_axes(loss, losses), losses, ImVec2(0.55f * width, 0));
 }
 
 }  // namespace

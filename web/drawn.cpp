@@ -216,7 +216,9 @@ void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std:
 }
 
 void drawn_hint(const std::string& text) {
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s", text.c_str());
+  ImGui::PopTextWrapPos();
   drawn_note_text("hint: " + text);
 }
 

@@ -102,7 +102,8 @@ void drawn_note_text(const std::string& text);
 // Names the value that the widget `label` of the current window shows (a slider's number, a combo's choice), which
 // ImGui's hooks do not report.
 void drawn_item_value(const char* label, const std::string& value);
-// Draws `text` greyed, as a view says what it needs to draw anything, and notes it as "hint: " + text.
+// Draws `text` greyed and wrapped at the window's edge, as a view says what it needs to draw anything, and notes it
+// as "hint: " + text.
 void drawn_hint(const std::string& text);
 // The heat-map textures alive after the last frame (web/heatmap.hpp), kept until it is noted again.
 void drawn_note_textures(int count);

@@ -52,10 +52,11 @@ std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color) {
 
 
 PlotCurve lr_parabola(const LrCurve& c, ImU32 color) {
-  PlotCurve arc = solid_curve("", {}, {}, color);  // no legend row: it hides with its curve
+  // No legend row (it hides with its curve); the lighter of two shades of its colour (40% toward white), so it stands
+  // apart from the curve it overlays near η*.
+  PlotCurve arc = solid_curve("", {}, {}, shade_color(color, 1, 2));
   arc.key = lr_net_name(c);
   arc.name = arc.key + " parabola";
-  arc.thin = true;
   if (!c.bracketed) return arc;
   const size_t i = size_t(c.grid_min);
   const double x[3] = {std::log2(c.lrs[i - 1]), std::log2(c.lrs[i]), std::log2(c.lrs[i + 1])};

@@ -21,8 +21,8 @@ std::string lr_net_name(const LrCurve& c);
 // (a residual MLP's: "n=128 L=8  eta*=0.548", "n=128 L=8 eta*").
 std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color);
 
-// The parabola η* is the vertex of (through the grid minimum and its two neighbours, in log2(lr)), drawn thin between
-// the neighbours, named "n=128 L=8 parabola", with no legend row (it hides with its curve); no points when η* was
+// The parabola η* is the vertex of (through the grid minimum and its two neighbours, in log2(lr)), drawn between the
+// neighbours in a lighter shade of `color`, named "n=128 L=8 parabola", with no legend row (it hides with its curve); no points when η* was
 // not found by the parabola (c.bracketed false).
 PlotCurve lr_parabola(const LrCurve& c, ImU32 color);
 

@@ -94,7 +94,6 @@ PlotCurve in_imported_style(const PlotCurve& page_style, const ImportedSet& set,
   curve.color = page_style.color;
   curve.key = page_style.key;
   curve.name = page_style.name;
-  curve.thin = page_style.thin;
   return curve;
 }
 

@@ -20,7 +20,7 @@ PlotMarker imported_marker(int index);
 // (The vs-width view makes its imported curves itself: web/width_view.hpp.)
 PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string label);
 
-// A curve made in the page's style (points, colour, label, key, name, thickness) in that imported style.
+// A curve made in the page's style (points, colour, label, key, name) in that imported style.
 PlotCurve in_imported_style(const PlotCurve& page_style, const ImportedSet& set, int set_index);
 
 // vs step: one curve per imported run that recorded `metric`, coloured by its width (imported_color).

@@ -188,6 +188,7 @@ void draw_marker(ImDrawList* dl, PlotMarker marker, ImVec2 p, ImU32 color) {
       dl->AddTriangle(ImVec2(p.x, p.y - r - 1), ImVec2(p.x + r + 1, p.y + r), ImVec2(p.x - r - 1, p.y + r), color, t);
       break;
     case PlotMarker::circle: dl->AddCircle(p, r, color, 0, t); break;
+    case PlotMarker::ring: dl->AddCircle(p, 2 * r, color, 0, t); break;
   }
 }
 
