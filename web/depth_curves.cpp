@@ -120,7 +120,6 @@ void eta_curves(const DepthSource& s, std::vector<PlotCurve>& out) {
       rings.push_back(std::move(ring));
     }
     c.label = slope_label(name, c, "depth");
-    if (!rings.empty()) c.label += "  (" + std::to_string(rings.size()) + " " + kGridEdgeFlag + ")";
     c.key = name;
     c.name = name;
     c.color = color;

@@ -47,8 +47,8 @@ std::vector<int> depth_record_steps(const std::vector<DepthSource>& sources);
 std::vector<PlotCurve> depth_quantity_curves(const std::vector<DepthSource>& sources, const DepthQuantity& q, int step);
 
 // η* vs L: per source, one curve per width through its depths' η*, labelled "depth_mup n=128  slope -0.02" (the
-// slope of log2 η* vs log2 L) and how many of its η* are at their grid's edge; each such η* gets a ring, a curve of
-// its own named "depth_mup n=128 L=2 eta* (at grid edge)" (no legend row: it hides with its curve).
+// slope of log2 η* vs log2 L); each η* at its grid's edge gets a ring, a curve of its own named
+// "depth_mup n=128 L=2 eta* (at grid edge)" (no legend row: it hides with its curve).
 std::vector<PlotCurve> eta_depth_curves(const std::vector<DepthSource>& sources);
 
 // Loss vs lr per depth: per source and (width, depth), the curve, its η* dot and the parabola through the grid

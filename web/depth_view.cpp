@@ -31,6 +31,12 @@ void quantity_combo(DepthView& v, const std::vector<DepthQuantity>& quantities, 
   }
 }
 
+// The next widget on this line when `width` pixels are left on it, else on the next (a narrow panel: never cut).
+void same_line_if_room(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
 // The record slider; returns the step shown (-1 when nothing is recorded yet).
 int record_slider(DepthView& v, const std::vector<int>& steps) {
   const int last = int(steps.size()) - 1;
@@ -67,10 +73,20 @@ void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
   quantity_combo(v, quantities, q);
   ImGui::SameLine();
   const int step = record_slider(v, depth_record_steps(sources));
-  ImGui::SameLine();
+  same_line_if_room(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                    ImGui::CalcTextSize("reference slopes").x);
   ImGui::Checkbox("reference slopes##depth", &v.references);
   const std::vector<PlotCurve> curves = step < 0 ? std::vector<PlotCurve>{} : depth_quantity_curves(sources, q, step);
   line_plot("##depth", quantity_axes(q, step, curves, v.references), curves, ImVec2(0, 0));
+}
+
+// The nets whose η* is ringed, "standard n=32 L=16, ...": named in a note, which wraps (a legend row does not).
+std::string ringed_nets(const std::vector<PlotCurve>& curves) {
+  const std::string tail = std::string(" eta* (") + kGridEdgeFlag + ")";
+  std::string out;
+  for (const PlotCurve& c : curves)
+    if (dot_at_grid_edge(c)) out += (out.empty() ? "" : ", ") + c.name.substr(0, c.name.size() - tail.size());
+  return out;
 }
 
 PlotAxes eta_axes(const std::vector<PlotCurve>& curves) {
@@ -82,9 +98,10 @@ PlotAxes eta_axes(const std::vector<PlotCurve>& curves) {
   axes.x_ticks = TickRule::at_values;
   axes.x_tick_values = distinct_x(curves);
   axes.notes = {"slope: of log2 eta* vs log2 L (0: eta* transfers across depth)"};
-  if (std::any_of(curves.begin(), curves.end(), dot_at_grid_edge))
-    axes.notes.push_back(std::string("ring: ") + kGridEdgeFlag + ": that depth's lowest loss is at the first or last lr "
-                         "of its grid, so its eta* may lie beyond it: widen the grid.");
+  const std::string edges = ringed_nets(curves);
+  if (!edges.empty())
+    axes.notes.push_back(std::string("ring: ") + kGridEdgeFlag + " (" + edges + "): that depth's lowest loss is at the "
+                         "first or last lr of its grid, so its eta* may lie beyond it: widen the grid.");
   return axes;
 }
 
