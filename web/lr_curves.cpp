@@ -50,7 +50,6 @@ std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color) {
   return out;
 }
 
-
 PlotCurve lr_parabola(const LrCurve& c, ImU32 color) {
   // No legend row (it hides with its curve); the lighter of two shades of its colour (40% toward white), so it stands
   // apart from the curve it overlays near η*.
