@@ -35,7 +35,8 @@ std::string imported_rule(const json::Value& spec) {
   const std::string name = rule && rule->is_string() ? rule->string : depth_rule_name(DepthRule::standard);
   if (name != depth_rule_name(DepthRule::custom)) return name;
   const ParametrizationSpec defaults;
-  return custom_rule(number_in(p, "depth_alpha", defaults.depth_alpha), number_in(p, "depth_gamma", defaults.depth_gamma));
+  return custom_rule(number_in(p, "depth_alpha", defaults.depth_alpha),
+                     number_in(p, "depth_gamma", defaults.depth_gamma));
 }
 
 DepthSource page_source(const Runner& runner, const std::string& loss) {
@@ -65,7 +66,9 @@ ImU32 source_color(const DepthSource& s, int index, int count) {
   return s.set ? imported_color(index, count) : curve_color(index, count);
 }
 
-PlotCurve styled(const DepthSource& s, const PlotCurve& c) { return s.set ? in_imported_style(c, *s.set, s.set_index) : c; }
+PlotCurve styled(const DepthSource& s, const PlotCurve& c) {
+  return s.set ? in_imported_style(c, *s.set, s.set_index) : c;
+}
 
 std::string net_label(const DepthSource& s, int width, double lr) {
   char buf[160];
@@ -175,7 +178,8 @@ std::vector<int> depth_record_steps(const std::vector<DepthSource>& sources) {
   return {};
 }
 
-std::vector<PlotCurve> depth_quantity_curves(const std::vector<DepthSource>& sources, const DepthQuantity& q, int step) {
+std::vector<PlotCurve> depth_quantity_curves(const std::vector<DepthSource>& sources, const DepthQuantity& q,
+                                             int step) {
   std::vector<PlotCurve> out;
   for (const DepthSource& s : sources) quantity_curves(s, q, step, out);
   return out;

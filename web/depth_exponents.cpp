@@ -31,7 +31,8 @@ void factors_table(const std::vector<DepthFactors>& rows) {
     ImGui::TableNextColumn();
     ImGui::Text("%.4g", f.lr);
     char note[128];
-    std::snprintf(note, sizeof note, "explorer depth factors: L=%d: branch %.6g, block lr %.6g", f.depth, f.branch, f.lr);
+    std::snprintf(note, sizeof note, "explorer depth factors: L=%d: branch %.6g, block lr %.6g", f.depth, f.branch,
+                  f.lr);
     drawn_note_text(note);
   }
   ImGui::EndTable();

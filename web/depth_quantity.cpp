@@ -22,7 +22,8 @@ std::string layer_name(const Series& s) { return s.name.substr(s.name.find('/') 
 std::string index_letter(const std::string& layer) {
   const size_t digits = layer.find_first_of("0123456789");
   if (digits == std::string::npos || digits == 0) return "";
-  const bool all_digits = std::all_of(layer.begin() + long(digits), layer.end(), [](char c) { return std::isdigit(c); });
+  const bool all_digits =
+      std::all_of(layer.begin() + long(digits), layer.end(), [](char c) { return std::isdigit(c) != 0; });
   return all_digits ? layer.substr(0, digits) : "";
 }
 
@@ -37,9 +38,9 @@ std::vector<DepthQuantity> family_quantities(const std::string& family, const st
     last.note = "last stream h_{L+1}: the residual stream after the last of the L blocks, the readout's input; its "
                 "series is " + family + "/h{L+1} at depth L (" + family + "/h9 at L = 8)";
   const bool output_by_index = !index_letter(output).empty();
-  return {{family, DepthLayer::first, family + "/" + first, ""},
-          last,
-          {family, DepthLayer::output, family + (output_by_index ? ": output layer (" + letter + "_{L+2})" : "/" + output), ""}};
+  const std::string output_label = output_by_index ? ": output layer (" + letter + "_{L+2})" : "/" + output;
+  return {{family, DepthLayer::first, family + "/" + first, ""}, last,
+          {family, DepthLayer::output, family + output_label, ""}};
 }
 
 }  // namespace

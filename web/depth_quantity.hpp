@@ -14,7 +14,8 @@ enum class DepthLayer { none, first, last_block, output };
 struct DepthQuantity {
   std::string family;  // "act_rms"; a plain series' name with layer none
   DepthLayer layer = DepthLayer::none;
-  std::string label;  // as the view offers it: "act_rms/h1", "act_rms: last stream (h_{L+1})", "act_rms/f", "train_loss"
+  // As the view offers it: "act_rms/h1", "act_rms: last stream (h_{L+1})", "act_rms/f", "train_loss".
+  std::string label;
   std::string note;   // what it is, where its name does not say: the last stream's
 };
 

@@ -39,19 +39,21 @@ void same_line_if_room(float width) {
 
 // The record slider; returns the step shown (-1 when nothing is recorded yet).
 int record_slider(DepthView& v, const std::vector<int>& steps) {
-  const int last = int(steps.size()) - 1;
+  const int last = std::max(0, int(steps.size()) - 1);
   int record = v.record < 0 ? last : std::min(v.record, last);
+  const int step = steps.empty() ? -1 : steps[size_t(record)];
   char label[32];
-  std::snprintf(label, sizeof label, "step %d", steps.empty() ? 0 : steps[size_t(std::max(0, record))]);
+  std::snprintf(label, sizeof label, "step %d", std::max(0, step));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-  if (ImGui::SliderInt("record##depth", &record, 0, std::max(0, last), label)) v.record = record;
+  if (ImGui::SliderInt("record##depth", &record, 0, last, label)) v.record = record;
   drawn_item_value("record##depth", label);
-  return steps.empty() ? -1 : steps[size_t(std::max(0, record))];
+  return step;
 }
 
 PlotAxes quantity_axes(const DepthQuantity& q, int step, const std::vector<PlotCurve>& curves, bool references) {
   PlotAxes axes;
-  axes.title = q.label + (step >= 0 ? " at step " + std::to_string(step) : "") + " vs depth L (geometric mean over seeds)";
+  axes.title = q.label + (step >= 0 ? " at step " + std::to_string(step) : "") +
+               " vs depth L (geometric mean over seeds)";
   axes.x_label = "depth L (residual blocks)";
   axes.y_label = q.label;
   axes.log_x = axes.log_y = true;
@@ -113,10 +115,11 @@ PlotAxes loss_axes(const std::string& loss, const std::vector<PlotCurve>& curves
   axes.y_label = mean ? "mean train loss" : "train loss";
   axes.log_x = axes.log_y = true;
   axes.x_ticks = TickRule::powers_of_two;
-  axes.notes = {"dot: eta* = vertex of the parabola (lighter arc) in log2(lr) through the lowest loss and its two neighbours"};
+  axes.notes = {"dot: eta* = vertex of the parabola (lighter arc) in log2(lr) through the lowest loss and its two "
+                "neighbours"};
   if (std::any_of(curves.begin(), curves.end(), dot_at_grid_edge))
-    axes.notes.push_back(std::string(kGridEdgeFlag) + ": the lowest loss is at the first or last lr of the grid, so eta* "
-                         "may lie beyond it: widen the grid.");
+    axes.notes.push_back(std::string(kGridEdgeFlag) + ": the lowest loss is at the first or last lr of the grid, so "
+                         "eta* may lie beyond it: widen the grid.");
   return axes;
 }
 

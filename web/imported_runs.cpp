@@ -74,7 +74,8 @@ std::string member_label(const ImportedRun& run, bool transformer) {
   char depth[32] = "";  // L only for a residual MLP
   if (run.depth > 0) std::snprintf(depth, sizeof depth, " L=%d", run.depth);
   char buf[128];
-  std::snprintf(buf, sizeof buf, "%s=%d%s lr=%g seed=%.0f", transformer ? "d" : "n", run.width, depth, run.lr, run.seed);
+  std::snprintf(buf, sizeof buf, "%s=%d%s lr=%g seed=%.0f", transformer ? "d" : "n", run.width, depth, run.lr,
+                run.seed);
   return buf;
 }
 

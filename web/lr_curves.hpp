@@ -22,8 +22,8 @@ std::string lr_net_name(const LrCurve& c);
 std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color);
 
 // The parabola η* is the vertex of (through the grid minimum and its two neighbours, in log2(lr)), drawn between the
-// neighbours in a lighter shade of `color`, named "n=128 L=8 parabola", with no legend row (it hides with its curve); no points when η* was
-// not found by the parabola (c.bracketed false).
+// neighbours in a lighter shade of `color`, named "n=128 L=8 parabola", with no legend row (it hides with its
+// curve); no points when η* was not found by the parabola (c.bracketed false).
 PlotCurve lr_parabola(const LrCurve& c, ImU32 color);
 
 // Whether η*'s grid minimum is the grid's first or last learning rate (a bound, not a minimum).

@@ -4,18 +4,18 @@
 // What the page drew is read from its frame trace (web/drawn.hpp) and checked against the result document of the
 // same runs (window.muplay.muplay_get_results): the curves' points, the slopes in the legend, the η* dots and their
 // parabolas, the rings of η* at a grid's edge. On the sin toy at n = 32, L = 2 … 16, SGD:
-// - quantity vs L (a depth sweep, 2 seeds, 3 steps): the last stream's change at the last step is the geometric
-//   mean over seeds of act_delta_rms/h{L+1} at each depth; under Depth-μP it is flat (|slope| < 0.2, D2's shape);
-// - η* vs L (a depth × lr sweep, an octave grid 1/8 … 4, 40 steps of batch 16): the page trains Depth-μP, and the
-//   standard rule's result file (trained first, by the same page) is imported beside it. Depth-μP's η* stays put
-//   (|slope| ≤ 0.3: measured 0 on this grid), the standard rule's falls (slope ≤ −0.5), and its deepest net's
-//   minimum is at the grid's first learning rate: ringed and flagged.
+// - quantity vs L (a depth sweep, 2 seeds, 3 steps at η 0.5): the last stream's change at the last step is the
+//   geometric mean over seeds of act_delta_rms/h{L+1} at each depth; under Depth-μP it is flat (|slope| < 0.2, D2's
+//   shape; measured −0.03);
+// - η* vs L (a depth × lr sweep, an octave grid 1/8 … 4, 40 steps of batch 16, one seed): the page trains Depth-μP,
+//   and the standard rule's result file (trained first, by the same page) is imported beside it. Depth-μP's η* stays
+//   put (|slope| ≤ 0.3; measured −0.05), the standard rule's falls (slope ≤ −0.5; measured −1.19), and its deepest
+//   net's minimum is at the grid's first learning rate: ringed, and named in the plot's note.
 // Screenshots: build/screenshots/depth-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPlayground, screenshot, waitFrames } from './harness.mjs';
+import { clickImGui, openPlayground, screenshot, waitFrames } from './harness.mjs';
 import { centre, click, drawn, findItem, plots } from './ui_driver.mjs';
-import { clickImGui } from './harness.mjs';
 
 const T = { timeout: 600_000 };
 const DEPTHS = [2, 4, 8, 16];
