@@ -6,6 +6,7 @@
 #include <string>
 
 #include "imgui.h"
+#include "web/depth_exponents.hpp"
 #include "web/drawn.hpp"
 
 std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e) {
@@ -128,7 +129,7 @@ double line_alpha(const AbcExplorer& e) {
   return std::clamp(alpha, 0.0, 0.5) + 0.0;  // + 0.0: 0, not -0
 }
 
-bool abc_explorer_panel(AbcExplorer& e) {
+bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
   ImGui::TextWrapped("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
                      "Edit the exponents or start from a preset:");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
@@ -136,6 +137,7 @@ bool abc_explorer_panel(AbcExplorer& e) {
     e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
   preset_buttons(e);
   layer_table(e);
+  if (experiment) depth_exponents_panel(*experiment);
   // The slider sits above the verdict, whose reason changes length with the regime: dragging never moves it.
   ImGui::Separator();
   alpha_slider(e);

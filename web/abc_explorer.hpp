@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/param/parametrization.hpp"
+#include "engine/spec/experiment_spec.hpp"
 
 struct AbcExplorer {
   int hidden_layers = 2;
@@ -24,8 +25,9 @@ struct ExplorerRow {
 };
 std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e);
 
-// Draws the panel. Returns true when the user asks to use these exponents in the experiment.
-bool abc_explorer_panel(AbcExplorer& e);
+// Draws the panel, with the depth exponents of `experiment` under the table when it is a residual MLP
+// (web/depth_exponents.hpp; null: none). Returns true when the user asks to use these exponents in the experiment.
+bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment);
 
 // A family between NTP (α = 0) and μP (α = ½, written with a₁ = 0): a = (0, ½, …, ½, ½ + α), b = 0,
 // c = −2α. Then r = ½ − α: features move by n^(α − ½).

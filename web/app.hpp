@@ -16,6 +16,7 @@
 #include "engine/spec/presets.hpp"
 #include "imgui.h"
 #include "web/abc_explorer.hpp"
+#include "web/depth_view.hpp"
 #include "web/embedding_view.hpp"
 #include "web/imported_runs.hpp"
 #include "web/view.hpp"
@@ -70,6 +71,7 @@ struct App {
   View view;  // which panels are shown (all, or an embed's choice)
   PanelShares shares;  // how they share the page (the splitters)
   WidthView width_view;  // the "vs width" tab
+  DepthView depth_view;  // the "vs depth" tab
   PhenomenaView phenomena_view;  // the "phenomena" tab
   EmbeddingView embedding_view;  // the "embeddings" tab
   AnchorView anchor_view;  // the "anchor" tab (Transformer runs)

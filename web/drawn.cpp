@@ -86,6 +86,8 @@ json::Value plot_json(const DrawnPlot& p) {
     o.set("points", json::Value::make_number(c.points));
     o.set("last_x", number_json(c.last_x));
     o.set("last_y", number_json(c.last_y));
+    o.set("x", numbers_json(c.x));
+    o.set("y", numbers_json(c.y));
     curves.push(o);
   }
   v.set("curves", curves);
@@ -214,7 +216,9 @@ void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std:
 }
 
 void drawn_hint(const std::string& text) {
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s", text.c_str());
+  ImGui::PopTextWrapPos();
   drawn_note_text("hint: " + text);
 }
 

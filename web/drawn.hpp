@@ -33,12 +33,15 @@ struct DrawnAxis {
 };
 
 // A curve as drawn (hidden ones left out): what the hover read-out calls it, how many of its points were drawn, and
-// the last of them, in data units.
+// the last of them, in data units; for a curve of at most kDrawnCurvePoints points (a sweep's axis, a fitted line,
+// not a run's steps), every point drawn.
 struct DrawnCurve {
   std::string name;
   int points = 0;
   double last_x = 0, last_y = 0;
+  std::vector<double> x, y;
 };
+constexpr int kDrawnCurvePoints = 64;
 
 struct DrawnPlot {
   std::string id, title;
@@ -99,7 +102,8 @@ void drawn_note_text(const std::string& text);
 // Names the value that the widget `label` of the current window shows (a slider's number, a combo's choice), which
 // ImGui's hooks do not report.
 void drawn_item_value(const char* label, const std::string& value);
-// Draws `text` greyed, as a view says what it needs to draw anything, and notes it as "hint: " + text.
+// Draws `text` greyed and wrapped at the window's edge, as a view says what it needs to draw anything, and notes it
+// as "hint: " + text.
 void drawn_hint(const std::string& text);
 // The heat-map textures alive after the last frame (web/heatmap.hpp), kept until it is noted again.
 void drawn_note_textures(int count);

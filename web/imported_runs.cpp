@@ -11,6 +11,7 @@ namespace {
 
 constexpr size_t kMaxErrors = 8;        // enough to fix a file by; a broken file of 4 MB would list thousands
 constexpr int kMaxWidth = 1 << 24;      // far beyond any GPU run, small enough for an int
+constexpr int kMaxDepth = 1 << 16;      // residual blocks: far beyond any run
 constexpr size_t kMaxNameChars = 120;   // the legend and the list show the name on one line
 
 // Walks the document, collecting problems with the path they are at.
@@ -70,8 +71,11 @@ Series read_series(Reader& r, const std::string& name, const json::Value& values
 }
 
 std::string member_label(const ImportedRun& run, bool transformer) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%s=%d lr=%g seed=%.0f", transformer ? "d" : "n", run.width, run.lr, run.seed);
+  char depth[32] = "";  // L only for a residual MLP
+  if (run.depth > 0) std::snprintf(depth, sizeof depth, " L=%d", run.depth);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s=%d%s lr=%g seed=%.0f", transformer ? "d" : "n", run.width, depth, run.lr,
+                run.seed);
   return buf;
 }
 
@@ -84,6 +88,10 @@ ImportedRun read_run(Reader& r, const json::Value& v, const std::string& path, b
   if (const json::Value* w = r.field(v, path + ".", "width", json::Type::number, true)) {
     if (is_whole(w->number, 1, kMaxWidth)) run.width = int(w->number);
     else r.fail(path + ".width", "not a width (a whole number from 1 to " + std::to_string(kMaxWidth) + ")");
+  }
+  if (const json::Value* d = r.field(v, path + ".", "depth", json::Type::number, false)) {
+    if (is_whole(d->number, 1, kMaxDepth)) run.depth = int(d->number);
+    else r.fail(path + ".depth", "not a depth (a whole number from 1 to " + std::to_string(kMaxDepth) + ")");
   }
   if (const json::Value* lr = r.field(v, path + ".", "lr", json::Type::number, true)) run.lr = lr->number;
   if (const json::Value* seed = r.field(v, path + ".", "seed", json::Type::number, false)) run.seed = seed->number;

@@ -12,12 +12,13 @@
 
 struct ImportedRun {
   int width = 0;
+  int depth = 0;  // a residual MLP's number of blocks (the document's "depth"); 0 for every other model
   double lr = 0, seed = 0;
   std::string status;  // "finished", "diverged", "failed" or "running", as the document says
   int diverged_at = -1;
   std::vector<int> recorded_steps;
   std::vector<Series> series;  // non-finite values (null in the document) are NaN
-  std::string label;  // "n=4096 lr=0.5 seed=0", as the page labels its own members
+  std::string label;  // "n=4096 lr=0.5 seed=0" ("n=128 L=8 lr=0.5 seed=0"), as the page labels its own members
 
   const Series* find_series(const std::string& name) const;
 };

@@ -7,10 +7,13 @@ namespace {
 
 // How η* was found, for the dot's hover name.
 std::string eta_dot_name(const LrCurve& c) {
-  const std::string width = "n=" + std::to_string(c.width) + " eta*";
+  const std::string width = lr_net_name(c) + " eta*";
   if (at_grid_edge(c)) return width + " (" + kGridEdgeFlag + ")";
   return width + (c.bracketed ? " (parabola vertex)" : " (grid minimum)");
 }
+
+// The parabola's points drawn between η*'s two grid neighbours: enough for a smooth arc on a log axis.
+constexpr int kParabolaPoints = 33;
 
 }  // namespace
 
@@ -25,8 +28,12 @@ bool at_grid_edge(const LrCurve& c) {
   return c.grid_min >= 0 && (c.grid_min == 0 || c.grid_min + 1 == int(c.lrs.size()));
 }
 
+std::string lr_net_name(const LrCurve& c) {
+  return "n=" + std::to_string(c.width) + (c.depth > 0 ? " L=" + std::to_string(c.depth) : "");
+}
+
 std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color) {
-  const std::string width = "n=" + std::to_string(c.width);
+  const std::string width = lr_net_name(c);
   char label[128];
   if (c.grid_min >= 0 && std::isfinite(c.best_lr))
     std::snprintf(label, sizeof label, "%s  eta*=%.3g%s%s", width.c_str(), c.best_lr, at_grid_edge(c) ? " " : "",
@@ -43,3 +50,27 @@ std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color) {
   return out;
 }
 
+PlotCurve lr_parabola(const LrCurve& c, ImU32 color) {
+  // No legend row (it hides with its curve); the lighter of two shades of its colour (40% toward white), so it stands
+  // apart from the curve it overlays near η*.
+  PlotCurve arc = solid_curve("", {}, {}, shade_color(color, 1, 2));
+  arc.key = lr_net_name(c);
+  arc.name = arc.key + " parabola";
+  if (!c.bracketed) return arc;
+  const size_t i = size_t(c.grid_min);
+  const double x[3] = {std::log2(c.lrs[i - 1]), std::log2(c.lrs[i]), std::log2(c.lrs[i + 1])};
+  const double y[3] = {c.losses[i - 1], c.losses[i], c.losses[i + 1]};
+  for (int k = 0; k < kParabolaPoints; k++) {
+    const double u = x[0] + (x[2] - x[0]) * k / (kParabolaPoints - 1);
+    double value = 0;  // Lagrange's form of the parabola through the three points
+    for (int j = 0; j < 3; j++) {
+      double term = y[j];
+      for (int m = 0; m < 3; m++)
+        if (m != j) term *= (u - x[m]) / (x[j] - x[m]);
+      value += term;
+    }
+    arc.x.push_back(std::exp2(u));
+    arc.y.push_back(value);
+  }
+  return arc;
+}

@@ -1,7 +1,8 @@
-// A width's loss-vs-learning-rate curve and its η* dot as plot curves (web/plot_curve.hpp), in one style for the
-// page's runs (web/lr_view.hpp) and the imported ones (web/overlay.hpp). η* (engine/analysis/lr_transfer.hpp) is
-// the vertex of a parabola in log2(lr) through the grid's lowest loss and its two neighbours; a minimum at the grid's
-// first or last learning rate has a neighbour on one side only, so η* is then a bound: it is flagged.
+// A net's loss-vs-learning-rate curve, its η* dot and its parabola as plot curves (web/plot_curve.hpp), in one style
+// for the page's runs (web/lr_view.hpp, web/depth_view.hpp) and the imported ones (web/overlay.hpp). η*
+// (engine/analysis/lr_transfer.hpp) is the vertex of a parabola in log2(lr) through the grid's lowest loss and its two
+// neighbours; a minimum at the grid's first or last learning rate has a neighbour on one side only, so η* is then a
+// bound: it is flagged.
 #pragma once
 #include <string>
 #include <vector>
@@ -12,9 +13,18 @@
 // The flag a minimum at the grid's edge carries in its curve's label and its dot's name.
 extern const char* const kGridEdgeFlag;
 
-// A width's curve and its η* dot, coloured `color`, in the page's style (solid; the caller restyles imported ones):
-// the curve's label "n=64  eta*=0.548" (flagged at the grid's edge), the dot named "n=64 eta*" with how it was found.
+// The net a curve is of: "n=64", or "n=128 L=8" for a residual MLP of depth 8.
+std::string lr_net_name(const LrCurve& c);
+
+// A net's curve and its η* dot, coloured `color`, in the page's style (solid; the caller restyles imported ones):
+// the curve's label "n=64  eta*=0.548" (flagged at the grid's edge), the dot named "n=64 eta*" with how it was found
+// (a residual MLP's: "n=128 L=8  eta*=0.548", "n=128 L=8 eta*").
 std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color);
+
+// The parabola η* is the vertex of (through the grid minimum and its two neighbours, in log2(lr)), drawn between the
+// neighbours in a lighter shade of `color`, named "n=128 L=8 parabola", with no legend row (it hides with its
+// curve); no points when η* was not found by the parabola (c.bracketed false).
+PlotCurve lr_parabola(const LrCurve& c, ImU32 color);
 
 // Whether η*'s grid minimum is the grid's first or last learning rate (a bound, not a minimum).
 bool at_grid_edge(const LrCurve& c);

@@ -62,14 +62,14 @@ void sweep_rows(PlotCurve& c, const ImportedSet& set, const ImportedRun& run) {
   c.thin = distinct_seeds(set) > 1;
 }
 
-// As for the page's runs (engine/analysis/lr_transfer.hpp): (width, lr) → mean over seeds, η* fitted.
-std::vector<LrCurve> lr_curves_of(const ImportedSet& set, const std::string& series) {
+}  // namespace
+
+std::vector<LrCurve> imported_lr_fits(const ImportedSet& set, const std::string& series) {
+  if (distinct_lrs(set) < 2 || !recorded(set, series)) return {};
   std::vector<LrPoint> points;
-  for (const ImportedRun& run : set.runs) points.push_back({run.width, run.lr, final_value(run, series)});
+  for (const ImportedRun& run : set.runs) points.push_back({run.width, run.lr, final_value(run, series), run.depth});
   return lr_curves(points);
 }
-
-}  // namespace
 
 std::vector<const ImportedSet*> drawn_sets(const std::vector<ImportedSet>& sets, const ExperimentSpec& spec) {
   std::vector<const ImportedSet*> out;
@@ -85,6 +85,16 @@ PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string labe
   c.marker = imported_marker(set_index);
   c.group = set.name;
   return c;
+}
+
+PlotCurve in_imported_style(const PlotCurve& page_style, const ImportedSet& set, int set_index) {
+  PlotCurve curve = imported_curve(set, set_index, page_style.label);
+  curve.x = page_style.x;
+  curve.y = page_style.y;
+  curve.color = page_style.color;
+  curve.key = page_style.key;
+  curve.name = page_style.name;
+  return curve;
 }
 
 PlotMarker imported_marker(int index) {
@@ -115,16 +125,10 @@ std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*
 std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series) {
   std::vector<PlotCurve> out;
   for (size_t k = 0; k < sets.size(); k++) {
-    if (distinct_lrs(*sets[k]) < 2 || !recorded(*sets[k], series)) continue;
-    const std::vector<LrCurve> curves = lr_curves_of(*sets[k], series);
+    const std::vector<LrCurve> curves = imported_lr_fits(*sets[k], series);
     for (size_t i = 0; i < curves.size(); i++)
       for (const PlotCurve& page_style : lr_width_curves(curves[i], imported_color(int(i), int(curves.size())))) {
-        PlotCurve curve = imported_curve(*sets[k], int(k), page_style.label);
-        curve.x = page_style.x;
-        curve.y = page_style.y;
-        curve.color = page_style.color;
-        curve.key = page_style.key;
-        curve.name = page_style.name;
+        PlotCurve curve = in_imported_style(page_style, *sets[k], int(k));
         if (page_style.label.empty()) curve.marker = PlotMarker::circle;  // the η* dot
         out.push_back(std::move(curve));
       }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/analysis/lr_transfer.hpp"
 #include "engine/spec/experiment_spec.hpp"
 #include "web/imported_runs.hpp"
 #include "web/plot.hpp"
@@ -19,10 +20,16 @@ PlotMarker imported_marker(int index);
 // (The vs-width view makes its imported curves itself: web/width_view.hpp.)
 PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string label);
 
+// A curve made in the page's style (points, colour, label, key, name) in that imported style.
+PlotCurve in_imported_style(const PlotCurve& page_style, const ImportedSet& set, int set_index);
+
 // vs step: one curve per imported run that recorded `metric`, coloured by its width (imported_color).
 std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*>& sets, const std::string& metric);
 
-// vs learning rate: per imported width, `series` at the end of each run against its learning rate (mean over seeds,
-// +inf for a run that did not finish) with η* fitted as for the page's runs (engine/analysis/lr_transfer.hpp), and
-// η*'s marker; only for sets that swept two or more learning rates and recorded `series`.
+// Per imported net (width, and depth for a residual MLP), `series` at the end of each run against its learning rate
+// (mean over seeds, +inf for a run that did not finish) with η* fitted as for the page's runs
+// (engine/analysis/lr_transfer.hpp); none unless the set swept two or more learning rates and recorded `series`.
+std::vector<LrCurve> imported_lr_fits(const ImportedSet& set, const std::string& series);
+
+// vs learning rate: those curves (imported_lr_fits) of every set, and η*'s marker.
 std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series);

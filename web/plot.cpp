@@ -188,6 +188,7 @@ void draw_marker(ImDrawList* dl, PlotMarker marker, ImVec2 p, ImU32 color) {
       dl->AddTriangle(ImVec2(p.x, p.y - r - 1), ImVec2(p.x + r + 1, p.y + r), ImVec2(p.x - r - 1, p.y + r), color, t);
       break;
     case PlotMarker::circle: dl->AddCircle(p, r, color, 0, t); break;
+    case PlotMarker::ring: dl->AddCircle(p, 2 * r, color, 0, t); break;
   }
 }
 
@@ -195,6 +196,15 @@ void draw_marker(ImDrawList* dl, PlotMarker marker, ImVec2 p, ImU32 color) {
 std::string readout_name(const PlotCurve& c) {
   const std::string& name = !c.name.empty() ? c.name : !c.key.empty() ? c.key : c.label;
   return c.group.empty() ? name : c.group + ": " + name;
+}
+
+// The points of `c` that a plot with these axes draws, into its trace.
+void note_points(DrawnCurve& drawn, const PlotCurve& c, bool log_x, bool log_y) {
+  for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
+    if (usable(c.x[i], log_x) && usable(c.y[i], log_y)) {
+      drawn.x.push_back(c.x[i]);
+      drawn.y.push_back(c.y[i]);
+    }
 }
 
 void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
@@ -220,7 +230,8 @@ void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale
   if (drawn) {
     drawn->markers += markers;
     drawn->curves.push_back({readout_name(c), int(points.size()), points.empty() ? NAN : c.x[last],
-                             points.empty() ? NAN : c.y[last]});
+                             points.empty() ? NAN : c.y[last], {}, {}});
+    if (int(points.size()) <= kDrawnCurvePoints) note_points(drawn->curves.back(), c, sx.log, sy.log);
   }
   if (c.diverged && !points.empty()) {
     const ImVec2 p = points.back();

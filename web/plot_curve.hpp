@@ -6,8 +6,9 @@
 
 #include "imgui.h"
 
-// The hollow marker drawn at each point of an imported curve: one shape per imported source.
-enum class PlotMarker { none, square, diamond, triangle, circle };
+// The hollow marker drawn at each point of an imported curve: one shape per imported source; or a ring, wider than
+// every other marker, around a point flagged for the reader (an η* at its grid's edge).
+enum class PlotMarker { none, square, diamond, triangle, circle, ring };
 
 struct PlotCurve {
   // Its legend row ("": none, e.g. an η* dot), unless it has a color_row: a sweep member is listed by its width's

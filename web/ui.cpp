@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
+#include "engine/spec/spec.hpp"
 #include "imgui.h"
 #include "web/drawn.hpp"
 #include "imgui_stdlib.h"
 #include "web/app.hpp"
 #include "web/backend_panel.hpp"
+#include "web/depth_view.hpp"
 #include "web/plot.hpp"
 #include "web/lr_view.hpp"
 #include "web/max_lr_view.hpp"
@@ -271,7 +274,18 @@ void use_exponents(App& app, const std::vector<Abc>& abc) {
   spec_doc_changed(app);
 }
 
-// The right-hand views: training curves vs step (with the runs table), the width and learning-rate pictures
+// The experiment the explorer shows the depth exponents of: the editor's spec while it is valid (a depth rule just
+// edited shows at once), else the one trained.
+std::optional<ExperimentSpec> explorer_experiment(const App& app) {
+  if (app.spec_errors.empty()) {
+    SpecResult editor = parse_spec(app.spec_doc, app.spec_limits);
+    if (editor.ok()) return std::move(editor.spec);
+  }
+  if (app.runner) return app.runner->spec();
+  return std::nullopt;
+}
+
+// The right-hand views: training curves vs step (with the runs table), the width, learning-rate and depth pictures
 // of the finished or running sweep, the parametrization explorer and the largest stable learning rate (E1).
 void views(App& app) {
   if (!ImGui::BeginTabBar("views")) return;
@@ -287,6 +301,10 @@ void views(App& app) {
   }
   if (ImGui::BeginTabItem("vs learning rate")) {
     lr_view(app);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("vs depth")) {
+    if (app.runner) depth_view(app.depth_view, *app.runner, drawn_imports(app));
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("embeddings")) {
@@ -305,7 +323,8 @@ void views(App& app) {
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("parametrization")) {
-    if (abc_explorer_panel(app.explorer)) use_exponents(app, app.explorer.abc);
+    const std::optional<ExperimentSpec> experiment = explorer_experiment(app);
+    if (abc_explorer_panel(app.explorer, experiment ? &*experiment : nullptr)) use_exponents(app, app.explorer.abc);
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("max LR")) {  // last, so the other tabs keep their place

@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 
-#include "engine/analysis/analysis.hpp"
 #include "imgui.h"
 #include "web/drawn.hpp"
+#include "web/loglog_curve.hpp"
 #include "web/overlay.hpp"
 #include "web/plot.hpp"
 
@@ -23,37 +22,6 @@ std::vector<std::string> families(const Member& run) {
   return out;
 }
 
-// (width, value) points → one point per width: the geometric mean of its values (the mean of log y, which is what a
-// log-log fit sees), skipping values that are not positive and finite.
-PlotCurve geometric_mean_by_width(const std::vector<std::pair<int, double>>& points) {
-  std::map<int, std::pair<double, int>> log_sum;  // width → (Σ log y, count)
-  for (const auto& [width, y] : points) {
-    if (!(y > 0) || !std::isfinite(y)) continue;
-    auto& acc = log_sum[width];
-    acc.first += std::log(y);
-    acc.second += 1;
-  }
-  PlotCurve c;
-  for (const auto& [width, acc] : log_sum) {
-    c.x.push_back(width);
-    c.y.push_back(std::exp(acc.first / acc.second));
-  }
-  return c;
-}
-
-double slope_of(const std::vector<double>& x, const std::vector<double>& y) { return x.size() >= 2 ? loglog_slope(x, y) : NAN; }
-
-// A curve's legend: the series, then its fitted slope, or in words why there is none (a projected "slope +nan"
-// tells a room nothing). E.g. act_delta_rms is exactly 0 at step 0, which a log axis cannot show.
-std::string slope_label(const std::string& series, const PlotCurve& c) {
-  const double slope = slope_of(c.x, c.y);
-  char label[200];
-  if (std::isfinite(slope)) std::snprintf(label, sizeof label, "%s  slope %+.2f", series.c_str(), slope);
-  else if (c.x.empty()) std::snprintf(label, sizeof label, "%s  no slope: zero or not finite at every width", series.c_str());
-  else std::snprintf(label, sizeof label, "%s  no slope: a positive value at one width only", series.c_str());
-  return label;
-}
-
 // One series at one record over the runs with the first learning rate of the sweep.
 PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int record) {
   std::vector<std::pair<int, double>> points;
@@ -62,8 +30,8 @@ PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int reco
     const Series* s = run->find_series(name);
     if (s && run->coords().lr == lr && record < int(s->values.size())) points.emplace_back(run->width(), s->values[size_t(record)]);
   }
-  PlotCurve c = geometric_mean_by_width(points);
-  c.label = slope_label(name, c);
+  PlotCurve c = geometric_mean_by_size(points);
+  c.label = slope_label(name, c, "width");
   c.key = name;  // the slope in the label changes with the record; the row that hides the layer does not
   return c;
 }
@@ -100,10 +68,10 @@ PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std:
     const int record = record_at(run, step);
     if (run.lr == use_lr && s && record >= 0 && record < int(s->values.size())) points.emplace_back(run.width, s->values[size_t(record)]);
   }
-  PlotCurve c = geometric_mean_by_width(points);
+  PlotCurve c = geometric_mean_by_size(points);
   char other_lr[48] = "";  // the reader must know when the imported points are at another learning rate
   if (use_lr != lr) std::snprintf(other_lr, sizeof other_lr, "  (lr=%g)", use_lr);
-  PlotCurve styled = imported_curve(set, set_index, slope_label(series, c) + other_lr);
+  PlotCurve styled = imported_curve(set, set_index, slope_label(series, c, "width") + other_lr);
   styled.key = series;
   styled.x = std::move(c.x);
   styled.y = std::move(c.y);
@@ -114,12 +82,12 @@ WidthSlopes slopes_row(const PlotCurve& page, const PlotCurve& imported, const s
   WidthSlopes row;
   row.series = series;
   row.source = imported.group;
-  row.page = slope_of(page.x, page.y);
-  row.imported = slope_of(imported.x, imported.y);
+  row.page = fitted_slope(page.x, page.y);
+  row.imported = fitted_slope(imported.x, imported.y);
   std::vector<double> x = page.x, y = page.y;
   x.insert(x.end(), imported.x.begin(), imported.x.end());
   y.insert(y.end(), imported.y.begin(), imported.y.end());
-  row.together = slope_of(x, y);
+  row.together = fitted_slope(x, y);
   row.page_widths = width_range(page.x);
   row.imported_widths = width_range(imported.x);
   return row;

@@ -23,6 +23,14 @@ const TABS = [
     shows: (d) => d.plots.some((p) => /vs width/.test(p.title) && hasData(p)) },
   { tab: 'vs learning rate', preset: /14-lr-transfer-toy-mup/, edit: (s) => { s.schedule.steps = 20; },
     shows: (d) => d.plots.some((p) => /learning rate/.test(p.x.label) && hasData(p)) },
+  { tab: 'vs depth', preset: /14-lr-transfer-toy-mup/, edit: (s) => {  // made a residual MLP swept over depth and lr
+    s.model = { kind: 'residual_mlp', widths: [32], depth: 2 };
+    s.parametrization = { preset: 'mup', depth_rule: 'depth_mup' };
+    s.optimizer = { kind: 'sgd' };
+    s.schedule = { steps: 40, record_every: 20, batch_size: 16 };
+    s.sweep = { depth: [2, 4, 8, 16], lr: [0.125, 0.25, 0.5, 1, 2, 4], seeds: [0] };
+    s.metrics = ['train_loss', 'batch_loss_mean', 'act_delta_rms'];
+  }, shows: (d) => d.plots.some((p) => / vs depth L /.test(p.title) && hasData(p)) },
   { tab: 'embeddings', preset: /16-word-embedding-mup/, edit: () => {},
     shows: (d) => d.items.some((i) => i.visible && i.window.includes('right')) },
   { tab: 'phenomena', preset: /20-frequency-principle\.json/, edit: (s) => { s.schedule.steps = 100; },
