@@ -141,11 +141,6 @@ void eta_picture(const std::vector<DepthSource>& sources, const std::string& los
 }  // namespace
 
 void depth_view(DepthView& v, const Runner& runner, const std::vector<const ImportedSet*>& imports) {
-  if (runner.spec().model.kind != ModelKind::residual_mlp) {
-    drawn_hint("This view is for residual MLPs (model.kind \"residual_mlp\") swept over depth (sweep.depth): a "
-               "quantity, and eta*, against the number of blocks L.");
-    return;
-  }
   const std::string loss = depth_loss_series(runner);
   const std::vector<DepthSource> sources = depth_sources(runner, imports, loss);
   if (std::none_of(sources.begin(), sources.end(), [](const DepthSource& s) { return s.depths() >= 2; })) {

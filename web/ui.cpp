@@ -303,8 +303,9 @@ void views(App& app) {
     lr_view(app);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("vs depth")) {
-    if (app.runner) depth_view(app.depth_view, *app.runner, drawn_imports(app));
+  // Like the anchor tab, only where it applies: a tab more would cut the row's labels at 1024 px.
+  if (app.runner && app.runner->spec().model.kind == ModelKind::residual_mlp && ImGui::BeginTabItem("vs depth")) {
+    depth_view(app.depth_view, *app.runner, drawn_imports(app));
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("embeddings")) {

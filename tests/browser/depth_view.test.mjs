@@ -191,7 +191,7 @@ test('the explorer shows the depth rule\'s alpha and gamma and each depth\'s blo
     assert.deepEqual(pg.errors, []);
   });
 
-test('vs depth says what it needs: a depth sweep, and a residual MLP', T, async () => {
+test('vs depth says what it needs (a depth sweep), and is there only for a residual MLP', T, async () => {
   const { page } = pg;
   const hint = async () => (await drawn(page)).texts.filter((t) => t.startsWith('hint: '));
   const oneDepth = residual('Depth view: one depth', 'depth_mup', { schedule: { steps: 2 }, task: { train_size: 16, test_size: 16 } });
@@ -203,9 +203,10 @@ test('vs depth says what it needs: a depth sweep, and a residual MLP', T, async 
   await pick('mlp.json', mlp);
   await page.waitForFunction((n) => JSON.parse(window.muplay.muplay_get_spec()).name === n, mlp.name);
   await waitFrames(page, 3);
-  assert.deepEqual(await hint(), ['hint: This view is for residual MLPs (model.kind "residual_mlp") swept over depth '
-    + '(sweep.depth): a quantity, and eta*, against the number of blocks L.']);
-  await screenshot(page, 'depth-hint-mlp');
+  const d = await drawn(page);
+  const row = d.items.find((i) => i.label === 'vs step' && /right_/.test(i.window));
+  const tabs = d.items.filter((i) => i.window === row.window && i.rect[1] === row.rect[1]).map((i) => i.label);
+  assert.ok(!tabs.includes('vs depth'), `a plain MLP shows no vs depth tab: ${tabs}`);
   assert.deepEqual(pg.errors, []);
 });
 

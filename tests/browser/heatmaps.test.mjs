@@ -14,8 +14,7 @@ let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
-const TABS = ['vs step', 'vs width', 'vs learning rate', 'vs depth', 'embeddings', 'phenomena', 'parametrization',
-  'max LR'];
+const TABS = ['vs step', 'vs width', 'vs learning rate', 'embeddings', 'phenomena', 'parametrization', 'max LR'];
 
 // The frame is whole: no draw list has more vertices than its indices can address, and the view tabs are all
 // laid out in one row, left to right, inside the right-hand panel.

@@ -104,10 +104,10 @@ test('every view tab, clicked, draws what it is for or says what it needs', T, a
   const d0 = await drawn(page);
   const row = d0.items.find((i) => i.label === 'vs step' && /right_/.test(i.window));
   const tabs = d0.items.filter((i) => i.window === row.window && i.rect[1] === row.rect[1]).map((i) => i.label);
-  // No anchor tab: that is for Transformer runs (text_help and anchor_view click it). vs depth is always there: for
-  // an MLP it says what it is for (depth_view draws it).
-  assert.deepEqual(tabs, ['vs step', 'vs width', 'vs learning rate', 'vs depth', 'embeddings', 'phenomena',
-    'parametrization', 'max LR']);
+  // No anchor tab: that is for Transformer runs (text_help and anchor_view click it); no vs depth tab: that is for
+  // residual MLPs (depth_view clicks it).
+  assert.deepEqual(tabs, ['vs step', 'vs width', 'vs learning rate', 'embeddings', 'phenomena', 'parametrization',
+    'max LR']);
   const hint = (d, what) => assert.ok(d.texts.some((t) => t.startsWith('hint: ') && what.test(t)),
     `no hint ${what}: ${JSON.stringify(d.texts)}`);
   const expect = {
@@ -118,7 +118,6 @@ test('every view tab, clicked, draws what it is for or says what it needs', T, a
     },
     'vs width': (d) => assert.deepEqual(d.plots.find((p) => /vs width/.test(p.title)).x.ticks, WIDTHS.map(String)),
     'vs learning rate': (d) => hint(d, /needs a sweep over learning rates/),
-    'vs depth': (d) => hint(d, /is for residual MLPs/),
     embeddings: (d) => hint(d, /needs the skipgram task/),
     phenomena: (d) => hint(d, /shows the phenomena presets/),
     parametrization: (d) => assert.ok(d.texts.some((t) => t.startsWith('explorer table: ')), 'no abc explorer'),

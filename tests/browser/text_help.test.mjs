@@ -9,8 +9,8 @@ import { clickImGui, openPlayground, screenshot, waitFrames } from './harness.mj
 import { click, drawn, findItem, inside } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
-const TABS = ['vs step', 'vs width', 'vs learning rate', 'vs depth', 'embeddings', 'anchor', 'phenomena',
-  'parametrization', 'max LR'];
+const TABS = ['vs step', 'vs width', 'vs learning rate', 'embeddings', 'anchor', 'phenomena', 'parametrization',
+  'max LR'];
 let pg;
 before(async () => { pg = await openPlayground({ viewport: { width: 1024, height: 768 } }); }, T);
 after(async () => { await pg?.close(); });

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -172,6 +173,53 @@ inline Measure log2_eta_star(int n) {
     throw std::runtime_error("no lr curve at width " + std::to_string(n));
   };
 }
+// A residual MLP's depth L (model.depth as written when the sweep has no depth axis).
+inline int depth_of(const Runner& r, const Member& m) {
+  return m.coords().depth > 0 ? m.coords().depth : r.spec().model.depth;
+}
+
+// The *vs depth* view's slope: log-log slope against L of `metric`'s last stream, "<metric>/h{L+1}", at record
+// `record` (geometric mean over seeds).
+inline Measure depth_slope(const std::string& metric, int record) {
+  return [=](const Runner& r) {
+    std::map<int, std::pair<double, int>> log_sums;  // depth → Σ log value, count
+    for (const auto& m : r.members()) {
+      const int L = depth_of(r, *m);
+      const double v = series(*m, metric + "/h" + std::to_string(L + 1)).values.at(size_t(record));
+      log_sums[L].first += std::log(v);
+      log_sums[L].second++;
+    }
+    std::vector<double> depths, values;
+    for (const auto& [L, sum] : log_sums) {
+      depths.push_back(L);
+      values.push_back(std::exp(sum.first / sum.second));
+    }
+    return loglog_slope(depths, values);
+  };
+}
+
+// log₂ η* of the net of width n and depth L (a residual MLP's curve in the *vs learning rate* view).
+inline Measure log2_eta_star_at(int n, int depth) {
+  return [=](const Runner& r) {
+    for (const LrCurve& c : lr_curves(r))
+      if (c.width == n && c.depth == depth) return std::log2(c.best_lr);
+    throw std::runtime_error("no lr curve at width " + std::to_string(n) + ", depth " + std::to_string(depth));
+  };
+}
+
+// The slope of log₂ η* against log₂ L over the curves of width n.
+inline Measure depth_eta_slope(int n) {
+  return [=](const Runner& r) {
+    std::vector<double> depths, best;
+    for (const LrCurve& c : lr_curves(r))
+      if (c.width == n) {
+        depths.push_back(c.depth);
+        best.push_back(c.best_lr);
+      }
+    return loglog_slope(depths, best);
+  };
+}
+
 // The grid learning rate with the lowest loss at width n, as log₂ η.
 inline Measure log2_grid_min(int n) {
   return [=](const Runner& r) {

@@ -2,7 +2,10 @@
 // skips, and the depth checks on the real engine with fixed seeds:
 //   D1 init: RMS of the last stream h_{L+1} against L (α = 0 grows like (3/2)^{L/2} for ReLU, α = ½ stays bounded);
 //   D2 coordinate check in depth: RMS of h_{L+1}(t) − h_{L+1}(0) after t = 2 … 5 full-batch steps against L, flat
-//      under Depth-μP (SGD and Adam), growing under the standard rule.
+//      under Depth-μP (SGD and Adam), growing under the standard rule;
+//   D3 depth transfer: η* (the parabola vertex on a half-octave grid) against L = 2 … 64, flat under Depth-μP (SGD
+//      and Adam), falling at least as 1/L under the standard rule;
+//   D4 width transfer at depth 8: η* against n = 64 … 1024 under μP with Depth-μP, flat.
 // The measured numbers are printed, so notes can quote them.
 #include <gtest/gtest.h>
 
@@ -303,4 +306,28 @@ TEST(DepthChecks, D3DepthTransfer) {
       if (kDepths[i] >= 16) EXPECT_GT(standard.best_losses[i], mup.best_losses[i]) << "standard L=" << kDepths[i];
     }
   }
+}
+
+// D4, width still transfers at depth: L = 8 blocks, μP in width with Depth-μP, Adam, on D3's task: η* against
+// n = 64 … 1024, each width's walk starting from the previous width's η*.
+TEST(DepthChecks, D4WidthTransferAtDepth) {
+  const std::vector<int> widths{64, 128, 256, 512, 1024};
+  std::vector<double> ns, best_lrs;
+  double start = 0.25;  // near D3's η* at L = 8
+  for (int n : widths) {
+    ExperimentSpec s = transfer_spec(DepthRule::depth_mup, OptimizerKind::adam, 8);
+    s.model.widths = {n};
+    const LrCurve c = bracket_best_lr(s, "", start, 12);
+    std::printf("  mup + depth_mup adam L=8 n=%-5d log2 eta* %+.2f  best loss %.5f %s |", n, std::log2(c.best_lr),
+                c.best_loss, c.bracketed ? "" : "(not bracketed)");
+    for (size_t k = 0; k < c.lrs.size(); k++) std::printf(" %+.1f:%.4g", std::log2(c.lrs[k]), c.losses[k]);
+    std::printf("\n");
+    EXPECT_TRUE(c.bracketed) << "n=" << n;
+    ns.push_back(n);
+    best_lrs.push_back(c.best_lr);
+    start *= std::exp2(0.5 * std::round(2 * std::log2(c.best_lr / start)));
+  }
+  const double slope = loglog_slope(ns, best_lrs);
+  std::printf("  slope of log2 eta* vs log2 n %+.3f\n", slope);
+  EXPECT_LE(std::abs(slope), 0.2);
 }

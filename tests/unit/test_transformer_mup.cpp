@@ -5,6 +5,9 @@
 //   and the output's changes stay flat, and the attention logits' change falls as d_head^-1/2, because at init
 //   q and k are independent, so q·k/d_head ~ d_head^-1/2 until training aligns them (μP's attention starts out
 //   uniform at large width). Under SP (PyTorch-default init, 1/√d_head attention, one η) all three grow.
+//   width transfer: η* (the parabola vertex on a half-octave grid of the mean training loss over 200 Adam steps,
+//   2 seeds) against d_model = 32 … 256: under μP the slope of log2 η* vs log2 d_model is below 0.25 in size and
+//   below SP's, whose optimum drifts with width (Tensor Programs V, Figure 1).
 // The measured slopes are printed, so notes can quote them.
 #include <gtest/gtest.h>
 
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "engine/analysis/analysis.hpp"
+#include "engine/analysis/lr_transfer.hpp"
 #include "engine/run/runner.hpp"
 
 namespace {
@@ -83,4 +87,39 @@ TEST(TransformerMup, CoordinateCheck) {
       std::printf("\n");
     }
   }
+}
+
+// η* of every width, each walked on the half-octave grid (bracket_best_lr) from the trend of the previous widths' η*.
+double width_transfer_slope(Preset preset, double start) {
+  std::vector<double> widths, best_lrs;
+  for (int width : kWidths) {
+    ExperimentSpec s = anchor_transformer(preset);
+    s.task.train_size = 2000;
+    s.precision = Precision::float32;  // where η* sits does not depend on float32's rounding; 2-3× faster
+    s.schedule.steps = 200;
+    s.schedule.batch_size = 32;
+    s.schedule.record_every = 200;
+    s.sweep.width = {width};
+    const LrCurve c = bracket_best_lr(s, "", start, 12);
+    std::printf("  %s d_model=%-4d log2 eta* %+.2f  best loss %.4f %s |", preset_name(preset), width,
+                std::log2(c.best_lr), c.best_loss, c.bracketed ? "" : "(not bracketed)");
+    for (size_t k = 0; k < c.lrs.size(); k++) std::printf(" %+.1f:%.4g", std::log2(c.lrs[k]), c.losses[k]);
+    std::printf("\n");
+    EXPECT_TRUE(c.bracketed) << preset_name(preset) << " d_model=" << width;
+    widths.push_back(width);
+    best_lrs.push_back(c.best_lr);
+    const size_t n = best_lrs.size();
+    const double next = n < 2 ? c.best_lr : c.best_lr * c.best_lr / best_lrs[n - 2];
+    start *= std::exp2(0.5 * std::round(2 * std::log2(next / start)));
+  }
+  const double slope = loglog_slope(widths, best_lrs);  // the same in log2 as in ln
+  std::printf("  %s: slope of log2 eta* vs log2 d_model %+.3f\n", preset_name(preset), slope);
+  return slope;
+}
+
+TEST(TransformerMup, WidthTransfer) {
+  const double mup = width_transfer_slope(Preset::mup, 1.0 / 16);  // starts: d_model 32's η* on an octave grid
+  const double sp = width_transfer_slope(Preset::sp, 1.0 / 128);
+  EXPECT_LT(std::abs(mup), 0.25);
+  EXPECT_LT(std::abs(mup), std::abs(sp));
 }
