@@ -20,7 +20,8 @@ const files = readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith(
 function totalSteps(spec) {
   const s = spec.sweep ?? {};
   const axis = (a) => Math.max(a?.length ?? 0, 1);
-  return spec.schedule.steps * axis(s.width) * axis(s.lr) * axis(s.seeds) * axis(s.gamma) * axis(s.weight_decay);
+  return spec.schedule.steps * axis(s.width) * axis(s.depth) * axis(s.lr) * axis(s.seeds) * axis(s.gamma) *
+    axis(s.weight_decay);
 }
 
 // One CLI run of `file`: wall seconds and the CPU seconds of the process (user + system, GNU time), which a loaded
