@@ -13,7 +13,9 @@ void layernorm_forward(double* out, double* mean, double* rstd, const double* x,
     for (int i = 0; i < C; i++) v += (xr[i] - m) * (xr[i] - m);
     const double s = 1.0 / std::sqrt(v / C + kLayerNormEps);
     double* o = out + r * C;
-    for (int i = 0; i < C; i++) o[i] = (xr[i] - m) * s * g[i] + b[i];
+    for (int i = 0; i < C; i++) o[i] = (xr[i] - m) * s;
+    if (g)
+      for (int i = 0; i < C; i++) o[i] = o[i] * g[i] + b[i];
     mean[r] = m;
     rstd[r] = s;
   }
@@ -28,9 +30,10 @@ void layernorm_backward(double* dx, double* dg, double* db, const double* dout, 
     // With n = normalized x and dn = dout·g:  dx = s · (dn − mean(dn) − n · mean(dn·n)).
     double dn_mean = 0, dn_n_mean = 0;
     for (int i = 0; i < C; i++) {
-      const double n = (xr[i] - m) * s, dn = d[i] * g[i];
+      const double n = (xr[i] - m) * s, dn = g ? d[i] * g[i] : d[i];
       dn_mean += dn;
       dn_n_mean += dn * n;
+      if (!dg) continue;
       dg[i] += d[i] * n;
       db[i] += d[i];
     }
@@ -39,7 +42,8 @@ void layernorm_backward(double* dx, double* dg, double* db, const double* dout, 
     double* dxr = dx + r * C;
     for (int i = 0; i < C; i++) {
       const double n = (xr[i] - m) * s;
-      dxr[i] += s * (d[i] * g[i] - dn_mean - n * dn_n_mean);
+      const double dn = g ? d[i] * g[i] : d[i];
+      dxr[i] += s * (dn - dn_mean - n * dn_n_mean);
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/kernels/kernels.hpp"
+#include "engine/model/layernorm.hpp"
 
 Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch,
          std::vector<TensorScaling> bias_scaling)
@@ -89,12 +90,64 @@ void Mlp::set_precision(Precision p) {
   }
 }
 
-// A residual block's skip: h_{l+1} += h_l (the widths are equal).
+void Mlp::set_residual(bool on, ResidualShape shape) {
+  residual_ = on;
+  block_ = shape;
+  normed_.assign(size_t(layers()), {});
+  norm_stats_.assign(size_t(layers()), {});
+  skip_delta_.clear();
+  if (!on) return;
+  skip_delta_.resize(size_t(max_batch_) * size_t(dims_[1]));
+  for (int l = 0; l < layers() && shape.norm; l++) {
+    if (!block_input(l)) continue;
+    normed_[size_t(l)].resize(size_t(max_batch_) * size_t(dims_[size_t(l) + 1]));
+    norm_stats_[size_t(l)].resize(2 * size_t(max_batch_));
+  }
+}
+
+// A residual block's skip: h_l += h_{l-k}, its input stream (the widths are equal).
 void Mlp::add_skip(int l, int batch) {
   const long n = long(batch) * dims_[size_t(l) + 1];
   double* h = h_[size_t(l)].data();
-  const double* skip = h_[size_t(l) - 1].data();
+  const double* skip = h_[size_t(l) - block_.layers].data();
   for (long i = 0; i < n; i++) h[i] += skip[i];
+}
+
+// The next layer's input from h_l (batch × n): x_l = φ(h_l), or φ(LN(h_l)) for a block's input under a pre-norm;
+// nothing for the last stream, which the residual readout reads as it is.
+void Mlp::activate(int l, int batch) {
+  if (reads_stream(l + 1)) return;
+  const int n = dims_[size_t(l) + 1];
+  const double* z = h_[size_t(l)].data();
+  if (block_input(l) && block_.norm) {
+    double* stats = norm_stats_[size_t(l)].data();
+    layernorm_forward(normed_[size_t(l)].data(), stats, stats + batch, z, nullptr, nullptr, batch, n);
+    z = normed_[size_t(l)].data();
+  }
+  activation_forward(act_, x_[size_t(l)].data(), z, long(batch) * n, act_param_);
+}
+
+// ∂L/∂h_{l-1} into delta_ from ∂L/∂(layer l's input) in delta_prev_, undoing activate(l − 1): through φ' (and the
+// norm), or as it is into the readout's stream; a block's input stream adds the skip's share, ∂L/∂ of the block's
+// output (skip_delta_).
+void Mlp::input_backward(int l, int batch) {
+  const int i = l - 1, n = dims_[size_t(l)];
+  const long count = long(batch) * n;
+  const double* h = h_[size_t(i)].data();
+  const double* x = x_[size_t(i)].data();
+  if (reads_stream(l)) {
+    std::copy(delta_prev_.begin(), delta_prev_.begin() + count, delta_.begin());
+  } else if (block_input(i) && block_.norm) {  // δ = LN'(h)ᵀ (∂L/∂x ⊙ φ'(LN(h)))
+    const double* stats = norm_stats_[size_t(i)].data();
+    activation_backward(act_, delta_prev_.data(), delta_prev_.data(), normed_[size_t(i)].data(), x, count,
+                        act_param_);
+    std::fill(delta_.begin(), delta_.begin() + count, 0.0);
+    layernorm_backward(delta_.data(), nullptr, nullptr, delta_prev_.data(), h, nullptr, stats, stats + batch, batch, n);
+  } else {
+    activation_backward(act_, delta_.data(), delta_prev_.data(), h, x, count, act_param_);
+  }
+  if (block_input(i))
+    for (long k = 0; k < count; k++) delta_[size_t(k)] += skip_delta_[size_t(k)];
 }
 
 // h_l = multiplier · layer_input(l) · W_lᵀ (+ bias multiplier · b_l on every row), in the spec's precision; both
@@ -122,14 +175,14 @@ const double* Mlp::forward_train(const double* x, int batch, Rng& rng) {
   dropout_active_ = true;
   const double scale = 1 / (1 - dropout_);
   for (int l = 0; l < layers(); l++) {
-    double* h = compute_preactivation(l, batch);
+    compute_preactivation(l, batch);
     if (skips(l)) add_skip(l, batch);
     if (l + 1 == layers()) break;
+    activate(l, batch);
     const long n = long(batch) * dims_[size_t(l) + 1];
-    double* xl = x_[size_t(l)].data();
+    const double* xl = x_[size_t(l)].data();
     double* keep = keep_[size_t(l)].data();
     double* out = dropped_[size_t(l)].data();
-    activation_forward(act_, xl, h, n, act_param_);
     for (long i = 0; i < n; i++) {
       keep[i] = rng.uniform() < dropout_ ? 0.0 : scale;
       out[i] = xl[i] * keep[i];
@@ -142,10 +195,9 @@ const double* Mlp::forward(const double* x, int batch) {
   input_ = x;
   dropout_active_ = false;
   for (int l = 0; l < layers(); l++) {
-    double* h = compute_preactivation(l, batch);
+    compute_preactivation(l, batch);
     if (skips(l)) add_skip(l, batch);
-    if (l + 1 < layers())
-      activation_forward(act_, x_[size_t(l)].data(), h, long(batch) * dims_[size_t(l) + 1], act_param_);
+    if (l + 1 < layers()) activate(l, batch);
   }
   return h_.back().data();
 }
@@ -171,7 +223,8 @@ void Mlp::backward(const double* dout, int batch) {
       for (int o = 0; o < fan_out; o++) gb[o] *= mb;
     }
     if (l == 0) break;
-    // ∂L/∂x_{l-1} = m · δ_l W_l, then through phi': δ_{l-1} = ∂L/∂x_{l-1} ⊙ phi'(h_{l-1})
+    if (skips(l)) std::copy(delta_.begin(), delta_.begin() + long(batch) * fan_out, skip_delta_.begin());
+    // ∂L/∂x_{l-1} = m · δ_l W_l, then back through activate() (a plain net: δ_{l-1} = ∂L/∂x_{l-1} ⊙ phi'(h_{l-1}))
     if (precision_ == Precision::float32)
       matmul_nn_f32(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m, gemm_f32_);
     else
@@ -181,14 +234,7 @@ void Mlp::backward(const double* dout, int batch) {
       const double* keep = keep_[size_t(l) - 1].data();
       for (long i = 0; i < n; i++) delta_prev_[size_t(i)] *= keep[i];
     }
-    if (skips(l)) {  // δ_{l-1} = δ_l (the skip) + (m δ_l W_l) ⊙ φ'(h_{l-1}) (the branch)
-      activation_backward(act_, delta_prev_.data(), delta_prev_.data(), h_[size_t(l) - 1].data(),
-                          x_[size_t(l) - 1].data(), n, act_param_);
-      for (long i = 0; i < n; i++) delta_[size_t(i)] += delta_prev_[size_t(i)];
-      continue;
-    }
-    activation_backward(act_, delta_.data(), delta_prev_.data(), h_[size_t(l) - 1].data(),
-                        x_[size_t(l) - 1].data(), n, act_param_);
+    input_backward(l, batch);
   }
   mask_gradients();
 }

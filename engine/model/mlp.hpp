@@ -15,6 +15,12 @@
 #include "engine/model/optimizer.hpp"
 #include "engine/param/parametrization.hpp"
 
+// A residual net's blocks: weights per block (1 or 2) and a pre-norm of the stream before each branch's φ.
+struct ResidualShape {
+  int layers = 1;
+  bool norm = false;
+};
+
 class Mlp {
  public:
   // dims = {d_in, n_1, ..., n_L, d_out}; scaling has one entry per weight matrix (dims.size() - 1), and so has
@@ -43,9 +49,14 @@ class Mlp {
   // and the copy's scaling into every layer. Between hidden layers the weights linking the two copies stay 0:
   // backward() zeroes their gradients (mask_gradients()). Call before init().
   void set_antisymmetric(bool on) { antisymmetric_ = on; }
-  // Residual blocks: every hidden → hidden layer adds its input, h_{l+1} = h_l + m_l · φ(h_l) W_lᵀ (the hidden
-  // widths must be equal; the depth rule's L^-α is in m_l). Off by default.
-  void set_residual(bool on) { residual_ = on; }
+  // Residual blocks (off by default): the hidden → hidden layers form blocks of `shape.layers` weights that add
+  // their input (the stream) to their output, and the readout reads the last stream itself, not φ of it:
+  //   depth 1:  h_{l+1} = h_l + m_l · φ(N(h_l)) W_lᵀ
+  //   depth 2:  h_{l+1} = h_l + m_l · φ(u_l) W_lᵀ,   u_l = m'_l · φ(N(h_l)) W'_lᵀ
+  //   f = m_out · h_{L+1} W_outᵀ
+  // N is a LayerNorm without gain or bias (shape.norm) or the identity. The hidden widths must be equal; the depth
+  // rule's L^-α is in m_l. Sizes the norm's buffers here, not in the step loop.
+  void set_residual(bool on, ResidualShape shape = {});
   // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
   // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
   void mask_gradients();
@@ -89,8 +100,11 @@ class Mlp {
  private:
   double* compute_preactivation(int l, int batch);
   void add_skip(int l, int batch);
+  void activate(int l, int batch);
+  void input_backward(int l, int batch);
   const double* layer_input(int l) const {
     if (l == 0) return input_;
+    if (reads_stream(l)) return h_[size_t(l) - 1].data();
     return dropout_active_ ? dropped_[size_t(l) - 1].data() : x_[size_t(l) - 1].data();
   }
   bool hidden(int dim_index) const { return dim_index > 0 && dim_index + 1 < int(dims_.size()); }
@@ -111,7 +125,16 @@ class Mlp {
   const double* input_ = nullptr;
   bool antisymmetric_ = false;
   bool residual_ = false;
-  bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers(); }  // layer l is a residual block
+  ResidualShape block_;
+  // Layer l ends a residual block: its output adds the stream h_{l-k} (k = block_.layers).
+  bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers() && l % block_.layers == 0; }
+  // h_l is a stream that a block reads (the last stream, layers() − 2, is the readout's).
+  bool block_input(int l) const { return residual_ && l + 2 < layers() && l % block_.layers == 0; }
+  // Layer l is a residual net's readout: it reads the last stream h_{l-1}, not φ of it.
+  bool reads_stream(int l) const { return residual_ && l + 1 == layers(); }
+  std::vector<std::vector<double>> normed_;      // per block input h_l with block_.norm: LN(h_l), φ's input
+  std::vector<std::vector<double>> norm_stats_;  // and its rows' mean, then rstd (2 × batch)
+  std::vector<double> skip_delta_;  // backward: ∂L/∂ of a block's output, which the skip passes to its input
   double dropout_ = 0;
   bool dropout_active_ = false;  // the last forward was forward_train with dropout
   std::vector<std::vector<double>> keep_;     // per hidden layer: 0 or 1/(1 − p) per unit and row

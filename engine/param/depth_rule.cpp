@@ -13,10 +13,10 @@ DepthExponents depth_exponents(DepthRule rule, UpdateRule update, DepthExponents
   return {};
 }
 
-void apply_depth_rule(std::vector<TensorScaling>& layers, int depth, DepthExponents e) {
+void apply_depth_rule(std::vector<TensorScaling>& layers, int depth, int block_layers, DepthExponents e) {
   const double L = depth;
-  for (int l = 1; l <= depth && l < int(layers.size()); l++) {
-    layers[size_t(l)].multiplier *= std::pow(L, -e.alpha);
+  for (int l = 1; l <= depth * block_layers && l < int(layers.size()); l++) {
+    if (l % block_layers == 0) layers[size_t(l)].multiplier *= std::pow(L, -e.alpha);
     layers[size_t(l)].lr_multiplier *= std::pow(L, -e.gamma);
   }
 }

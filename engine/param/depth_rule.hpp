@@ -34,6 +34,11 @@ struct DepthExponents {
 // The rule's (α, γ) for `update` (custom: the given ones, for either rule).
 DepthExponents depth_exponents(DepthRule rule, UpdateRule update, DepthExponents custom);
 
-// Multiplies the blocks' scalings (layers 1 … depth of a net of depth + 2 weight matrices) by L^-α (forward
-// multiplier) and L^-γ (learning rate), L = depth.
-void apply_depth_rule(std::vector<TensorScaling>& layers, int depth, DepthExponents e);
+// Multiplies the blocks' scalings by L^-α (forward multiplier) and L^-γ (learning rate), L = depth, in a net of
+// depth · block_layers + 2 weight matrices whose blocks are layers 1 … depth · block_layers.
+//
+// A block of two weights, h + L^-α W φ(W' φ(h)), takes L^-α once, on W (the branch's output), and L^-γ on both:
+// W's gradient carries L^-α, and W'’s too (through W), so a step of either moves the branch's output by
+// O(η L^{-2α-γ}) under SGD and O(η L^{-α-γ}) under Adam, as a one-weight block's does; the derivation above holds
+// for the block as a whole and the table's γ stays.
+void apply_depth_rule(std::vector<TensorScaling>& layers, int depth, int block_layers, DepthExponents e);

@@ -40,7 +40,7 @@ Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
   }
   Mlp m(dims, s.model.activation, scaling, capacity, biases);
   m.set_antisymmetric(s.model.asi);
-  m.set_residual(s.model.kind == ModelKind::residual_mlp);
+  m.set_residual(s.model.kind == ModelKind::residual_mlp, {s.model.block_depth, s.model.block_norm});
   m.set_activation_param(s.model.activation_param);
   m.set_dropout(s.model.dropout);
   m.set_precision(arithmetic_precision(s));
@@ -104,7 +104,8 @@ int MlpMember::width() const { return mlp_.dims()[1]; }
 
 std::string MlpMember::label() const {
   char depth[32] = "";  // L only for a residual MLP
-  if (spec_.model.kind == ModelKind::residual_mlp) std::snprintf(depth, sizeof depth, " L=%d", residual_depth(mlp_.dims()));
+  if (spec_.model.kind == ModelKind::residual_mlp)
+    std::snprintf(depth, sizeof depth, " L=%d", residual_depth(mlp_.dims(), spec_.model.block_depth));
   char buf[96];
   std::snprintf(buf, sizeof buf, "n=%d%s lr=%g seed=%llu", coords_.width > 0 ? coords_.width : width(), depth,
                 coords_.lr, static_cast<unsigned long long>(coords_.seed));

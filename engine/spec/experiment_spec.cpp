@@ -46,7 +46,8 @@ UpdateRule update_rule(OptimizerKind k) {
 std::vector<int> model_dims(const ExperimentSpec& s, int width, int depth) {
   std::vector<int> dims{s.task.input_dim + (s.model.input_bias ? 1 : 0)};
   if (s.model.kind == ModelKind::residual_mlp)
-    dims.insert(dims.end(), size_t(depth > 0 ? depth : s.model.depth) + 1, width > 0 ? width : s.model.widths[0]);
+    dims.insert(dims.end(), size_t((depth > 0 ? depth : s.model.depth) * s.model.block_depth) + 1,
+                width > 0 ? width : s.model.widths[0]);
   else
     for (int w : s.model.widths) dims.push_back(width > 0 ? width : w);
   dims.push_back(task_outputs(s.task));
@@ -99,7 +100,9 @@ std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vect
   else {  // the width rule for this depth's number of layers, then the depth rule on the blocks
     const UpdateRule rule = update_rule(s.optimizer.kind);
     out = scale_layers(preset_exponents(p.preset, int(dims.size()) - 1, rule), dims, rule, p.theta);
-    apply_depth_rule(out, residual_depth(dims), depth_exponents(p.depth_rule, rule, {p.depth_alpha, p.depth_gamma}));
+    const int k = s.model.block_depth;
+    const DepthExponents e = depth_exponents(p.depth_rule, rule, {p.depth_alpha, p.depth_gamma});
+    apply_depth_rule(out, residual_depth(dims, k), k, e);
   }
   apply_init_scale(out, p.init_scale, p.init_scale_layers);
   return out;

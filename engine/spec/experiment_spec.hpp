@@ -30,6 +30,10 @@ struct ModelSpec {
   double dropout = 0;  // drop probability of every hidden unit in training steps (Mlp::set_dropout)
   bool biases = false;  // a trainable, zero-initialized bias in every layer (hidden and output), rule bias_scaling
   int depth = 4;  // residual_mlp: the number L of residual blocks (hidden → hidden layers) of width widths[0]
+  // residual_mlp: weights per block (1: h + W φ(h); 2: h + W φ(W' φ(h))) and a LayerNorm without gain or bias on
+  // the stream before each branch's φ (Mlp::set_residual).
+  int block_depth = 1;
+  bool block_norm = false;
 };
 
 struct ParametrizationSpec {
@@ -118,10 +122,13 @@ double estimate_memory_bytes(const ExperimentSpec& s);
 constexpr double kMemoryBudgetBytes = 1.0e9;  // wasm32 gives at most 2-4 GB; leave room for the page
 
 // The weight-matrix dims {d_in, n_1, ..., n_L, d_out} of a member with hidden width `width` (0: as written); a
-// residual_mlp's are {d_in, n, ..., n, d_out} with depth + 1 hidden entries (depth 0: model.depth).
+// residual_mlp's are {d_in, n, ..., n, d_out} with depth · model.block_depth + 1 hidden entries (depth 0:
+// model.depth).
 std::vector<int> model_dims(const ExperimentSpec& s, int width, int depth = 0);
-// The number of residual blocks of a residual_mlp with these dims.
-inline int residual_depth(const std::vector<int>& dims) { return int(dims.size()) - 3; }
+// The number of residual blocks of a residual_mlp with these dims and `block_layers` weights per block.
+inline int residual_depth(const std::vector<int>& dims, int block_layers) {
+  return (int(dims.size()) - 3) / block_layers;
+}
 UpdateRule update_rule(OptimizerKind k);
 // The abc exponents in force: the preset's, or the custom list.
 std::vector<Abc> spec_exponents(const ExperimentSpec& s);

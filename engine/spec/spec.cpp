@@ -191,6 +191,8 @@ void read_model(ObjectReader& r, ModelSpec& m, std::vector<std::string>& errors)
   r.number("dropout", m.dropout, 0, 0.95);
   r.boolean("biases", m.biases);
   r.integer("depth", m.depth, 1, kMaxDepth);
+  r.integer("block_depth", m.block_depth, 1, 2);
+  r.boolean("block_norm", m.block_norm);
   r.finish();
 }
 
@@ -465,6 +467,9 @@ void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
   if (s.model.kind != ModelKind::residual_mlp) {
     if (!s.sweep.depth.empty()) errors.push_back("sweep.depth: only used with model.kind \"residual_mlp\"");
     if (s.model.depth != ModelSpec{}.depth) errors.push_back("model.depth: only used with model.kind \"residual_mlp\"");
+    if (s.model.block_depth != ModelSpec{}.block_depth)
+      errors.push_back("model.block_depth: only used with model.kind \"residual_mlp\"");
+    if (s.model.block_norm) errors.push_back("model.block_norm: only used with model.kind \"residual_mlp\"");
     if (p.depth_rule != DepthRule::standard || p.depth_alpha != 0.5 || p.depth_gamma != 0)
       errors.push_back("parametrization.depth_rule: only used with model.kind \"residual_mlp\"");
     return;
@@ -673,6 +678,10 @@ json::Value spec_to_json(const ExperimentSpec& s) {
     model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
     model.set("depth", Value::make_number(s.model.depth));
   }
+  // Written when set, for any kind (the check then names them on an MLP): a residual_mlp written before them stays
+  // the same.
+  if (s.model.block_depth != 1) model.set("block_depth", Value::make_number(s.model.block_depth));
+  if (s.model.block_norm) model.set("block_norm", Value::make_bool(true));
   root.set("model", model);
 
   Value param = Value::make_object();
