@@ -1,6 +1,9 @@
 #include "engine/analysis/init_export.hpp"
 
+#include <cmath>
 #include <string>
+
+#include "engine/model/layernorm.hpp"
 
 namespace {
 
@@ -65,7 +68,44 @@ Value anchor_set(const AnchorSet& s) {
   return o;
 }
 
-Value member(const Member& run) {
+// A residual net's depth rule as it applies to one member: L blocks of k weights, exponents α, γ.
+struct DepthFactors {
+  int L = 0, k = 1;
+  DepthExponents e;
+  double branch() const { return std::pow(double(L), -e.alpha); }  // L^-α, on each block's last weight
+  double lr() const { return std::pow(double(L), -e.gamma); }      // L^-γ, on every block weight
+  bool block(int l) const { return l >= 1 && l <= L * k; }
+};
+
+DepthFactors depth_factors(const ExperimentSpec& s, const Mlp& m) {
+  const ParametrizationSpec& p = s.parametrization;
+  const int k = s.model.block_depth;
+  return {residual_depth(m.dims(), k), k,
+          depth_exponents(p.depth_rule, update_rule(s.optimizer.kind), {p.depth_alpha, p.depth_gamma})};
+}
+
+Value residual_description(const ExperimentSpec& s, const DepthFactors& d) {
+  Value o = Value::make_object();
+  o.set("depth", Value::make_number(d.L));
+  o.set("block_depth", Value::make_number(d.k));
+  o.set("block_norm", Value::make_bool(s.model.block_norm));
+  o.set("norm_eps", Value::make_number(kLayerNormEps));
+  o.set("depth_rule", Value::make_string(depth_rule_name(s.parametrization.depth_rule)));
+  o.set("alpha", Value::make_number(d.e.alpha));
+  o.set("gamma", Value::make_number(d.e.gamma));
+  o.set("branch_multiplier", Value::make_number(d.branch()));
+  o.set("block_lr_multiplier", Value::make_number(d.lr()));
+  Value blocks = Value::make_array();
+  for (int b = 0; b < d.L; b++) {
+    Value names = Value::make_array();
+    for (int j = 1; j <= d.k; j++) names.push(Value::make_string("W" + std::to_string(b * d.k + j + 1)));
+    blocks.push(names);
+  }
+  o.set("blocks", blocks);
+  return o;
+}
+
+Value member(const Member& run, const ExperimentSpec& s) {
   Value o = Value::make_object();
   if (const AnchorTrainer* t = run.transformer()) {
     o.set("gamma", Value::make_number(run.coords().gamma));
@@ -81,16 +121,23 @@ Value member(const Member& run) {
   Value dims = Value::make_array();
   for (int d : m.dims()) dims.push(Value::make_number(d));
   o.set("dims", dims);
+  const bool residual = s.model.kind == ModelKind::residual_mlp;
+  const DepthFactors depth = residual ? depth_factors(s, m) : DepthFactors{};
+  if (residual) o.set("residual", residual_description(s, depth));
   Value layers = Value::make_array();
   for (int l = 0; l < m.layers(); l++) {
-    const TensorScaling& s = m.scaling()[size_t(l)];
+    const TensorScaling& t = m.scaling()[size_t(l)];
     Value layer = Value::make_object();
     layer.set("name", Value::make_string("W" + std::to_string(l + 1)));
     layer.set("rows", Value::make_number(m.dims()[size_t(l) + 1]));
     layer.set("cols", Value::make_number(m.dims()[size_t(l)]));
-    layer.set("init_std", Value::make_number(s.init_std));
-    layer.set("multiplier", Value::make_number(s.multiplier));
-    layer.set("lr_multiplier", Value::make_number(s.lr_multiplier));
+    layer.set("init_std", Value::make_number(t.init_std));
+    layer.set("multiplier", Value::make_number(t.multiplier));
+    layer.set("lr_multiplier", Value::make_number(t.lr_multiplier));
+    if (residual) {
+      layer.set("depth_multiplier", Value::make_number(depth.block(l) && l % depth.k == 0 ? depth.branch() : 1));
+      layer.set("depth_lr_multiplier", Value::make_number(depth.block(l) ? depth.lr() : 1));
+    }
     layer.set("w", numbers(m.weights(l), m.layer_size(l)));
     layers.push(layer);
   }
@@ -98,12 +145,12 @@ Value member(const Member& run) {
   if (!m.has_biases()) return o;
   Value biases = Value::make_array();
   for (int l = 0; l < m.layers(); l++) {
-    const TensorScaling& s = m.bias_scaling()[size_t(l)];
+    const TensorScaling& t = m.bias_scaling()[size_t(l)];
     Value bias = Value::make_object();
     bias.set("name", Value::make_string("b" + std::to_string(l + 1)));
     bias.set("length", Value::make_number(m.dims()[size_t(l) + 1]));
-    bias.set("multiplier", Value::make_number(s.multiplier));
-    bias.set("lr_multiplier", Value::make_number(s.lr_multiplier));
+    bias.set("multiplier", Value::make_number(t.multiplier));
+    bias.set("lr_multiplier", Value::make_number(t.lr_multiplier));
     bias.set("decay", Value::make_bool(false));
     bias.set("w", numbers(m.bias(l), m.dims()[size_t(l) + 1]));
     biases.push(bias);
@@ -130,7 +177,7 @@ json::Value init_document(const Runner& runner) {
     root.set("anchor", anchor);
   }
   Value members = Value::make_array();
-  for (const auto& run : runner.members()) members.push(member(*run));
+  for (const auto& run : runner.members()) members.push(member(*run, runner.spec()));
   root.set("members", members);
   return root;
 }
