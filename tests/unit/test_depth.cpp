@@ -125,6 +125,14 @@ TEST(ResidualSpec, FieldsRoundTripAndAreChecked) {
             "model.block_depth: 3 is not in [1, 2]");
   EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16],"block_norm":1}})"),
             "model.block_norm: expected true or false, got 1");
+  // What follows a plain MLP only (the exact Hessian-vector product, one-hidden-layer neurons) is refused.
+  EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16]},"metrics":["sharpness"]})"),
+            "metrics: \"sharpness\" is not for a residual_mlp (its Hessian-vector product has no skips)");
+  EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16]},"optimizer":{"kind":"gd_auto"}})"),
+            "optimizer.kind: gd_auto is not for a residual_mlp (its λ_max comes from a Hessian-vector product "
+            "without skips)");
+  EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16]},"metrics":["condensation"]})"),
+            "metrics: \"condensation\" needs exactly 1 hidden layer, not a residual_mlp");
 }
 
 TEST(ResidualSpec, DepthRulesScaleTheBlocksOnly) {
