@@ -42,6 +42,24 @@ bool fit(double v1, double v2, double v8, int n0, PowerLaw& out) {
   return std::fabs(predicted - v8) <= 1e-12 * std::fabs(v8);
 }
 
+// A residual net's width rule by role: "input" (W1), "block" (every block weight, which the width rule treats alike:
+// checked here) and "readout"; train.py puts the depth rule's factors (DEPTH_RULE) onto the blocks itself, so one
+// table serves every depth. Read at model.depth with the depth rule left out.
+std::vector<TensorValues> residual_values(ExperimentSpec s, int width, std::vector<std::string>& errors) {
+  s.parametrization.depth_rule = DepthRule::standard;
+  const std::vector<TensorScaling> scaling = spec_scaling(s, model_dims(s, width), {});
+  const TensorScaling &input = scaling.front(), &block = scaling[1], &readout = scaling.back();
+  for (size_t l = 2; l + 1 < scaling.size(); l++)
+    if (scaling[l].init_std != block.init_std || scaling[l].multiplier != block.multiplier ||
+        scaling[l].lr_multiplier != block.lr_multiplier) {
+      errors.push_back("parametrization: the width rule differs between a residual_mlp's blocks");
+      return {};
+    }
+  return {{"input", "normal", input.init_std, input.multiplier, input.lr_multiplier, true},
+          {"block", "normal", block.init_std, block.multiplier, block.lr_multiplier, true},
+          {"readout", "normal", readout.init_std, readout.multiplier, readout.lr_multiplier, true}};
+}
+
 // An MLP's tensors in layer_slices' order: W1, W2, ..., then with model.biases b1, b2, ... (zero-initialized, no
 // weight decay).
 std::vector<TensorValues> mlp_values(const ExperimentSpec& s, int width, PhasePoint phase) {
@@ -109,7 +127,10 @@ std::string group_rules(const ExperimentSpec& s, const RuleGroup& g, std::string
   std::vector<TensorValues> at[3];
   const int widths[3] = {n0, 2 * n0, 8 * n0};
   for (int k = 0; k < 3; k++)
-    at[k] = transformer ? transformer_values(s, widths[k], g.gamma, scale[k]) : mlp_values(s, widths[k], g.phase);
+    at[k] = transformer                                   ? transformer_values(s, widths[k], g.gamma, scale[k])
+            : s.model.kind == ModelKind::residual_mlp ? residual_values(s, widths[k], errors)
+                                                      : mlp_values(s, widths[k], g.phase);
+  if (!errors.empty()) return "";
   std::string rows;
   for (size_t i = 0; i < at[0].size(); i++) {
     const TensorValues &a = at[0][i], &b = at[1][i], &c = at[2][i];
@@ -149,6 +170,10 @@ json::Value complete_spec(const ExperimentSpec& s) {
   Value model = *spec.find("model"), param = *spec.find("parametrization"), schedule = *spec.find("schedule");
   model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
   model.set("activation_param", Value::make_number(s.model.activation_param));
+  if (s.model.kind == ModelKind::residual_mlp) {
+    model.set("block_depth", Value::make_number(s.model.block_depth));
+    model.set("block_norm", Value::make_bool(s.model.block_norm));
+  }
   param.set("gamma", Value::make_number(s.parametrization.gamma));
   param.set("gamma_prime", Value::make_number(s.parametrization.gamma_prime));
   const ScheduleSpec& t = s.schedule;
@@ -164,8 +189,22 @@ json::Value complete_spec(const ExperimentSpec& s) {
   return spec;
 }
 
+// A residual_mlp's depth rule for train.py: (α, γ) of its spec and optimizer, or None for other models.
+std::string depth_rule_line(const ExperimentSpec& s) {
+  if (s.model.kind != ModelKind::residual_mlp)
+    return "DEPTH_RULE = None  # not a residual_mlp\n";
+  const ParametrizationSpec& p = s.parametrization;
+  const DepthExponents e = depth_exponents(p.depth_rule, update_rule(s.optimizer.kind), {p.depth_alpha, p.depth_gamma});
+  return "# The residual blocks' depth rule, (α, γ) of " + std::string(depth_rule_name(p.depth_rule)) +
+         " under this optimizer: with L blocks, each block's\n"
+         "# last weight's multiplier × L^(−α) (the branch's output), every block weight's learning-rate multiplier\n"
+         "# × L^(−γ) (residual_rules).\n"
+         "DEPTH_RULE = (" + number(e.alpha) + ", " + number(e.gamma) + ")\n";
+}
+
 // The part of train.py that is this experiment.
 std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  const bool residual = s.model.kind == ModelKind::residual_mlp;
   std::string rules, attention;
   for (const RuleGroup& g : rule_groups(s)) rules += group_rules(s, g, attention, errors);
   std::string out =
@@ -173,11 +212,13 @@ std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& 
       "SPEC = json.loads(r\"\"\"\n" +
       json::write(complete_spec(s), 1) +
       "\n\"\"\")\n"
-      "RUN_SPEC = SPEC  # main() applies the command line's overrides (--widths, --lrs, --seeds, --steps)\n"
+      "RUN_SPEC = SPEC  # main() applies the command line's overrides (--widths, --depths, --lrs, --seeds, --steps)\n"
       "# The series each member records, in the engine's order; the summary keeps the maximum of these, else the "
       "minimum.\n" +
       series_lists(s) +
-      "\n# The scaling rules, read from the engine for this spec: per tensor, its init std (or constant), forward\n"
+      "\n# The scaling rules, read from the engine for this spec: per tensor" +
+      (residual ? " role (input, every block weight, readout)" : "") +
+      ", its init std (or constant), forward\n"
       "# multiplier and learning-rate multiplier, each coef · n^(−exp) with n the member's width" +
       (s.model.kind == ModelKind::transformer ? " (d_model)" : " (every hidden layer)") +
       ".\n"
@@ -190,7 +231,7 @@ std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& 
       "Rule = namedtuple(\"Rule\", \"tensor init std_coef std_exp mult_coef mult_exp lr_coef lr_exp decay\")\n"
       "RULES = {\n"
       "    #        tensor   init   std: coef, exp   multiplier: coef, exp   lr multiplier: coef, exp   decay\n" +
-      rules + "}\n";
+      rules + "}\n" + depth_rule_line(s);
   if (!attention.empty())
     out += "# The attention logits' factor (1/√d_head or 1/d_head), coef · n^(−exp).\nATTENTION_SCALE = {\n" +
            attention + "}\n";
@@ -204,8 +245,6 @@ void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors)
     errors.push_back(std::string("model.dropout: the engine's dropout masks are its own random stream; the export "
                                  "would differ from it") + why);
   if (s.task.gradient_loss) errors.push_back(std::string("task.gradient_loss: not exported") + why);
-  if (s.model.kind == ModelKind::residual_mlp)
-    errors.push_back(std::string("model.kind: a residual_mlp is not exported yet") + why);
   if (s.model.kind == ModelKind::transformer && s.model.transformer.has_attention_cut)
     errors.push_back(std::string("model.transformer.attention_cut: the masking analysis runs in the engine only "
                                  "(muplay attention-cut); leave it out to export") + why);
@@ -241,7 +280,8 @@ std::string readme(const ExperimentSpec& s) {
       "torchrun --standalone --nproc_per_node=8 train.py --widths " + big + " --ddp-member  # each member over 8 GPUs (DDP)\n"
       "torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=HOST:29500 train.py --widths ...\n"
       "```\n\n"
-      "Options: `--widths`, `--lrs`, `--seeds` replace the sweep's axes; `--steps` the number of steps; `--dtype "
+      "Options: `--widths`, `--lrs`, `--seeds` (and a residual MLP's `--depths`) replace the sweep's axes; "
+      "`--steps` the number of steps; `--dtype "
       "float64|float32|bf16`; `--device cpu|cuda|cuda:N`; `--out result.json`, `--csv metrics.csv`; "
       "`--init-from FILE`; `--quiet`. `python3 train.py --help` lists them. Without a GPU, torchrun's processes use "
       "gloo on the CPU. (torch 1.13 on Python 3.11: add `--redirects 1 --tee 1` to torchrun, whose default fails "
@@ -273,6 +313,10 @@ std::string readme(const ExperimentSpec& s) {
       "`RULES` near the top of `train.py` is the parametrization, read from the engine for this spec: for every "
       "tensor its init std, forward multiplier and learning-rate multiplier as `coef · n^(−exp)` of the member's "
       "width n. That is what makes `--widths` meaningful: the same rule at any width.\n";
+  if (s.model.kind == ModelKind::residual_mlp)
+    text += "\nThis residual MLP's rows are per role (input layer, every block weight, readout) with the width rule "
+            "only; `DEPTH_RULE` (α, γ) puts L^(−α) on each block's last weight and L^(−γ) on every block weight's "
+            "learning rate, so `--depths` takes the same rule at any depth L.\n";
   return text;
 }
 

@@ -3,7 +3,8 @@
 
 1. exact: from the engine's initial weights (`--init-from` a `muplay export-init` file), in float64 on the CPU,
    every recorded series equals `muplay run`'s to REL_TOL relative, for SP/NTP/MFP/μP × SGD/Adam, mini-batches,
-   cross-entropy, one phenomena preset and anchor Transformer presets;
+   cross-entropy, one phenomena preset, anchor Transformer presets, and residual MLPs (every depth rule, plain,
+   pre-norm and two-weight blocks, a depth sweep, and `--depths` replacing it);
 2. scaling: with its own torch random numbers, the coordinate check's slopes (log RMS of Δh¹, Δh², Δf after one
    step against log n) agree with the engine's over n = 64…1024 within SLOPE_AGREEMENT, and at n = 2048…8192 μP
    stays flat (|slope| ≤ 0.1) while SP's Δh² grows (slope ≥ 0.3);
@@ -65,7 +66,28 @@ def exact_cases():
     mup = example("30-anchor-identity", schedule={"steps": 20, "record_every": 2}, sweep={"width": [16, 32]},
                   parametrization={"preset": "mup"})
     out.append(("preset 30, muP, d_model 16 and 32 (anchor)", mup))
+    for name, rule, opt, block_depth, block_norm, batch in (
+            ("residual depth_mup sgd", "depth_mup", {"kind": "sgd", "lr": 0.2}, 1, False, 0),
+            ("residual completep adam pre-norm 2-layer", "completep", {"kind": "adam", "lr": 0.01}, 2, True, 0),
+            ("residual standard adam 2-layer minibatch", "standard", {"kind": "adam", "lr": 0.01}, 2, False, 16),
+            ("residual custom sgd-momentum pre-norm minibatch", "custom", {"kind": "sgd", "lr": 0.1, "momentum": 0.9},
+             1, True, 16)):
+        out.append((name, residual_spec(rule, opt, block_depth, block_norm, batch, metrics)))
     return out
+
+
+def residual_spec(rule, opt, block_depth, block_norm, batch, metrics):
+    """A residual MLP of width 16 and depths 2 and 4 (a sweep.depth axis) on the sin task."""
+    param = {"preset": "mup", "depth_rule": rule}
+    if rule == "custom":
+        param.update(depth_alpha=0.75, depth_gamma=0.25)
+    return {"version": 1, "name": "export residual",
+            "model": {"kind": "residual_mlp", "widths": [16], "depth": 3, "block_depth": block_depth,
+                      "block_norm": block_norm},
+            "parametrization": param,
+            "task": {"kind": "sin_regression", "input_dim": 8, "train_size": 64, "test_size": 16},
+            "optimizer": opt, "schedule": {"steps": 12, "batch_size": batch, "record_every": 1},
+            "sweep": {"depth": [2, 4], "width": [16, 32], "seeds": [3]}, "metrics": metrics}
 
 
 def export(binary, spec, workdir, name):
@@ -133,6 +155,19 @@ def check_exact(binary, workdir, problems):
         series = sum(len(r["series"]) for r in engine["runs"])
         print(f"  {name:44s} {len(engine['runs'])} members, {series} series, {steps} steps: "
               f"max relative difference {worst:.2e}")
+    # train.py --depths replaces the depth axis: from the init of the spec with those depths, the engine's numbers
+    spec = residual_spec("depth_mup", {"kind": "adam", "lr": 0.01}, 2, True, 0, ["train_loss", "act_rms"])
+    folder = export(binary, spec, workdir, "residual --depths")
+    spec["sweep"]["depth"] = [1, 3]
+    with open(os.path.join(folder, "depths.json"), "w") as f:
+        json.dump(spec, f)
+    muplay(binary, "export-init", os.path.join(folder, "depths.json"), "--out", os.path.join(folder, "init.json"))
+    muplay(binary, "run", os.path.join(folder, "depths.json"), "--out", os.path.join(folder, "engine.json"), "--quiet")
+    train_py(folder, "--depths", "1,3", "--init-from", "init.json", "--device", "cpu", "--dtype", "float64")
+    engine = load(os.path.join(folder, "engine.json"))
+    worst = worst_difference(engine, load(os.path.join(folder, "result.json")), "residual --depths", problems, REL_TOL)
+    print(f"  {'residual, exported at L 2, 4, run --depths 1,3':44s} {len(engine['runs'])} members: "
+          f"max relative difference {worst:.2e}")
 
 
 def slope(xs, ys):

@@ -3,8 +3,9 @@
 grid and metrics, written out by `muplay export torch` (README.md beside this file has the commands).
 
 Read it top to bottom: the experiment (SPEC) and its scaling rules (RULES, one row per tensor: init std, forward
-multiplier and learning-rate multiplier as c·n^(−e) of the member's width n), then the task generators, the models,
-the metrics and the training loop. Nothing else is needed but torch.
+multiplier and learning-rate multiplier as c·n^(−e) of the member's width n; a residual MLP's rows are per role, and
+DEPTH_RULE adds the depth factors), then the task generators, the models, the metrics and the training loop. Nothing
+else is needed but torch.
 
     python3 train.py                                   # every member of the sweep, here
     python3 train.py --widths 4096,8192 --device cuda  # the same experiment at other widths

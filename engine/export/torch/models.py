@@ -9,6 +9,17 @@ def rules_at(group, width):
                        r.lr_coef * width ** -r.lr_exp, r.decay) for r in RULES[group]}
 
 
+def residual_rules(group, width, depth, block_depth):
+    """A residual MLP's {tensor: rule} at this width and depth L: W1 the input layer, W2 … W_{kL+1} the L blocks of k
+    weights, then the readout; the depth rule on the blocks: L^(−α) on each block's last weight's multiplier (the
+    branch's output), L^(−γ) on every block weight's learning rate."""
+    roles, (alpha, gamma) = rules_at(group, width), DEPTH_RULE
+    init, std, mult, lr, decay = roles["block"]
+    blocks = {f"W{l + 1}": (init, std, mult * depth ** -alpha if l % block_depth == 0 else mult, lr * depth ** -gamma,
+                            decay) for l in range(1, depth * block_depth + 1)}
+    return {"W1": roles["input"], **blocks, f"W{depth * block_depth + 2}": roles["readout"]}
+
+
 def init_tensor(p, init, std, generator):
     """Draws on the CPU from the member's generator (the same numbers on every device), then copies."""
     values = torch.empty(p.shape, dtype=torch.float64)
@@ -67,6 +78,33 @@ class Mlp(torch.nn.Module):
 
     def forward(self, x):
         return self.preactivations(x)[-1]
+
+
+class ResidualMlp(Mlp):
+    """model.kind residual_mlp: h = m_1 · (x W_1ᵀ), then L blocks of block_depth (k) weights that add to the stream,
+        k = 1:  h ← h + m · φ(N(h)) Wᵀ          k = 2:  h ← h + m · φ(m' · φ(N(h)) W'ᵀ) Wᵀ
+    and the readout f = m_out · (h W_outᵀ) of the stream itself. N is a LayerNorm without gain or bias (block_norm,
+    eps 1e-5) or the identity. preactivations() lists the streams and a two-weight block's inner m' φ(N(h)) W'ᵀ in
+    layer order, as the engine names them (h1, h2, …, f)."""
+
+    def __init__(self, dims, act, act_param, rules, block_depth, block_norm):
+        super().__init__(dims, act, act_param, rules)
+        self.block_depth, self.block_norm = block_depth, block_norm
+
+    def preactivations(self, x):
+        w, m = self.weights, self.multipliers
+        h = m[0] * (x @ w[0].T)
+        hs = [h]
+        for first in range(1, len(w) - 1, self.block_depth):
+            u = self.phi(F.layer_norm(h, (h.shape[-1],), eps=1e-5) if self.block_norm else h)
+            for l in range(first, first + self.block_depth - 1):  # a two-weight block's inner layer
+                hs.append(m[l] * (u @ w[l].T))
+                u = self.phi(hs[-1])
+            last = first + self.block_depth - 1
+            h = h + m[last] * (u @ w[last].T)
+            hs.append(h)
+        hs.append(m[-1] * (h @ w[-1].T))
+        return hs
 
 
 class AnchorTransformer(torch.nn.Module):

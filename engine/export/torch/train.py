@@ -32,15 +32,21 @@ def lr_factor(step):
     return s["final_lr_fraction"] + (1 - s["final_lr_fraction"]) * 0.5 * (1 + math.cos(math.pi * progress))
 
 
+def residual():
+    return RUN_SPEC["model"]["kind"] == "residual_mlp"
+
+
 def members():
-    """The sweep grid in the engine's order: width, lr, weight decay, γ, phase point, seed (the seed fastest)."""
+    """The sweep grid in the engine's order: width, depth (a residual MLP's number of blocks), lr, weight decay, γ,
+    phase point, seed (the seed fastest)."""
     sweep, opt = RUN_SPEC["sweep"], RUN_SPEC["optimizer"]
     param, model = RUN_SPEC["parametrization"], RUN_SPEC["model"]
     gammas = sweep.get("gamma") or [model.get("transformer", {}).get("gamma", 0.0)]
     phases = [(p["gamma"], p["gamma_prime"]) for p in sweep.get("phase_points") or []] or \
         [(param.get("gamma", 0.0), param.get("gamma_prime", 0.0))]
-    return [{"width": w, "lr": lr, "weight_decay": wd, "gamma": g, "phase": ph, "seed": seed}
-            for w in sweep.get("width") or [0] for lr in sweep.get("lr") or [opt["lr"]]
+    depths = (sweep.get("depth") or [model["depth"]]) if residual() else [None]
+    return [{"width": w, "depth": d, "lr": lr, "weight_decay": wd, "gamma": g, "phase": ph, "seed": seed}
+            for w in sweep.get("width") or [0] for d in depths for lr in sweep.get("lr") or [opt["lr"]]
             for wd in sweep.get("weight_decay") or [opt["weight_decay"]] for g in gammas for ph in phases
             for seed in sweep["seeds"]]
 
@@ -166,9 +172,17 @@ class Progress:
 def train_mlp(member, data, setup, init_member, progress):
     spec, run = RUN_SPEC, Run(member)
     width = member_width(member)
-    dims = [data["train"]["x"].shape[1]] + [member["width"] or w for w in spec["model"]["widths"]] + [data["outputs"]]
-    rules = rules_at(rules_group(member), width)
-    model = Mlp(dims, spec["model"]["activation"], spec["model"]["activation_param"], rules)
+    act, act_param = spec["model"]["activation"], spec["model"]["activation_param"]
+    if residual():
+        k = spec["model"]["block_depth"]
+        dims = [data["train"]["x"].shape[1]] + [width] * (k * member["depth"] + 1) + [data["outputs"]]
+        rules = residual_rules(rules_group(member), width, member["depth"], k)
+        model = ResidualMlp(dims, act, act_param, rules, k, spec["model"]["block_norm"])
+    else:
+        dims = [data["train"]["x"].shape[1]] + [member["width"] or w for w in spec["model"]["widths"]] + \
+            [data["outputs"]]
+        rules = rules_at(rules_group(member), width)
+        model = Mlp(dims, act, act_param, rules)
     initialize(model, rules, member["seed"], init_member)
     model.to(setup.device, setup.dtype)
     net, optimizer = setup.wrap(model), make_optimizer(model, rules, member)
@@ -283,7 +297,10 @@ def summary(series):
 
 def run_document(run, series):
     m = run.member
-    doc = {"width": m["width"] or member_width(m), "lr": m["lr"], "seed": m["seed"]}
+    doc = {"width": m["width"] or member_width(m)}
+    if residual():
+        doc["depth"] = m["depth"]
+    doc.update(lr=m["lr"], seed=m["seed"])
     if RUN_SPEC["model"]["kind"] == "transformer":
         doc.update(gamma=m["gamma"], weight_decay=m["weight_decay"])
     if RUN_SPEC["parametrization"]["preset"] == "two_layer_gamma":
@@ -303,12 +320,15 @@ def number_text(x):
 
 
 def csv_text(runs):
-    """width,lr,seed[,gamma,weight_decay],status,step, then one column per series; empty cells for missing values."""
+    """width[,depth],lr,seed[,gamma,weight_decay],status,step, then one column per series; empty cells for missing
+    values."""
     names = list(dict.fromkeys(name for run in runs for name in run["series"]))
-    extra = any("gamma" in run for run in runs)
-    lines = ["width,lr,seed," + ("gamma,weight_decay," if extra else "") + "status,step" + "".join("," + n for n in names)]
+    extra, depth = any("gamma" in run for run in runs), any("depth" in run for run in runs)
+    lines = ["width," + ("depth," if depth else "") + "lr,seed," + ("gamma,weight_decay," if extra else "") +
+             "status,step" + "".join("," + n for n in names)]
     for run in runs:
-        head = [number_text(run["width"]), number_text(run["lr"]), number_text(run["seed"])]
+        head = [number_text(run["width"])] + ([number_text(run.get("depth"))] if depth else [])
+        head += [number_text(run["lr"]), number_text(run["seed"])]
         head += [number_text(run.get("gamma")), number_text(run.get("weight_decay"))] if extra else []
         for i, step in enumerate(run["recorded_steps"]):
             cells = [number_text(run["series"][n][i] if i < len(run["series"].get(n, [])) else None) for n in names]
@@ -322,6 +342,7 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     numbers = lambda kind: lambda text: [kind(v) for v in text.split(",") if v]  # noqa: E731
     ap.add_argument("--widths", type=numbers(int), help="replace the sweep's widths, e.g. 4096,8192,16384")
+    ap.add_argument("--depths", type=numbers(int), help="replace a residual MLP's sweep depths (numbers of blocks)")
     ap.add_argument("--lrs", type=numbers(float), help="replace the sweep's learning rates")
     ap.add_argument("--seeds", type=numbers(int), help="replace the sweep's seeds")
     ap.add_argument("--steps", type=int, help="replace schedule.steps")
@@ -342,7 +363,9 @@ def parse_args(argv):
 def run_spec(args):
     """SPEC with the command line's overrides: the spec the results belong to."""
     spec = json.loads(json.dumps(SPEC))
-    for axis, values in (("width", args.widths), ("lr", args.lrs), ("seeds", args.seeds)):
+    if args.depths and spec["model"]["kind"] != "residual_mlp":
+        sys.exit("train.py: --depths is for a residual MLP (model.kind residual_mlp)")
+    for axis, values in (("width", args.widths), ("depth", args.depths), ("lr", args.lrs), ("seeds", args.seeds)):
         if values:
             spec["sweep"][axis] = values
     if args.steps:
@@ -356,9 +379,10 @@ def init_members(path, grid):
         doc = json.load(f)
     stored = doc["members"]
     if len(stored) != len(grid) or any(
-            (s["width"], s["lr"], s["seed"]) != (member_width(m), m["lr"], m["seed"]) for s, m in zip(stored, grid)):
-        sys.exit(f"train.py: {path} holds other members than this sweep (width, lr, seed differ): export it from "
-                 "the same spec and overrides")
+            (s["width"], s.get("residual", {}).get("depth"), s["lr"], s["seed"]) !=
+            (member_width(m), m["depth"], m["lr"], m["seed"]) for s, m in zip(stored, grid)):
+        sys.exit(f"train.py: {path} holds other members than this sweep (width, depth, lr, seed differ): export it "
+                 "from the same spec and overrides")
     return stored
 
 
@@ -387,7 +411,9 @@ def main(argv):
     quiet = args.quiet or (setup.ddp and setup.rank > 0)
     for i in mine:
         start = time.time()
-        label = f"member {i + 1}/{len(grid)} n={member_width(grid[i])} lr={grid[i]['lr']:g} seed={grid[i]['seed']}" + \
+        depth = f" L={grid[i]['depth']}" if residual() else ""
+        label = f"member {i + 1}/{len(grid)} n={member_width(grid[i])}{depth} lr={grid[i]['lr']:g} " \
+            f"seed={grid[i]['seed']}" + \
             (f" (process {setup.rank})" if setup.world > 1 and not setup.ddp else "")
         run, series = train_member(grid[i], member_data(grid[i]), setup, inits[i],
                                    Progress(label, RUN_SPEC["schedule"]["steps"], quiet))
