@@ -69,7 +69,7 @@ Value anchor_set(const AnchorSet& s) {
 }
 
 // A residual net's depth rule as it applies to one member: L blocks of k weights, exponents α, γ.
-struct DepthFactors {
+struct ResidualFactors {
   int L = 0, k = 1;
   DepthExponents e;
   double branch() const { return std::pow(double(L), -e.alpha); }  // L^-α, on each block's last weight
@@ -77,14 +77,14 @@ struct DepthFactors {
   bool block(int l) const { return l >= 1 && l <= L * k; }
 };
 
-DepthFactors depth_factors(const ExperimentSpec& s, const Mlp& m) {
+ResidualFactors depth_factors(const ExperimentSpec& s, const Mlp& m) {
   const ParametrizationSpec& p = s.parametrization;
   const int k = s.model.block_depth;
   return {residual_depth(m.dims(), k), k,
           depth_exponents(p.depth_rule, update_rule(s.optimizer.kind), {p.depth_alpha, p.depth_gamma})};
 }
 
-Value residual_description(const ExperimentSpec& s, const DepthFactors& d) {
+Value residual_description(const ExperimentSpec& s, const ResidualFactors& d) {
   Value o = Value::make_object();
   o.set("depth", Value::make_number(d.L));
   o.set("block_depth", Value::make_number(d.k));
@@ -122,7 +122,7 @@ Value member(const Member& run, const ExperimentSpec& s) {
   for (int d : m.dims()) dims.push(Value::make_number(d));
   o.set("dims", dims);
   const bool residual = s.model.kind == ModelKind::residual_mlp;
-  const DepthFactors depth = residual ? depth_factors(s, m) : DepthFactors{};
+  const ResidualFactors depth = residual ? depth_factors(s, m) : ResidualFactors{};
   if (residual) o.set("residual", residual_description(s, depth));
   Value layers = Value::make_array();
   for (int l = 0; l < m.layers(); l++) {

@@ -10,7 +10,7 @@
 // each block's weights in order; each layer then has "depth_multiplier" and "depth_lr_multiplier", the depth rule's
 // part of its multiplier and learning-rate multiplier (1 off the blocks), so the width rule's is the quotient. The net:
 //   h_1 = m_1 x W_1ᵀ;  per block with weights (A) or (A', A):  h ← h + m_A φ(N(h)) W_Aᵀ,  or
-//   h ← h + m_A φ(m_A' φ(N(h)) W_A'ᵀ) W_Aᵀ;  f = m_out h W_outᵀ (the stream itself, no φ)
+//   h ← h + m_A φ(m_A' φ(N(h)) W_A'ᵀ) W_Aᵀ;  f = m_out φ(h) W_outᵀ (φ of the last stream, not normalized)
 // with N(h) = (h − mean) / sqrt(var + 1e-5) over each row's units (LayerNorm without gain or bias) when block_norm,
 // else N(h) = h. act_rms/h<l> is the l-th preactivation in layer order (streams and a two-weight block's inner u).
 // Numbers are written so they read back bit-identical (json::write), so nothing is lost on the way.

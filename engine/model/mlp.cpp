@@ -113,10 +113,8 @@ void Mlp::add_skip(int l, int batch) {
   for (long i = 0; i < n; i++) h[i] += skip[i];
 }
 
-// The next layer's input from h_l (batch × n): x_l = φ(h_l), or φ(LN(h_l)) for a block's input under a pre-norm;
-// nothing for the last stream, which the residual readout reads as it is.
+// The next layer's input from h_l (batch × n): x_l = φ(h_l), or φ(LN(h_l)) for a block's input under a pre-norm.
 void Mlp::activate(int l, int batch) {
-  if (reads_stream(l + 1)) return;
   const int n = dims_[size_t(l) + 1];
   const double* z = h_[size_t(l)].data();
   if (block_input(l) && block_.norm) {
@@ -128,16 +126,13 @@ void Mlp::activate(int l, int batch) {
 }
 
 // ∂L/∂h_{l-1} into delta_ from ∂L/∂(layer l's input) in delta_prev_, undoing activate(l − 1): through φ' (and the
-// norm), or as it is into the readout's stream; a block's input stream adds the skip's share, ∂L/∂ of the block's
-// output (skip_delta_).
+// norm); a block's input stream adds the skip's share, ∂L/∂ of the block's output (skip_delta_).
 void Mlp::input_backward(int l, int batch) {
   const int i = l - 1, n = dims_[size_t(l)];
   const long count = long(batch) * n;
   const double* h = h_[size_t(i)].data();
   const double* x = x_[size_t(i)].data();
-  if (reads_stream(l)) {
-    std::copy(delta_prev_.begin(), delta_prev_.begin() + count, delta_.begin());
-  } else if (block_input(i) && block_.norm) {  // δ = LN'(h)ᵀ (∂L/∂x ⊙ φ'(LN(h)))
+  if (block_input(i) && block_.norm) {  // δ = LN'(h)ᵀ (∂L/∂x ⊙ φ'(LN(h)))
     const double* stats = norm_stats_[size_t(i)].data();
     activation_backward(act_, delta_prev_.data(), delta_prev_.data(), normed_[size_t(i)].data(), x, count,
                         act_param_);

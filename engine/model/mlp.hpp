@@ -50,10 +50,10 @@ class Mlp {
   // backward() zeroes their gradients (mask_gradients()). Call before init().
   void set_antisymmetric(bool on) { antisymmetric_ = on; }
   // Residual blocks (off by default): the hidden → hidden layers form blocks of `shape.layers` weights that add
-  // their input (the stream) to their output, and the readout reads the last stream itself, not φ of it:
+  // their input (the stream) to their output; the readout reads φ of the last stream, as a plain net's does:
   //   depth 1:  h_{l+1} = h_l + m_l · φ(N(h_l)) W_lᵀ
   //   depth 2:  h_{l+1} = h_l + m_l · φ(u_l) W_lᵀ,   u_l = m'_l · φ(N(h_l)) W'_lᵀ
-  //   f = m_out · h_{L+1} W_outᵀ
+  //   f = m_out · φ(h_{L+1}) W_outᵀ
   // N is a LayerNorm without gain or bias (shape.norm) or the identity. The hidden widths must be equal; the depth
   // rule's L^-α is in m_l. Sizes the norm's buffers here, not in the step loop.
   void set_residual(bool on, ResidualShape shape = {});
@@ -104,7 +104,6 @@ class Mlp {
   void input_backward(int l, int batch);
   const double* layer_input(int l) const {
     if (l == 0) return input_;
-    if (reads_stream(l)) return h_[size_t(l) - 1].data();
     return dropout_active_ ? dropped_[size_t(l) - 1].data() : x_[size_t(l) - 1].data();
   }
   bool hidden(int dim_index) const { return dim_index > 0 && dim_index + 1 < int(dims_.size()); }
@@ -130,8 +129,6 @@ class Mlp {
   bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers() && l % block_.layers == 0; }
   // h_l is a stream that a block reads (the last stream, layers() − 2, is the readout's).
   bool block_input(int l) const { return residual_ && l + 2 < layers() && l % block_.layers == 0; }
-  // Layer l is a residual net's readout: it reads the last stream h_{l-1}, not φ of it.
-  bool reads_stream(int l) const { return residual_ && l + 1 == layers(); }
   std::vector<std::vector<double>> normed_;      // per block input h_l with block_.norm: LN(h_l), φ's input
   std::vector<std::vector<double>> norm_stats_;  // and its rows' mean, then rstd (2 × batch)
   std::vector<double> skip_delta_;  // backward: ∂L/∂ of a block's output, which the skip passes to its input

@@ -12,7 +12,7 @@ The net, written here from the definition (not from the engine's code):
         z = LN(h) (torch's layer_norm without weight or bias, eps 1e-5) with block_norm, else h
         h ← h + m_A · φ(z) W_Aᵀ                         (one weight)
         h ← h + m_A · φ(m_A' · φ(z) W_A'ᵀ) W_Aᵀ         (two weights)
-    f = m_out · h W_outᵀ                                (the stream itself: no φ before the readout)
+    f = m_out · φ(h) W_outᵀ                             (φ of the last stream, not normalized)
 act_rms/h<i> is the i-th preactivation in layer order: the streams, and a two-weight block's inner m_A' φ(z) W_A'ᵀ.
 
 It also checks the exported factors (`muplay export-init`: each layer's multiplier and learning-rate multiplier,
@@ -135,7 +135,7 @@ def preactivations(ws, mults, act, x, k, norm):
             else:
                 h = h + pre
                 hs.append(h)
-    hs.append(mults[-1] * (h @ ws[-1].T))
+    hs.append(mults[-1] * (act(h) @ ws[-1].T))
     return hs
 
 
