@@ -149,6 +149,8 @@ double estimate_memory_bytes(const ExperimentSpec& s) {
       units *= 2;
     }
     double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
+    if (s.model.kind == ModelKind::residual_mlp && s.model.block_norm)  // LN(h) of each block's input stream
+      member += 8.0 * batch * dims[1] * residual_depth(dims, s.model.block_depth);
     if (s.precision == Precision::float32) member += float32_workspace_bytes(dims, batch);
     bytes += member;
   }
