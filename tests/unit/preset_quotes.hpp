@@ -220,6 +220,17 @@ inline Measure depth_eta_slope(int n) {
   };
 }
 
+// The slope of log₂ η* against log₂ width over every width's curve.
+inline Measure eta_star_width_slope() {
+  return [](const Runner& r) {
+    std::vector<double> widths, best;
+    for (const LrCurve& c : lr_curves(r)) {
+      widths.push_back(c.width);
+      best.push_back(c.best_lr);
+    }
+    return loglog_slope(widths, best);
+  };
+}
 // The grid learning rate with the lowest loss at width n, as log₂ η.
 inline Measure log2_grid_min(int n) {
   return [=](const Runner& r) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <ostream>
 
 #include "engine/analysis/lr_scan.hpp"
@@ -44,6 +45,27 @@ void expect_max_lr_bracketed(const Runner& runner, const ExperimentSpec& spec, c
   }
 }
 
+// The depth and Transformer coordinate checks (41-*, 46-*) take 5 small Adam steps to measure how far each layer
+// moves, not to train: their loss has not fallen yet. Their check instead: every member finishes (none diverges).
+// The width coordinate checks (10, 11: 10 SGD steps at lr 0.5) do lower the loss and keep the usual check.
+bool is_coordinate_check(const ExperimentSpec& s) {
+  const bool probes = std::count(s.metrics.begin(), s.metrics.end(), "act_delta_rms") > 0 ||
+                      std::count(s.metrics.begin(), s.metrics.end(), "transformer_coords") > 0;
+  return probes && s.schedule.steps <= 5;
+}
+
+void expect_all_finish(const Runner& runner, const std::string& path) {
+  for (const auto& run : runner.members()) EXPECT_EQ(run->status(), RunStatus::finished) << path << " " << run->label();
+}
+
+// A member's label without its " lr=…" field: the net and seed it trains.
+std::string without_lr(std::string label) {
+  const size_t at = label.find(" lr=");
+  if (at == std::string::npos) return label;
+  const size_t end = label.find(' ', at + 1);
+  return label.erase(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
 }  // namespace
 
 void PrintTo(const PresetFile& p, std::ostream* os) { *os << p.path; }
@@ -67,14 +89,19 @@ TEST_P(PresetTrains, LossFalls) {
   Runner runner(r.spec, MUPLAY_FASHION_MNIST_DIR);
   while (runner.step()) {}
   if (p.path.find("-max-lr-") != std::string::npos) return expect_max_lr_bracketed(runner, r.spec, p.path);
-  int finished = 0;
+  if (is_coordinate_check(r.spec)) return expect_all_finish(runner, p.path);
+  // A sweep over learning rates starts below the rates that train on purpose (the left arm of the loss-vs-lr
+  // curve): there the member of each net and seed with the lowest final loss must train.
+  std::map<std::string, double> best_fall;  // the net's label without its lr → the smallest last/first loss ratio
   for (const auto& run : runner.members()) {
     if (run->status() != RunStatus::finished) continue;
-    finished++;
     const auto& loss = run->find_series("train_loss")->values;
-    EXPECT_LT(loss.back(), 0.9 * loss.front()) << p.path << " " << run->label();
+    const std::string net = r.spec.sweep.lr.size() > 1 ? without_lr(run->label()) : run->label();
+    const double fall = loss.back() / loss.front();
+    best_fall[net] = best_fall.count(net) ? std::min(best_fall[net], fall) : fall;
   }
-  EXPECT_GE(finished, 1) << p.path;
+  EXPECT_GE(best_fall.size(), 1u) << p.path;
+  for (const auto& [net, fall] : best_fall) EXPECT_LT(fall, 0.9) << p.path << " " << net;
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, PresetTrains, ::testing::ValuesIn(all_presets()),

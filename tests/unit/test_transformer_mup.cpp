@@ -19,6 +19,7 @@
 #include "engine/analysis/analysis.hpp"
 #include "engine/analysis/lr_transfer.hpp"
 #include "engine/run/runner.hpp"
+#include "engine/spec/spec.hpp"
 
 namespace {
 
@@ -33,6 +34,7 @@ ExperimentSpec anchor_transformer(Preset preset) {
   s.model.transformer.layers = 2;
   s.model.transformer.heads = 2;
   s.model.transformer.d_ff = 256;  // 4 · d_model: a width sweep keeps the ratio
+  s.model.transformer.init = InitScheme::pytorch;  // SP: PyTorch's defaults; μP: its own table
   s.parametrization.preset = preset;
   s.task.kind = TaskKind::anchor;
   s.task.train_size = 256;
@@ -72,6 +74,7 @@ TEST(TransformerMup, CoordinateCheck) {
     s.schedule.batch_size = 32;
     s.schedule.record_every = 1;
     s.metrics = {"train_loss", "transformer_coords"};
+    ASSERT_TRUE(check_spec(s).empty()) << check_spec(s)[0];
     Runner runner(s);
     while (runner.step()) {}
     for (const char* change : kChanges) {
@@ -100,6 +103,7 @@ double width_transfer_slope(Preset preset, double start) {
     s.schedule.batch_size = 32;
     s.schedule.record_every = 200;
     s.sweep.width = {width};
+    EXPECT_TRUE(check_spec(s).empty()) << check_spec(s)[0];
     const LrCurve c = bracket_best_lr(s, "", start, 12);
     std::printf("  %s d_model=%-4d log2 eta* %+.2f  best loss %.4f %s |", preset_name(preset), width,
                 std::log2(c.best_lr), c.best_loss, c.bracketed ? "" : "(not bracketed)");
