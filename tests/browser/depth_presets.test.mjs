@@ -1,0 +1,81 @@
+// The depth presets as shipped, in the page: each is picked from the preset list and trained to its end, and what
+// the *vs depth* tab draws is checked against the numbers its description quotes (tests/unit/test_preset_quotes.cpp
+// checks the same numbers on a native run):
+// - 41, the coordinate check in depth: the last stream's change at step 5 against L, slope +2.4 under the standard
+//   rule, +0.02 under Depth-μP; both drawn together (the standard rule's result file imported beside Depth-μP's run);
+// - 42, depth transfer with SGD: η* per depth, 2^0.52 … 2^-6.28 (standard) against 2^0.95, 2^1.06, 2^0.89, 2^0.92
+//   (Depth-μP), side by side in the same way.
+// Screenshots: build/screenshots/preset-41-*.png, preset-42-*.png. The page's training times are logged.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
+import { click, plots } from './ui_driver.mjs';
+
+const T = { timeout: 900_000 };
+let pg;
+before(async () => { pg = await openPlayground(); }, T);
+after(async () => { await pg?.close(); });
+
+const importResult = async (name, result) => {
+  await pg.page.setInputFiles('#import-file',
+    { name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(result)) });
+  await pg.page.waitForFunction(() => JSON.parse(window.muplay.muplay_imports()).length >= 1);
+};
+
+function loglogSlope(xs, ys) {
+  const lx = xs.map(Math.log), ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
+  let sxy = 0, sxx = 0;
+  for (let i = 0; i < lx.length; i++) {
+    sxy += (lx[i] - mx) * (ly[i] - my);
+    sxx += (lx[i] - mx) ** 2;
+  }
+  return sxy / sxx;
+}
+
+// The page's curve named `name` (the page's own run) or `<import>: name` (the imported file's).
+const curveNamed = (plot, name, imported) =>
+  plot.curves.find((c) => (imported ? c.name.endsWith(`: ${name}`) : c.name === name));
+
+test('41: the coordinate check in depth, standard beside Depth-muP', T, async () => {
+  const { page } = pg;
+  const standard = await runPreset(page, /41-depth-coord-check-standard/, () => {});
+  await runPreset(page, /41-depth-coord-check-depth-mup/, () => {});
+  await importResult('41-standard.result.json', standard);
+  await click(page, 'vs depth', { window: 'right' });
+  await waitFrames(page, 5);
+  const [plot] = await plots(page, / vs depth L \(geometric mean over seeds\)$/);
+  assert.ok(plot, 'the quantity-vs-L plot');
+  const mine = plot.curves.find((c) => c.name.startsWith('depth_mup'));
+  const theirs = plot.curves.find((c) => c.name.includes(': standard'));
+  assert.ok(mine && theirs, JSON.stringify(plot.curves.map((c) => c.name)));
+  assert.deepEqual(mine.x, [2, 4, 8, 16, 32]);
+  const flat = loglogSlope(mine.x, mine.y), grows = loglogSlope(theirs.x, theirs.y);
+  console.log(`41 at step 5: Depth-muP slope ${flat.toFixed(3)}, standard ${grows.toFixed(3)}`);
+  assert.ok(Math.abs(flat - 0.02) <= 0.005, `Depth-muP slope ${flat}`);
+  assert.ok(Math.abs(grows - 2.4) <= 0.05, `standard slope ${grows}`);
+  await screenshot(page, 'preset-41-depth-coord-check');
+  assert.deepEqual(pg.errors, []);
+});
+
+test('42: depth transfer with SGD, eta* per depth, standard beside Depth-muP', T, async () => {
+  const { page } = pg;
+  const standard = await runPreset(page, /42-depth-transfer-sgd-standard/, () => {});
+  await runPreset(page, /42-depth-transfer-sgd-depth-mup/, () => {});
+  await importResult('42-standard.result.json', standard);
+  await click(page, 'vs depth', { window: 'right' });
+  await click(page, 'eta* vs L');
+  await waitFrames(page, 5);
+  const [eta] = await plots(page, /^eta\* vs depth L/);
+  assert.ok(eta, 'the eta* plot');
+  const log2 = (c) => c.y.map((y) => Math.log2(y));
+  const mine = curveNamed(eta, 'depth_mup n=128', false), theirs = curveNamed(eta, 'standard n=128', true);
+  assert.ok(mine && theirs, JSON.stringify(eta.curves.map((c) => c.name)));
+  const quoted = { mine: [0.95, 1.06, 0.89, 0.92], theirs: [0.52, null, null, -6.28] };
+  log2(mine).forEach((v, i) => assert.ok(Math.abs(v - quoted.mine[i]) <= 0.005, `Depth-muP L=${mine.x[i]}: ${v}`));
+  log2(theirs).forEach((v, i) => quoted.theirs[i] === null
+    || assert.ok(Math.abs(v - quoted.theirs[i]) <= 0.005, `standard L=${theirs.x[i]}: ${v}`));
+  console.log(`42 log2 eta*: Depth-muP ${log2(mine).map((v) => v.toFixed(2))}, standard ${log2(theirs).map((v) => v.toFixed(2))}`);
+  await screenshot(page, 'preset-42-depth-transfer-sgd');
+  assert.deepEqual(pg.errors, []);
+});
