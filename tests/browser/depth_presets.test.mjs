@@ -8,7 +8,7 @@
 // Screenshots: build/screenshots/preset-41-*.png, preset-42-*.png. The page's training times are logged.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
+import { loglogSlope, openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
 import { click, plots } from './ui_driver.mjs';
 
 const T = { timeout: 900_000 };
@@ -21,17 +21,6 @@ const importResult = async (name, result) => {
     { name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(result)) });
   await pg.page.waitForFunction(() => JSON.parse(window.muplay.muplay_imports()).length >= 1);
 };
-
-function loglogSlope(xs, ys) {
-  const lx = xs.map(Math.log), ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
-  let sxy = 0, sxx = 0;
-  for (let i = 0; i < lx.length; i++) {
-    sxy += (lx[i] - mx) * (ly[i] - my);
-    sxx += (lx[i] - mx) ** 2;
-  }
-  return sxy / sxx;
-}
 
 // The page's curve named `name` (the page's own run) or `<import>: name` (the imported file's).
 const curveNamed = (plot, name, imported) =>

@@ -14,7 +14,7 @@
 // Screenshots: build/screenshots/depth-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickImGui, openPlayground, screenshot, waitFrames } from './harness.mjs';
+import { clickImGui, loglogSlope, openPlayground, screenshot, waitFrames } from './harness.mjs';
 import { centre, click, drawn, findItem, plots } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
@@ -57,18 +57,6 @@ async function openAndRun(spec) {
 }
 
 // --- The view's arithmetic, redone from the result document -------------------------------------------------------
-
-// Least-squares slope of log y on log x (engine/analysis/analysis.hpp's loglog_slope).
-function loglogSlope(xs, ys) {
-  const lx = xs.map(Math.log), ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
-  let sxy = 0, sxx = 0;
-  for (let i = 0; i < lx.length; i++) {
-    sxy += (lx[i] - mx) * (ly[i] - my);
-    sxx += (lx[i] - mx) ** 2;
-  }
-  return sxy / sxx;
-}
 
 const geometricMean = (values) => Math.exp(values.reduce((a, v) => a + Math.log(v), 0) / values.length);
 const near = (a, b, rel, what) => assert.ok(Math.abs(a - b) <= rel * Math.abs(b), `${what}: drawn ${a}, data ${b}`);

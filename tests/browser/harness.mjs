@@ -110,3 +110,15 @@ export async function runPreset(page, pattern, edit) {
   console.log(`${pattern.source}: ${((Date.now() - start) / 1000).toFixed(1)} s`);
   return JSON.parse(await page.evaluate(() => window.muplay.muplay_get_results()));
 }
+
+// Least-squares slope of log y on log x (engine/analysis/analysis.hpp's loglog_slope).
+export function loglogSlope(xs, ys) {
+  const lx = xs.map(Math.log), ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
+  let sxy = 0, sxx = 0;
+  for (let i = 0; i < lx.length; i++) {
+    sxy += (lx[i] - mx) * (ly[i] - my);
+    sxx += (lx[i] - mx) ** 2;
+  }
+  return sxy / sxx;
+}

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, openPlayground, screenshot, waitFrames, stepOnce } from './harness.mjs';
+import { ROOT, loglogSlope, openPlayground, screenshot, waitFrames, stepOnce } from './harness.mjs';
 import { click, drawn } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
@@ -46,18 +46,6 @@ after(async () => {
 const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
 const json = async (name, ...args) => JSON.parse(await call(name, ...args));
 const pick = (name, text) => pg.page.setInputFiles('#import-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
-
-// Least-squares slope of log y on log x (engine/analysis/analysis.hpp's loglog_slope).
-function loglogSlope(xs, ys) {
-  const lx = xs.map(Math.log), ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
-  let sxy = 0, sxx = 0;
-  for (let i = 0; i < lx.length; i++) {
-    sxy += (lx[i] - mx) * (ly[i] - my);
-    sxx += (lx[i] - mx) ** 2;
-  }
-  return sxy / sxx;
-}
 
 const close = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 
