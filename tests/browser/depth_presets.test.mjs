@@ -16,10 +16,12 @@ let pg;
 before(async () => { pg = await openPlayground(); }, T);
 after(async () => { await pg?.close(); });
 
+const imports = async () => JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_imports())).length;
 const importResult = async (name, result) => {
+  const before = await imports();
   await pg.page.setInputFiles('#import-file',
     { name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(result)) });
-  await pg.page.waitForFunction(() => JSON.parse(window.muplay.muplay_imports()).length >= 1);
+  await pg.page.waitForFunction((n) => JSON.parse(window.muplay.muplay_imports()).length > n, before);
 };
 
 // The page's curve named `name` (the page's own run) or `<import>: name` (the imported file's).
