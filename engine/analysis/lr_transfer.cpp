@@ -16,12 +16,6 @@ double final_value(const Member& run, const std::string& series) {
   return std::isfinite(s->values.back()) ? s->values.back() : kInf;
 }
 
-// A residual MLP member's number of blocks, else 0.
-int member_depth(const Runner& runner, const Member& run) {
-  if (runner.spec().model.kind != ModelKind::residual_mlp) return 0;
-  return run.coords().depth > 0 ? run.coords().depth : runner.spec().model.depth;
-}
-
 // The spec's one net at one learning rate: a curve of one point (the loss's mean over seeds).
 LrCurve mean_over_seeds_at(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, double lr) {
   ExperimentSpec s = spec;
@@ -66,7 +60,8 @@ void fit_best_lr(LrCurve& c) {
 std::vector<LrCurve> lr_curves(const Runner& runner, const std::string& series) {
   std::vector<LrPoint> points;
   for (const auto& run : runner.members())
-    points.push_back({run->width(), run->coords().lr, final_value(*run, series), member_depth(runner, *run)});
+    points.push_back(
+        {run->width(), run->coords().lr, final_value(*run, series), member_depth(runner.spec(), run->coords())});
   return lr_curves(points);
 }
 

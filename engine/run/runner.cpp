@@ -203,7 +203,7 @@ json::Value Runner::results() const {
     Value run = Value::make_object();
     run.set("width", Value::make_number(r->width()));
     if (spec_.model.kind == ModelKind::residual_mlp)
-      run.set("depth", Value::make_number(r->coords().depth > 0 ? r->coords().depth : spec_.model.depth));
+      run.set("depth", Value::make_number(member_depth(spec_, r->coords())));
     run.set("lr", Value::make_number(r->coords().lr));
     run.set("seed", Value::make_number(double(r->coords().seed)));
     if (r->transformer()) {

@@ -129,6 +129,11 @@ double float32_workspace_bytes(const std::vector<int>& dims, int batch) {
 
 }  // namespace
 
+int member_depth(const ExperimentSpec& s, const MemberCoords& c) {
+  if (s.model.kind != ModelKind::residual_mlp) return 0;
+  return c.depth > 0 ? c.depth : s.model.depth;
+}
+
 double estimate_memory_bytes(const ExperimentSpec& s) {
   if (s.model.kind == ModelKind::transformer) return estimate_transformer_memory_bytes(s);
   const int batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;

@@ -116,6 +116,8 @@ size_t sweep_size(const ExperimentSpec& s);
 // Every member of the sweep, in the order the Runner trains them: by width, depth, lr, weight decay, γ, phase point
 // and seed, the seed varying fastest.
 std::vector<MemberCoords> sweep_members(const ExperimentSpec& s);
+// A residual MLP member's number of blocks (its sweep.depth value, else model.depth); 0 for every other model.
+int member_depth(const ExperimentSpec& s, const MemberCoords& c);
 
 // Estimated bytes of memory the whole sweep needs (parameters, optimizer state, activations, data).
 double estimate_memory_bytes(const ExperimentSpec& s);

@@ -173,18 +173,13 @@ inline Measure log2_eta_star(int n) {
     throw std::runtime_error("no lr curve at width " + std::to_string(n));
   };
 }
-// A residual MLP's depth L (model.depth as written when the sweep has no depth axis).
-inline int depth_of(const Runner& r, const Member& m) {
-  return m.coords().depth > 0 ? m.coords().depth : r.spec().model.depth;
-}
-
 // The *vs depth* view's slope: log-log slope against L of `metric`'s last stream, "<metric>/h{L+1}", at record
 // `record` (geometric mean over seeds).
 inline Measure depth_slope(const std::string& metric, int record) {
   return [=](const Runner& r) {
     std::map<int, std::pair<double, int>> log_sums;  // depth → Σ log value, count
     for (const auto& m : r.members()) {
-      const int L = depth_of(r, *m);
+      const int L = member_depth(r.spec(), m->coords());
       const double v = series(*m, metric + "/h" + std::to_string(L + 1)).values.at(size_t(record));
       log_sums[L].first += std::log(v);
       log_sums[L].second++;
