@@ -49,11 +49,32 @@ CanvasSize fit_canvas() {
   return s;
 }
 
-// ImGui 1.86 polls key state once per frame, so a tap that goes down and up between two frames (easy at a low frame
-// rate) would be lost. Key presses for the app's shortcuts are queued here as they happen, then passed on to ImGui.
+// ImGui 1.86 polls key state once per frame, so a tap that goes down and up between two frames would be lost: Enter
+// in a field, Ctrl+A. That is common here, not rare: the page trains for up to 50 ms before drawing a frame, and the
+// browser delivers the keydown and keyup that arrived meanwhile together. So a key pressed since the last frame keeps
+// its release until ImGui has seen it down once (release_deferred_keys, after ImGui::NewFrame). Key presses for the
+// app's shortcuts are queued as they happen.
+struct KeyRelease {
+  int key, scancode, mods;
+};
+std::vector<int> keys_unseen_down;            // pressed since the last ImGui::NewFrame
+std::vector<KeyRelease> deferred_releases;    // their releases, for after it
+
 void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  const bool unseen = std::find(keys_unseen_down.begin(), keys_unseen_down.end(), key) != keys_unseen_down.end();
+  if (action == GLFW_RELEASE && unseen) {
+    deferred_releases.push_back({key, scancode, mods});
+    return;
+  }
   ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+  if (action == GLFW_PRESS) keys_unseen_down.push_back(key);
   if (action == GLFW_PRESS || action == GLFW_REPEAT) the_app().pressed_keys.push_back(key);
+}
+
+void release_deferred_keys(GLFWwindow* window) {
+  keys_unseen_down.clear();
+  for (const KeyRelease& r : deferred_releases) ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
+  deferred_releases.clear();
 }
 
 // Emscripten 3.1.6's GLFW hands ImGui the DOM wheel event's raw deltaY: pixels (Chromium sends 100 a notch) with the
@@ -118,6 +139,7 @@ void frame() {
 
   drawn_begin_frame();
   ImGui::NewFrame();
+  release_deferred_keys(glfwGetCurrentContext());
   draw_ui(app);
   ImGui::Render();
   drawn_end_frame();

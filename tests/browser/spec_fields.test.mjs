@@ -1,10 +1,11 @@
 // The spec editor's combo boxes offer the engine's names (spec_field_choices, engine/spec/spec.hpp): task.kind opens
 // on all nine task kinds, and its last, image_2d, is picked into the spec. Screenshot: build/screenshots/
-// spec-fields-task-kind.png (the open combo box).
+// spec-fields-task-kind.png (the open combo box). A key tapped between two frames (its keydown and keyup delivered
+// together, as while the page trains) still reaches the field: Enter applies a typed list.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPlayground, screenshot } from './harness.mjs';
-import { click, drawn } from './ui_driver.mjs';
+import { openPlayground, screenshot, waitFrames } from './harness.mjs';
+import { click, drawn, typeInto } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
 let pg;
@@ -25,5 +26,22 @@ test('the task.kind combo box offers every task kind, image_2d last', T, async (
   assert.equal(rows.at(-1), 'image_2d');
   await click(pg.page, 'image_2d', { window: '##Combo' });
   assert.equal(JSON.parse(await call('muplay_get_spec')).task.kind, 'image_2d');
+  assert.deepEqual(pg.errors, []);
+});
+
+test('Enter, down and up between two frames, applies the typed widths (ImGui 1.86 polls keys once a frame)', T, async () => {
+  const { page } = pg;
+  assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(SPEC))).ok, true);
+  await typeInto(page, '##model.widths', '8', { window: 'fields' });  // the field is drawn and in view
+  await click(page, '##model.widths', { window: 'fields' });  // selects all it holds
+  await page.keyboard.type('24', { delay: 20 });
+  await waitFrames(page, 2);
+  // One task dispatches both, so no frame can fall between them (emscripten's GLFW reads keyCode).
+  await page.evaluate(() => {
+    for (const type of ['keydown', 'keyup'])
+      window.dispatchEvent(new KeyboardEvent(type, { key: 'Enter', code: 'Enter', keyCode: 13, bubbles: true }));
+  });
+  await waitFrames(page, 3);
+  assert.deepEqual(JSON.parse(await call('muplay_get_spec')).model.widths, [24]);
   assert.deepEqual(pg.errors, []);
 });
