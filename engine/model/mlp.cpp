@@ -113,7 +113,8 @@ void Mlp::add_skip(int l, int batch) {
   for (long i = 0; i < n; i++) h[i] += skip[i];
 }
 
-// The next layer's input from h_l (batch × n): x_l = φ(h_l), or φ(LN(h_l)) for a block's input under a pre-norm.
+// The next layer's input from h_l (batch × n): x_l = φ(h_l), or φ(LN(h_l)) for a block's input under a pre-norm, or
+// h_l itself for a residual net's readout.
 void Mlp::activate(int l, int batch) {
   const int n = dims_[size_t(l) + 1];
   const double* z = h_[size_t(l)].data();
@@ -122,7 +123,7 @@ void Mlp::activate(int l, int batch) {
     layernorm_forward(normed_[size_t(l)].data(), stats, stats + batch, z, nullptr, nullptr, batch, n);
     z = normed_[size_t(l)].data();
   }
-  activation_forward(act_, x_[size_t(l)].data(), z, long(batch) * n, act_param_);
+  activation_forward(activation_after(l), x_[size_t(l)].data(), z, long(batch) * n, act_param_);
 }
 
 // ∂L/∂h_{l-1} into delta_ from ∂L/∂(layer l's input) in delta_prev_, undoing activate(l − 1): through φ' (and the
@@ -139,7 +140,7 @@ void Mlp::input_backward(int l, int batch) {
     std::fill(delta_.begin(), delta_.begin() + count, 0.0);
     layernorm_backward(delta_.data(), nullptr, nullptr, delta_prev_.data(), h, nullptr, stats, stats + batch, batch, n);
   } else {
-    activation_backward(act_, delta_.data(), delta_prev_.data(), h, x, count, act_param_);
+    activation_backward(activation_after(i), delta_.data(), delta_prev_.data(), h, x, count, act_param_);
   }
   if (block_input(i))
     for (long k = 0; k < count; k++) delta_[size_t(k)] += skip_delta_[size_t(k)];

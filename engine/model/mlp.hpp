@@ -50,10 +50,11 @@ class Mlp {
   // backward() zeroes their gradients (mask_gradients()). Call before init().
   void set_antisymmetric(bool on) { antisymmetric_ = on; }
   // Residual blocks (off by default): the hidden → hidden layers form blocks of `shape.layers` weights that add
-  // their input (the stream) to their output; the readout reads φ of the last stream, as a plain net's does:
+  // their input (the stream) to their output; φ acts only inside the blocks, and the readout reads the last stream
+  // itself (Tensor Programs VI's and Bordelon et al.'s form):
   //   depth 1:  h_{l+1} = h_l + m_l · φ(N(h_l)) W_lᵀ
   //   depth 2:  h_{l+1} = h_l + m_l · φ(u_l) W_lᵀ,   u_l = m'_l · φ(N(h_l)) W'_lᵀ
-  //   f = m_out · φ(h_{L+1}) W_outᵀ
+  //   f = m_out · h_{L+1} W_outᵀ
   // N is a LayerNorm without gain or bias (shape.norm) or the identity. The hidden widths must be equal; the depth
   // rule's L^-α is in m_l. Sizes the norm's buffers here, not in the step loop.
   void set_residual(bool on, ResidualShape shape = {});
@@ -129,6 +130,8 @@ class Mlp {
   bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers() && l % block_.layers == 0; }
   // h_l is a stream that a block reads (the last stream, layers() − 2, is the readout's).
   bool block_input(int l) const { return residual_ && l + 2 < layers() && l % block_.layers == 0; }
+  // The activation between h_l and the next layer: none before a residual net's readout.
+  Activation activation_after(int l) const { return residual_ && l + 2 == layers() ? Activation::linear : act_; }
   std::vector<std::vector<double>> normed_;      // per block input h_l with block_.norm: LN(h_l), φ's input
   std::vector<std::vector<double>> norm_stats_;  // and its rows' mean, then rstd (2 × batch)
   std::vector<double> skip_delta_;  // backward: ∂L/∂ of a block's output, which the skip passes to its input

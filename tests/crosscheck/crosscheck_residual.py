@@ -135,7 +135,7 @@ def preactivations(ws, mults, act, x, k, norm):
             else:
                 h = h + pre
                 hs.append(h)
-    hs.append(mults[-1] * (act(h) @ ws[-1].T))
+    hs.append(mults[-1] * (h @ ws[-1].T))
     return hs
 
 

@@ -83,7 +83,7 @@ class Mlp(torch.nn.Module):
 class ResidualMlp(Mlp):
     """model.kind residual_mlp: h = m_1 · (x W_1ᵀ), then L blocks of block_depth (k) weights that add to the stream,
         k = 1:  h ← h + m · φ(N(h)) Wᵀ          k = 2:  h ← h + m · φ(m' · φ(N(h)) W'ᵀ) Wᵀ
-    and the readout f = m_out · (φ(h) W_outᵀ) of the last stream. N is a LayerNorm without gain or bias (block_norm,
+    and the readout f = m_out · (h W_outᵀ) of the last stream itself (no φ). N is a LayerNorm without gain or bias (block_norm,
     eps 1e-5) or the identity. preactivations() lists the streams and a two-weight block's inner m' φ(N(h)) W'ᵀ in
     layer order, as the engine names them (h1, h2, …, f)."""
 
@@ -103,7 +103,7 @@ class ResidualMlp(Mlp):
             last = first + self.block_depth - 1
             h = h + m[last] * (u @ w[last].T)
             hs.append(h)
-        hs.append(m[-1] * (self.phi(h) @ w[-1].T))
+        hs.append(m[-1] * (h @ w[-1].T))
         return hs
 
 
