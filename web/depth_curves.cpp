@@ -43,8 +43,8 @@ DepthSource page_source(const Runner& runner, const std::string& loss) {
   DepthSource s;
   s.rule = page_rule(runner.spec().parametrization);
   for (const auto& m : runner.members()) {
-    const int depth = m->coords().depth > 0 ? m->coords().depth : runner.spec().model.depth;
-    s.runs.push_back({m->width(), depth, m->coords().lr, &m->recorded_steps(), &m->series()});
+    s.runs.push_back({m->width(), member_depth(runner.spec(), m->coords()), m->coords().lr, &m->recorded_steps(),
+                      &m->series()});
   }
   if (runner.spec().sweep.lr.size() >= 2) s.fits = lr_curves(runner, loss);
   return s;
