@@ -16,7 +16,6 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
   auto& up = g.phases[MlpGpuPlan::update];
   const std::vector<int>& dims = mlp.dims();
   const int layers = mlp.layers(), d_in = dims.front(), d_out = dims.back();
-  const int act = int(mlp.activation());
   const bool full_batch = batch == train_size;
 
   p.train_x = g.add_buffer(long(train_size) * d_in);
@@ -45,26 +44,27 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
   auto bias = [&](int l) { return biased ? p.weights[size_t(layers + l)] : no_bias; };
   auto bias_multiplier = [&](int l) { return biased ? float(mlp.bias_scaling()[size_t(l)].multiplier) : 1.0f; };
 
-  // A residual net (Mlp::set_residual): one width n, blocks of k weights. Its pre-norm is a LayerNorm without gain or
+  // A residual net (Mlp::set_residual): one width, blocks of k weights. Its pre-norm is a LayerNorm without gain or
   // bias: the layernorm kernels with γ = 1 (p.ones, which the host fills) and β = 0 (a buffer nothing writes).
   const bool residual = mlp.residual(), norm = residual && mlp.residual_shape().norm;
-  const int k = mlp.residual_shape().layers, n = dims[1];
+  const int k = mlp.residual_shape().layers, width = dims[1];
   int zeros = -1;
   if (norm) {
-    p.ones = g.add_buffer(n);
-    zeros = g.add_buffer(n);
+    p.ones = g.add_buffer(width);
+    zeros = g.add_buffer(width);
   }
   std::vector<int> normed(size_t(layers), -1), mean(size_t(layers), -1), rstd(size_t(layers), -1);
   // h_l is the last stream, which the readout reads as it is (no φ, no norm).
   auto readout_input = [&](int l) { return residual && l + 2 == layers; };
   // LN(h_l) of a block's input stream, keeping each row's mean and rstd for the backward pass.
   auto layernorm = [&](int l, int h_l) {
-    normed[size_t(l)] = g.add_buffer(long(batch) * n);
-    mean[size_t(l)] = g.add_buffer(batch);
-    rstd[size_t(l)] = g.add_buffer(batch);
-    fb.push_back({GpuKernel::layernorm_forward, {h_l, p.ones, zeros, normed[size_t(l)], mean[size_t(l)], rstd[size_t(l)]},
-                  {u(batch), u(n)}, {float(kLayerNormEps)}});
-    return normed[size_t(l)];
+    const size_t i = size_t(l);
+    normed[i] = g.add_buffer(long(batch) * width);
+    mean[i] = g.add_buffer(batch);
+    rstd[i] = g.add_buffer(batch);
+    fb.push_back({GpuKernel::layernorm_forward, {h_l, p.ones, zeros, normed[i], mean[i], rstd[i]},
+                  {u(batch), u(width)}, {float(kLayerNormEps)}});
+    return normed[i];
   };
 
   // Forward: h_l = m_l · x_{l-1} W_lᵀ (+ m'_l b_l), x_l = phi(h_l). A residual net adds the skip at the end of each
@@ -84,10 +84,10 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
     }
     const int z = norm && mlp.block_input(l) ? layernorm(l, h.back()) : h.back();
     // The output layer's bias is added in place (h is f); its linear "activation" goes to a scratch buffer.
+    const Activation a = output ? Activation::linear : mlp.activation_after(l);
     inputs.push_back(g.add_buffer(long(batch) * fan_out));
     fb.push_back({GpuKernel::bias_act_forward, {bias(l), z, inputs.back()},
-                  {u(batch), u(fan_out), output ? u(int(Activation::linear)) : u(act), biased ? 1u : 0u},
-                  {bias_multiplier(l)}});
+                  {u(batch), u(fan_out), u(int(a)), biased ? 1u : 0u}, {bias_multiplier(l)}});
   }
 
   // Loss and ∂L/∂f, then the batch loss into the step's slot.
@@ -126,7 +126,7 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
     delta = prev;
     if (normed_i >= 0) {  // dx is free again: it takes LN'(h)ᵀ prev
       fb.push_back({GpuKernel::layernorm_backward, {h[size_t(i)], p.ones, prev, mean[size_t(i)], rstd[size_t(i)], dx},
-                    {u(batch), u(n)}, {}});
+                    {u(batch), u(width)}, {}});
       delta = dx;
     }
     if (mlp.block_input(i)) fb.push_back({GpuKernel::add_into, {skip_delta, delta}, {u(count)}, {}});
