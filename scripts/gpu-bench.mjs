@@ -108,6 +108,7 @@ async function timePlan(gpu, doc, reps) {
     gpu.write(id, doc.train_labels, ids(doc.train_size, doc.outputs));
   }
   gpu.write(id, doc.step, new Float32Array([0, 0.1, 0.001, 1]));  // loss slot, 1 − β1^t, 1 − β2^t, lr factor
+  if (doc.ones >= 0) gpu.write(id, doc.ones, new Float32Array(doc.plan.buffers[doc.ones]).fill(1));  // a residual net's LN gain
   if (doc.batch_index >= 0) gpu.write(id, doc.batch_index, Float32Array.from({ length: doc.batch }, (_, i) => (i * 7) % doc.train_size));
   const steps = async (n) => {
     for (let t = 0; t < n; t++) {

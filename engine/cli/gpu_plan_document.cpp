@@ -20,6 +20,7 @@ json::Value mlp_gpu_plan_document(const ExperimentSpec& spec, const std::string&
   doc.set("plan", plan_to_json(p.plan));
   doc.set("step", json::Value::make_number(p.step));
   doc.set("batch_index", json::Value::make_number(p.batch_index));
+  doc.set("ones", json::Value::make_number(p.ones));
   doc.set("train_size", json::Value::make_number(train_size));
   doc.set("batch", json::Value::make_number(batch));
   doc.set("flops_per_step", json::Value::make_number(flops));

@@ -58,6 +58,14 @@ class Mlp {
   // N is a LayerNorm without gain or bias (shape.norm) or the identity. The hidden widths must be equal; the depth
   // rule's L^-α is in m_l. Sizes the norm's buffers here, not in the step loop.
   void set_residual(bool on, ResidualShape shape = {});
+  bool residual() const { return residual_; }
+  const ResidualShape& residual_shape() const { return block_; }
+  // Layer l ends a residual block: its output adds the stream h_{l-k} (k = block_.layers).
+  bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers() && l % block_.layers == 0; }
+  // h_l is a stream that a block reads (the last stream, layers() − 2, is the readout's).
+  bool block_input(int l) const { return residual_ && l + 2 < layers() && l % block_.layers == 0; }
+  // The activation between h_l and the next layer: none before a residual net's readout.
+  Activation activation_after(int l) const { return residual_ && l + 2 == layers() ? Activation::linear : act_; }
   // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
   // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
   void mask_gradients();
@@ -126,12 +134,6 @@ class Mlp {
   bool antisymmetric_ = false;
   bool residual_ = false;
   ResidualShape block_;
-  // Layer l ends a residual block: its output adds the stream h_{l-k} (k = block_.layers).
-  bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers() && l % block_.layers == 0; }
-  // h_l is a stream that a block reads (the last stream, layers() − 2, is the readout's).
-  bool block_input(int l) const { return residual_ && l + 2 < layers() && l % block_.layers == 0; }
-  // The activation between h_l and the next layer: none before a residual net's readout.
-  Activation activation_after(int l) const { return residual_ && l + 2 == layers() ? Activation::linear : act_; }
   std::vector<std::vector<double>> normed_;      // per block input h_l with block_.norm: LN(h_l), φ's input
   std::vector<std::vector<double>> norm_stats_;  // and its rows' mean, then rstd (2 × batch)
   std::vector<double> skip_delta_;  // backward: ∂L/∂ of a block's output, which the skip passes to its input

@@ -20,7 +20,6 @@ std::string mlp_cpu_only(const ExperimentSpec& s) {
   if (s.model.asi) return "model.asi";
   if (s.model.dropout > 0) return "model.dropout";
   if (s.task.gradient_loss) return "task.gradient_loss";
-  if (s.model.kind == ModelKind::residual_mlp) return "a residual_mlp";
   return "";
 }
 

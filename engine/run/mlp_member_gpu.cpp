@@ -31,6 +31,10 @@ void MlpMember::start_on(GpuDevice* device, const std::string& why_none) {
   } else {
     upload_floats(*device, g->plan, p.train_targets, train.y.data(), long(train.y.size()), g->upload);
   }
+  if (p.ones >= 0) {
+    g->upload.assign(size_t(p.plan.buffers[size_t(p.ones)]), 1.0f);
+    device->write(g->plan, p.ones, g->upload.data(), long(g->upload.size()));
+  }
   const std::vector<TensorSlice> tensors = layer_slices(mlp_);
   for (size_t i = 0; i < tensors.size(); i++) {
     upload_floats(*device, g->plan, p.weights[i], mlp_.params().data() + tensors[i].offset, tensors[i].size, g->upload);
