@@ -431,6 +431,27 @@ test('an MLP with biases in every layer (model.biases, μP: multipliers √n) on
   assert.notEqual(biased.at(-1), plain.at(-1));  // the biases took part
 });
 
+// A residual MLP (model.kind residual_mlp) on the MLP's plan: skips (add_into), two-weight blocks, the pre-norm (the
+// LayerNorm kernels with a ones buffer as gain), the readout of the last stream; Depth-μP at L = 2 and 3.
+test('a residual MLP (Depth-μP, two-weight blocks, pre-norm) on WebGPU matches the CPU', T, async () => {
+  const spec = {
+    ...TRAIN_SPEC, name: 'webgpu residual check',
+    model: { kind: 'residual_mlp', widths: [32], depth: 2, block_depth: 2, block_norm: true, activation: 'tanh' },
+    parametrization: { preset: 'mup', depth_rule: 'depth_mup' }, sweep: { depth: [2, 3] },
+    metrics: ['train_loss', 'test_loss', 'act_rms', 'act_delta_rms'],
+  };
+  const gpu = await train({ ...spec, backend: 'webgpu' });
+  assert.equal(gpu.backend.gpu_runs, 2, JSON.stringify(gpu.backend));
+  const cpu = await train({ ...spec, backend: 'cpu' });
+  const diff = maxRelDiff(gpu.results, cpu.results);
+  console.log(`WebGPU vs CPU, residual MLP L = 2, 3 x 20 steps: max relative difference ${diff.toExponential(2)}`);
+  assert.ok(diff <= TOLERANCE, `relative difference ${diff}`);
+  for (const run of gpu.results.runs) {
+    const loss = run.series.train_loss;
+    assert.ok(loss.at(-1) < loss[0], `L=${run.depth}: loss ${loss[0]} -> ${loss.at(-1)}`);
+  }
+});
+
 test('a Transformer preset trained on WebGPU (float32) matches the CPU (float64)', { timeout: 600_000 }, async () => {
   const gpu = await train({ ...TRANSFORMER_SPEC, backend: 'webgpu' }, 90_000);
   assert.equal(gpu.backend.gpu_runs, 1, JSON.stringify(gpu.backend));
