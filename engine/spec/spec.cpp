@@ -683,14 +683,15 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   if (s.model.asi) model.set("asi", Value::make_bool(true));
   if (s.model.dropout > 0) model.set("dropout", Value::make_number(s.model.dropout));
   if (s.model.biases) model.set("biases", Value::make_bool(true));
-  if (s.model.kind == ModelKind::residual_mlp) {
+  // A residual_mlp writes its block fields always, so the page's spec editor offers them; another kind only when set
+  // (the check then names them).
+  const bool residual = s.model.kind == ModelKind::residual_mlp;
+  if (residual) {
     model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
     model.set("depth", Value::make_number(s.model.depth));
   }
-  // Written when set, for any kind (the check then names them on an MLP): a residual_mlp written before them stays
-  // the same.
-  if (s.model.block_depth != 1) model.set("block_depth", Value::make_number(s.model.block_depth));
-  if (s.model.block_norm) model.set("block_norm", Value::make_bool(true));
+  if (residual || s.model.block_depth != 1) model.set("block_depth", Value::make_number(s.model.block_depth));
+  if (residual || s.model.block_norm) model.set("block_norm", Value::make_bool(s.model.block_norm));
   root.set("model", model);
 
   Value param = Value::make_object();

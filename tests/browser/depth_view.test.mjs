@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, loglogSlope, openPlayground, screenshot, waitFrames } from './harness.mjs';
-import { centre, click, drawn, findItem, plots } from './ui_driver.mjs';
+import { centre, click, drawn, findItem, plots, typeInto } from './ui_driver.mjs';
 
 const T = { timeout: 600_000 };
 const DEPTHS = [2, 4, 8, 16];
@@ -320,4 +320,17 @@ test('vs learning rate labels a residual net\'s curves by width and depth', T, a
   }
   assert.ok(plot.curves.some((c) => c.name === 'n=32 L=16 eta* (at grid edge)') === false, 'Depth-muP: no edge');
   assert.ok(plot.curves.some((c) => c.name.endsWith('n=32 L=16 eta* (at grid edge)')), 'the standard rule\'s edge');
+});
+
+test('Fields offer a residual net\'s block options: the pre-norm box and the block depth take effect', T, async () => {
+  const { page } = pg;
+  const spec0 = residual('Depth view: block fields', 'depth_mup', { task: { train_size: 32, test_size: 16 } });
+  await pick('block-fields.json', spec0);
+  await page.waitForFunction((n) => JSON.parse(window.muplay.muplay_get_spec()).name === n, spec0.name);
+  await click(page, 'Fields');
+  await click(page, '##model.block_norm', FIELDS);
+  await typeInto(page, '##model.block_depth', 2, FIELDS);
+  const spec = JSON.parse(await page.evaluate(() => window.muplay.muplay_get_spec()));
+  assert.deepEqual([spec.model.block_norm, spec.model.block_depth], [true, 2]);
+  assert.deepEqual(pg.errors, []);
 });

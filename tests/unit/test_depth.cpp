@@ -84,10 +84,14 @@ TEST(ResidualSpec, FieldsRoundTripAndAreChecked) {
   EXPECT_EQ(json::write(spec_to_json(linked.spec)), json::write(spec_to_json(s)));
   EXPECT_EQ(sweep_size(s), 2u);
   EXPECT_EQ(model_dims(s, 0, 2), (std::vector<int>{8, 32, 32, 32, 1}));
-  // An MLP spec keeps its exact form: no depth fields; nor does a residual one with plain blocks gain block fields.
+  // An MLP spec keeps its exact form: no depth or block fields. A residual one writes its block fields, defaults
+  // included, so the page's spec editor offers them.
   const std::string mlp = json::write(spec_to_json(ExperimentSpec{}));
   EXPECT_EQ(mlp.find("depth"), std::string::npos) << mlp;
-  EXPECT_EQ(json::write(spec_to_json(s)).find("block"), std::string::npos);
+  EXPECT_EQ(mlp.find("block"), std::string::npos) << mlp;
+  const std::string residual = json::write(spec_to_json(s));
+  EXPECT_NE(residual.find(R"("block_depth":1)"), std::string::npos) << residual;
+  EXPECT_NE(residual.find(R"("block_norm":false)"), std::string::npos) << residual;
   // Pre-norm, two-weight blocks: 2 L + 1 hidden entries.
   s.model.block_norm = true;
   s.model.block_depth = 2;
