@@ -183,9 +183,11 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
     drawn_hint("This experiment records no series to draw against the width.");
     return;
   }
-  // The chosen family when this run records it, else the coordinate check's quantity when there is one.
+  // The chosen family when this run records it, else the coordinate check's quantity when there is one: an MLP's
+  // act_delta_rms, a Transformer's transformer_coords.
   auto family = std::find(names.begin(), names.end(), v.family);
-  if (family == names.end()) family = std::find(names.begin(), names.end(), "act_delta_rms");
+  for (const char* check : {"act_delta_rms", "transformer_coords"})
+    if (family == names.end()) family = std::find(names.begin(), names.end(), check);
   const std::string& quantity = family == names.end() ? names.front() : *family;
   const int records = int(record_steps(runner, imports).size());
   int record = std::clamp(v.record, 0, std::max(0, records - 1));
