@@ -4,8 +4,10 @@
 // - 41, the coordinate check in depth: the last stream's change at step 5 against L, slope +2.5 under the standard
 //   rule, +0.03 under Depth-μP; both drawn together (the standard rule's result file imported beside Depth-μP's run);
 // - 42, depth transfer with SGD: η* per depth, 2^0.00 … 2^-7.45 (standard) against 2^0.21, 2^0.51, 2^0.45, 2^0.47
-//   (Depth-μP), side by side in the same way.
-// Screenshots: build/screenshots/preset-41-*.png, preset-42-*.png. The page's training times are logged.
+//   (Depth-μP), side by side in the same way;
+// - 44, width and depth together (μP + Depth-μP): η* vs L, one line per width, every net between 2^-2.62 and 2^-2.24.
+// Screenshots: build/screenshots/preset-41-*.png, preset-42-*.png, preset-44-*.png. The page's training times are
+// logged.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { loglogSlope, openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
@@ -68,5 +70,30 @@ test('42: depth transfer with SGD, eta* per depth, standard beside Depth-muP', T
     || assert.ok(Math.abs(v - quoted.theirs[i]) <= 0.005, `standard L=${theirs.x[i]}: ${v}`));
   console.log(`42 log2 eta*: Depth-muP ${log2(mine).map((v) => v.toFixed(2))}, standard ${log2(theirs).map((v) => v.toFixed(2))}`);
   await screenshot(page, 'preset-42-depth-transfer-sgd');
+  assert.deepEqual(pg.errors, []);
+});
+
+test('44: width and depth together, eta* vs L one line per width, all six nets at one rate', T, async () => {
+  const { page } = pg;
+  await runPreset(page, /44-width-and-depth-mup/, () => {});
+  await click(page, 'vs depth', { window: 'right' });
+  await click(page, 'eta* vs L');
+  await waitFrames(page, 5);
+  const [eta] = await plots(page, /^eta\* vs depth L/);
+  assert.ok(eta, 'the eta* plot');
+  // Quoted: between 2^-2.62 and 2^-2.24 for all six, 2^-2.24 at (64, 2), 2^-2.62 at (128, 2), 2^-2.53 at (256, 8).
+  const quoted = { '64,2': -2.24, '128,2': -2.62, '256,8': -2.53 };
+  for (const width of [64, 128, 256]) {
+    const line = curveNamed(eta, `depth_mup n=${width}`, false);
+    assert.ok(line, JSON.stringify(eta.curves.map((c) => c.name)));
+    assert.deepEqual(line.x, [2, 8]);
+    line.y.forEach((y, i) => {
+      const v = Math.log2(y), q = quoted[`${width},${line.x[i]}`];
+      console.log(`44 n=${width} L=${line.x[i]}: log2 eta* ${v.toFixed(3)}`);
+      assert.ok(v >= -2.62 - 0.005 && v <= -2.24 + 0.005, `n=${width} L=${line.x[i]}: ${v}`);
+      if (q !== undefined) assert.ok(Math.abs(v - q) <= 0.005, `n=${width} L=${line.x[i]}: ${v}, quoted ${q}`);
+    });
+  }
+  await screenshot(page, 'preset-44-width-and-depth');
   assert.deepEqual(pg.errors, []);
 });
