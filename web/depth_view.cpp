@@ -107,22 +107,6 @@ PlotAxes eta_axes(const std::vector<PlotCurve>& curves) {
   return axes;
 }
 
-PlotAxes loss_axes(const std::string& loss, const std::vector<PlotCurve>& curves) {
-  const bool mean = loss == "batch_loss_mean";
-  PlotAxes axes;
-  axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") + " vs lr per depth (dot: eta*)";
-  axes.x_label = "learning rate";
-  axes.y_label = mean ? "mean train loss" : "train loss";
-  axes.log_x = axes.log_y = true;
-  axes.x_ticks = TickRule::powers_of_two;
-  axes.notes = {"dot: eta* = vertex of the parabola (lighter arc) in log2(lr) through the lowest loss and its two "
-                "neighbours"};
-  if (std::any_of(curves.begin(), curves.end(), dot_at_grid_edge))
-    axes.notes.push_back(std::string(kGridEdgeFlag) + ": the lowest loss is at the first or last lr of the grid, so "
-                         "eta* may lie beyond it: widen the grid.");
-  return axes;
-}
-
 void eta_picture(const std::vector<DepthSource>& sources, const std::string& loss) {
   if (std::none_of(sources.begin(), sources.end(), [](const DepthSource& s) { return !s.fits.empty(); })) {
     drawn_hint("eta* against L needs a sweep over learning rates as well as depths (sweep.lr with 2 or more values), "
@@ -135,7 +119,7 @@ void eta_picture(const std::vector<DepthSource>& sources, const std::string& los
   const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x;
   line_plot("##eta depth", eta_axes(eta), eta, ImVec2(0.45f * width, 0));
   ImGui::SameLine();
-  line_plot("##loss depth", loss_axes(loss, losses), losses, ImVec2(0.55f * width, 0));
+  line_plot("##loss depth", lr_loss_axes(loss, "lr per depth", losses), losses, ImVec2(0.55f * width, 0));
 }
 
 }  // namespace

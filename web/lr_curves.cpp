@@ -1,5 +1,6 @@
 #include "web/lr_curves.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -73,4 +74,20 @@ PlotCurve lr_parabola(const LrCurve& c, ImU32 color) {
     arc.y.push_back(value);
   }
   return arc;
+}
+
+PlotAxes lr_loss_axes(const std::string& loss, const std::string& what, const std::vector<PlotCurve>& curves) {
+  const bool mean = loss == "batch_loss_mean";
+  PlotAxes axes;
+  axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") + " vs " + what + " (dot: eta*)";
+  axes.x_label = "learning rate";
+  axes.y_label = mean ? "mean train loss" : "train loss";
+  axes.log_x = axes.log_y = true;
+  axes.x_ticks = TickRule::powers_of_two;
+  axes.notes = {"dot: eta* = vertex of a parabola in log2(lr) through the lowest loss and its two neighbours: it can "
+                "lie off the curve."};
+  if (std::any_of(curves.begin(), curves.end(), dot_at_grid_edge))
+    axes.notes.push_back(std::string(kGridEdgeFlag) + ": the lowest loss is at the first or last lr of the grid, so "
+                         "eta* may lie beyond it: widen the grid.");
+  return axes;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/analysis/lr_transfer.hpp"
+#include "web/plot.hpp"
 #include "web/plot_curve.hpp"
 
 // The flag a minimum at the grid's edge carries in its curve's label and its dot's name.
@@ -31,3 +32,8 @@ bool at_grid_edge(const LrCurve& c);
 
 // Whether `c` is an η* dot flagged at the grid's edge (page's or imported).
 bool dot_at_grid_edge(const PlotCurve& c);
+
+// The axes of a loss-vs-learning-rate plot: `loss` (batch_loss_mean: the mean over the run, else the final train loss)
+// against the learning rate, log-log with power-of-two ticks, titled "<loss> vs <what> (dot: eta*)", with a note on
+// how η* is found and, when a dot sits at its grid's edge, one that says to widen the grid.
+PlotAxes lr_loss_axes(const std::string& loss, const std::string& what, const std::vector<PlotCurve>& curves);

@@ -1,8 +1,6 @@
 #include "web/lr_view.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
+#include <utility>
 
 #include "imgui.h"
 #include "web/drawn.hpp"
@@ -41,17 +39,5 @@ void lr_view(const App& app) {
     drawn_hint("This view needs a sweep over learning rates (sweep.lr with 2 or more values).");
     return;
   }
-  const bool mean = p.series == "batch_loss_mean";
-  PlotAxes axes;
-  axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") + " vs learning rate (dot: eta*)";
-  axes.x_label = "learning rate";
-  axes.y_label = mean ? "mean train loss" : "train loss";
-  axes.log_x = axes.log_y = true;
-  axes.x_ticks = TickRule::powers_of_two;
-  axes.notes = {"dot: eta* = vertex of a parabola in log2(lr) through the lowest loss and its two neighbours: "
-                "it can lie off the curve."};
-  if (std::any_of(p.curves.begin(), p.curves.end(), dot_at_grid_edge))
-    axes.notes.push_back(std::string(kGridEdgeFlag) + ": the lowest loss is at the first or last lr of the grid, so eta* "
-                         "may lie beyond it: widen the grid.");
-  line_plot("##lr", axes, p.curves, ImVec2(0, 0));
+  line_plot("##lr", lr_loss_axes(p.series, "learning rate", p.curves), p.curves, ImVec2(0, 0));
 }
