@@ -50,10 +50,11 @@ CanvasSize fit_canvas() {
 }
 
 // ImGui 1.86 polls key state once per frame, so a tap that goes down and up between two frames would be lost: Enter
-// in a field, Ctrl+A. That is common here, not rare: the page trains for up to 50 ms before drawing a frame, and the
-// browser delivers the keydown and keyup that arrived meanwhile together. So a key pressed since the last frame keeps
-// its release until ImGui has seen it down once (release_deferred_keys, after ImGui::NewFrame). Key presses for the
-// app's shortcuts are queued as they happen.
+// in a field, Ctrl+A. That is common here, not rare: the page's thread can be busy for tens of ms between frames
+// (drawing with a software GL, applying the training workers' messages, training itself when no worker runs), and
+// the browser then delivers the keydown and keyup that arrived meanwhile together. So a key pressed since the last
+// frame keeps its release until ImGui has seen it down once (release_deferred_keys, after ImGui::NewFrame). Key
+// presses for the app's shortcuts are queued as they happen.
 struct KeyRelease {
   int key, scancode, mods;
 };
@@ -73,7 +74,8 @@ void key_callback(GLFWwindow* window, int key, int scancode, int action, int mod
 
 void release_deferred_keys(GLFWwindow* window) {
   keys_unseen_down.clear();
-  for (const KeyRelease& r : deferred_releases) ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
+  for (const KeyRelease& r : deferred_releases)
+    ImGui_ImplGlfw_KeyCallback(window, r.key, r.scancode, GLFW_RELEASE, r.mods);
   deferred_releases.clear();
 }
 
