@@ -46,7 +46,7 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
 
   // A residual net (Mlp::set_residual): one width, blocks of k weights. Its pre-norm is a LayerNorm without gain or
   // bias: the layernorm kernels with γ = 1 (p.ones, which the host fills) and β = 0 (a buffer nothing writes).
-  const bool residual = mlp.residual(), norm = residual && mlp.residual_shape().norm;
+  const bool norm = mlp.residual() && mlp.residual_shape().norm;
   const int k = mlp.residual_shape().layers, width = dims[1];
   int zeros = -1;
   if (norm) {
@@ -54,8 +54,6 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
     zeros = g.add_buffer(width);
   }
   std::vector<int> normed(size_t(layers), -1), mean(size_t(layers), -1), rstd(size_t(layers), -1);
-  // h_l is the last stream, which the readout reads as it is (no φ, no norm).
-  auto readout_input = [&](int l) { return residual && l + 2 == layers; };
   // LN(h_l) of a block's input stream, keeping each row's mean and rstd for the backward pass.
   auto layernorm = [&](int l, int h_l) {
     const size_t i = size_t(l);
@@ -78,7 +76,7 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
     if (mlp.skips(l)) fb.push_back({GpuKernel::add_into, {h[size_t(l - k)], h.back()}, {u(long(batch) * fan_out)}, {}});
     const bool output = l + 1 == layers;
     if (output && !biased) break;
-    if (readout_input(l)) {
+    if (mlp.readout_stream(l)) {  // the readout reads the last stream as it is (no φ, no norm)
       inputs.push_back(h.back());
       continue;
     }
@@ -115,7 +113,7 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
     const long count = long(batch) * fan_in;
     const int dx = g.add_buffer(count);
     fb.push_back({GpuKernel::gemm_nn, {delta, p.weights[size_t(l)], dx}, {u(batch), u(fan_in), u(fan_out)}, {m}});
-    if (readout_input(i)) {
+    if (mlp.readout_stream(i)) {
       delta = dx;
       continue;
     }

@@ -64,8 +64,10 @@ class Mlp {
   bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers() && l % block_.layers == 0; }
   // h_l is a stream that a block reads (the last stream, layers() − 2, is the readout's).
   bool block_input(int l) const { return residual_ && l + 2 < layers() && l % block_.layers == 0; }
+  // h_l is a residual net's last stream, which the readout reads as it is.
+  bool readout_stream(int l) const { return residual_ && l + 2 == layers(); }
   // The activation between h_l and the next layer: none before a residual net's readout.
-  Activation activation_after(int l) const { return residual_ && l + 2 == layers() ? Activation::linear : act_; }
+  Activation activation_after(int l) const { return readout_stream(l) ? Activation::linear : act_; }
   // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
   // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
   void mask_gradients();
