@@ -93,10 +93,19 @@ struct App {
   std::string gpu_why_none = "WebGPU has not started yet";
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
-  double frame_count = 0;
+  double frame_count = 0;  // ImGui frames: the page's answers to input and to new training data
+  double drawn_count = 0;  // the frames drawn on the canvas: those that differ from the one before (web/main.cpp)
+  uint64_t drawn_fingerprint = 0;  // of the frame on the canvas (web/frame_fingerprint.hpp)
   double frame_work_ms = 0, train_ms = 0;  // per frame, smoothed: all of our work, and its training part
   double frame_interval_ms = 0;    // time from one frame's start to the next, smoothed
   double last_frame_start_ms = 0;  // when the last frame started
+  // The status bar's rates as shown: refreshed twice a second (web/main.cpp), so that they can be read, and so that
+  // they alone do not make every frame differ from the one before.
+  struct Rates {
+    double steps_per_second = 0, frames_per_second = 0, drawn_per_second = 0, frame_work_ms = 0, train_ms = 0;
+  };
+  Rates shown;
+  double shown_at_ms = 0, drawn_count_when_shown = 0;
 };
 
 // The single App of the page. main.cpp's frame loop and js_api.cpp's exports both need it, and emscripten's

@@ -21,6 +21,8 @@ struct Texture {
   int frame = -1;  // the ImGui frame that last drew it
 };
 
+uint64_t upload_count = 0;
+
 std::unordered_map<ImGuiID, Texture>& textures() {
   static std::unordered_map<ImGuiID, Texture> t;
   return t;
@@ -43,6 +45,7 @@ std::vector<ImU32> texels(const double* values, int rows, int cols, CellColour c
 
 // ImU32 is IM_COL32's R, G, B, A in memory order: the bytes GL_RGBA / GL_UNSIGNED_BYTE expects.
 void upload(Texture& t, const std::vector<ImU32>& pixels, int w, int h) {
+  upload_count += 1;
   if (t.id == 0) {
     glGenTextures(1, &t.id);
     glBindTexture(GL_TEXTURE_2D, t.id);
@@ -124,3 +127,5 @@ void heatmap_end_frame() {
   }
   drawn_note_textures(int(all.size()));
 }
+
+uint64_t heatmap_uploads() { return upload_count; }

@@ -4,6 +4,7 @@
 // is 4 vertices at any size. The texture is uploaded only when the values or their colouring change, and a heat map
 // not drawn in a frame has its texture deleted after that frame (heatmap_end_frame).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,3 +35,7 @@ void colour_bar(ImVec2 a, ImVec2 b, CellColour colour, double lo, double hi, con
 
 // After the frame is rendered (web/main.cpp): deletes the textures of heat maps that were not drawn in it.
 void heatmap_end_frame();
+
+// Textures uploaded so far: a frame whose draw lists are unchanged still needs drawing when this changed
+// (web/frame_fingerprint.hpp).
+uint64_t heatmap_uploads();

@@ -67,8 +67,10 @@ EMSCRIPTEN_KEEPALIVE void muplay_free(void* p) { std::free(p); }
 // A human-readable version string.
 EMSCRIPTEN_KEEPALIVE const char* muplay_version() { return "0.1.0 (Dear ImGui " IMGUI_VERSION ")"; }
 
-// Frames drawn so far (a double: exact far beyond 2^32, and a plain JS number).
+// ImGui frames so far (a double: exact far beyond 2^32, and a plain JS number): the page's answers to input and data.
 EMSCRIPTEN_KEEPALIVE double muplay_frame_count() { return the_app().frame_count; }
+// The frames of those drawn on the canvas: the ones that differed from the frame before (web/frame_fingerprint.hpp).
+EMSCRIPTEN_KEEPALIVE double muplay_drawn_frame_count() { return the_app().drawn_count; }
 
 // Our own work per frame in ms, smoothed: {"frame_work_ms", "train_ms", "fps"} as JSON.
 EMSCRIPTEN_KEEPALIVE const char* muplay_frame_stats() {

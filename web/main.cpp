@@ -17,6 +17,7 @@
 #include "web/app.hpp"
 #include "web/drawn.hpp"
 #include "web/font.hpp"
+#include "web/frame_fingerprint.hpp"
 #include "web/heatmap.hpp"
 #include "web/page_limits.hpp"
 
@@ -113,6 +114,16 @@ void capture_plot(App& app, const CanvasSize& s) {
   app.plot_pixels_height = h;
 }
 
+// Twice a second, the status bar's rates take their current values.
+void show_rates(App& app, double now_ms) {
+  if (now_ms - app.shown_at_ms < 500) return;
+  const double seconds = (now_ms - app.shown_at_ms) / 1000;
+  app.shown = {app.steps_per_second, ImGui::GetIO().Framerate, (app.drawn_count - app.drawn_count_when_shown) / seconds,
+               app.frame_work_ms, app.train_ms};
+  app.shown_at_ms = now_ms;
+  app.drawn_count_when_shown = app.drawn_count;
+}
+
 void frame() {
   const CanvasSize s = fit_canvas();
 
@@ -146,12 +157,20 @@ void frame() {
   ImGui::Render();
   drawn_end_frame();
 
-  glViewport(0, 0, s.fb_w, s.fb_h);
-  glClearColor(0.11f, 0.11f, 0.13f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  // A frame equal to the one on the canvas is not drawn again (web/frame_fingerprint.hpp); a plot capture reads the
+  // drawing buffer, which the browser clears after showing it, so it always draws.
+  const uint64_t fingerprint = frame_fingerprint(*ImGui::GetDrawData(), heatmap_uploads());
+  if (fingerprint != app.drawn_fingerprint || app.plot_capture_requested) {
+    glViewport(0, 0, s.fb_w, s.fb_h);
+    const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the page's window draws none (web/ui.cpp)
+    glClearColor(background.x, background.y, background.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (app.plot_capture_requested && s.css_w > 0 && s.css_h > 0) capture_plot(app, s);
+    app.drawn_fingerprint = fingerprint;
+    app.drawn_count += 1;
+  }
   heatmap_end_frame();
-  if (app.plot_capture_requested && s.css_w > 0 && s.css_h > 0) capture_plot(app, s);
   app.frame_count += 1;
   // Our own work per frame (training slice + UI + GL submission), smoothed: the status bar shows it, so a slow
   // frame rate can be told apart from a slow browser or GPU.
@@ -162,6 +181,7 @@ void frame() {
   if (app.last_frame_start_ms > 0 && interval < 1000)  // not the first frame, nor after the tab was hidden
     app.frame_interval_ms = app.frame_interval_ms == 0 ? interval : 0.9 * app.frame_interval_ms + 0.1 * interval;
   app.last_frame_start_ms = start_ms;
+  show_rates(app, end_ms);
 }
 
 }  // namespace

@@ -344,11 +344,11 @@ std::string status_line(const App& app) {
                                                  : "threads: " + std::to_string(app.pool ? app.pool->threads() : 1);
   char line[512];
   std::snprintf(line, sizeof line,
-                "%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS (frame work %.1f ms, training %.1f ms)",
-                app.data_wanted ? "loading data" : run_state_name(app.state), app.steps_per_second,
+                "%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS, %.0f drawn/s (frame work %.1f ms, training %.1f ms)",
+                app.data_wanted ? "loading data" : run_state_name(app.state), app.shown.steps_per_second,
                 backend_label(app).c_str(), trainers.c_str(),
                 active ? ("active: " + r->members()[size_t(r->active_run())]->label()).c_str() : "no active run",
-                ImGui::GetIO().Framerate, app.frame_work_ms, app.train_ms);
+                app.shown.frames_per_second, app.shown.drawn_per_second, app.shown.frame_work_ms, app.shown.train_ms);
   return line;
 }
 
@@ -425,10 +425,12 @@ void draw_ui(App& app) {
   ImGui::SetNextWindowSize(vp->Size);
   // An embed is small: tighter padding, and no title (the host page has its own).
   if (v.embed) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4, 4));
-  // The wheel scrolls only the panels: the window itself never moves.
+  // The wheel scrolls only the panels: the window itself never moves. Its background is the frame's clear colour
+  // (web/main.cpp), not a rectangle over the whole canvas: where the page is drawn in software, each full-canvas
+  // layer costs as much as training for a few milliseconds.
   ImGui::Begin("\xC2\xB5Playground", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
-                   ImGuiWindowFlags_NoScrollWithMouse);
+                   ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBackground);
   if (v.embed) ImGui::PopStyleVar();
   app.plot_min = app.plot_max = ImVec2(0, 0);  // no plot unless plot_panel draws one this frame
   const float height = ImGui::GetContentRegionAvail().y - (v.status ? status_bar_height(app) : 0);
