@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Every preset (examples/*.json) run to its end as a student would: in headless Chromium from the page (wall seconds,
-// and the frames per second the page drew meanwhile: the mean and the slowest second), and, for comparison, the same
-// engine compiled to wasm (the CLI under node: the page's engine without the page) and natively (wall and CPU
-// seconds). Training steps count every member's steps, including the preset's own measurements (its record steps).
+// and the page's frames per second meanwhile: the mean, the slowest second, and the frames drawn), and, for
+// comparison, the same engine compiled to wasm (the CLI under node: the page's engine without the page) and natively
+// (wall and CPU seconds). Training steps count every member's steps, including the preset's own measurements (its
+// record steps).
 // Prints one line per preset and run and writes build/bench/page.json (merged with its earlier presets' numbers).
 // Usage: node scripts/bench-page.mjs [pattern]   (after scripts/build; pattern filters preset file names)
 //   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm)
@@ -77,10 +78,12 @@ try {
     await pg.page.waitForFunction(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 10_000 })
       .catch(() => {});
     // Run to the end, sampling the frame count each second: the slowest second is the page at its least fluid.
+    // Frames are the page's ImGui frames (its answers to input and data); drawn frames, those of them that differed
+    // from the frame before and were drawn on the canvas (web/frame_fingerprint.hpp).
     const page = await pg.page.evaluate(async (limitMs) => {
       const m = window.muplay;
       const start = performance.now();
-      const frames = [m.muplay_frame_count()];
+      const frames = [m.muplay_frame_count()], drawn0 = m.muplay_drawn_frame_count();
       m.muplay_run();
       let tick = start;
       while (m.muplay_state() !== 'finished' && performance.now() - start < limitMs) {
@@ -95,7 +98,8 @@ try {
       return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
                workers: m.muplay_trains_in_worker(),
                fps: (m.muplay_frame_count() - frames[0]) / seconds,
-               slowest_second_fps: perSecond.length ? Math.min(...perSecond) : null };
+               slowest_second_fps: perSecond.length ? Math.min(...perSecond) : null,
+               drawn_fps: (m.muplay_drawn_frame_count() - drawn0) / seconds };
     }, LIMIT_S * 1000);
     // A run past the limit is recorded (with the steps it had done), not dropped: on a loaded machine it happens.
     if (!page.finished) await pg.page.evaluate(() => window.muplay.muplay_pause());
@@ -103,7 +107,8 @@ try {
     if (r.wasm) r.chromium.over_wasm = page.seconds / r.wasm.seconds;
     console.log(`chromium ${r.preset}: ${page.steps} steps, ${page.seconds.toFixed(1)} s wall` +
                 `${r.wasm ? ` (${r.chromium.over_wasm.toFixed(2)}x the wasm CLI)` : ''}, ` +
-                `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}), ` +
+                `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}, ` +
+                `${page.drawn_fps.toFixed(1)} drawn/s), ` +
                 `${page.workers ? `${page.workers} worker(s)` : 'page thread'}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
   }
   if (pg.errors.length) console.log('page errors:', pg.errors.join(' | '));
