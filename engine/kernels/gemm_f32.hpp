@@ -2,8 +2,8 @@
 //
 // The double kernels (kernels.hpp) stay the default. Here the operands are converted to float32 while they are
 // packed (packing is needed anyway for speed; conversion costs O(mk + kn) against O(mnk) multiply-adds), the
-// product runs in float32 on 128-bit vectors (wasm_simd128.h in wasm, SSE natively), and the result is written
-// back scaled by alpha in double.
+// product runs in float32 on 128-bit vectors (wasm_simd128.h in wasm, SSE natively; 256-bit AVX natively where the
+// processor has it), and the result is written back scaled by alpha in double.
 //
 // Determinism: every output element is one float32 sum in the fixed order p = 0, 1, ..., k-1, starting from 0,
 // with a separate multiply and add (no FMA; -ffp-contract=off). The k-blocking reloads the partial sums from memory

@@ -59,6 +59,55 @@ void tile(double* C, const double* panel, int i0, int j0, int n, int p0, int kc,
   }
 }
 
+#if defined(__x86_64__) && !defined(__wasm__)
+// Native x86-64 processors with AVX (nearly all since 2011) take the tile on 4-lane vectors: one register holds a
+// row's four columns, so eight rows fit in registers and each panel load feeds 8 multiply-adds instead of 4. Every
+// lane is still one output element summed in the order above, so the bits are those of the 2-lane tile (and of
+// wasm). Chosen at run time (`__builtin_cpu_supports`), so the binary still runs on SSE2-only machines.
+#include <immintrin.h>
+constexpr bool kAvxTileBuilt = true;
+
+template <int ROWS, class Coef>
+__attribute__((target("avx"))) void tile_avx(double* C, const double* panel, int i0, int j0, int n, int p0, int kc,
+                                             bool first, Coef coef) {
+  __m256d acc[ROWS];
+  for (int r = 0; r < ROWS; r++) acc[r] = first ? _mm256_setzero_pd() : _mm256_loadu_pd(C + long(i0 + r) * n + j0);
+  for (int p = 0; p < kc; p++) {
+    const __m256d b = _mm256_loadu_pd(panel + 4 * p);
+    for (int r = 0; r < ROWS; r++) acc[r] = _mm256_add_pd(acc[r], _mm256_mul_pd(_mm256_set1_pd(coef(i0 + r, p0 + p)), b));
+  }
+  for (int r = 0; r < ROWS; r++) _mm256_storeu_pd(C + long(i0 + r) * n + j0, acc[r]);
+}
+
+// Rows [0, m) of one packed panel: eight at a time, then one at a time.
+template <class Coef>
+__attribute__((target("avx"))) void panel_rows_avx(double* C, const double* panel, int m, int j0, int n, int p0,
+                                                   int kc, Coef coef) {
+  const int m8 = m / 8 * 8;
+  for (int i0 = 0; i0 < m8; i0 += 8) tile_avx<8>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
+  for (int i = m8; i < m; i++) tile_avx<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
+}
+
+bool cpu_has_avx() {
+  static const bool has = __builtin_cpu_supports("avx");
+  return has;
+}
+#else
+constexpr bool kAvxTileBuilt = false;
+template <class Coef>
+void panel_rows_avx(double*, const double*, int, int, int, int, int, Coef) {}
+bool cpu_has_avx() { return false; }
+#endif
+
+// Rows [0, m) of one packed panel on the 2-lane tile: four at a time, then one at a time.
+template <class Coef>
+void panel_rows(double* C, const double* panel, int m, int j0, int n, int p0, int kc, Coef coef) {
+  if (kAvxTileBuilt && cpu_has_avx()) return panel_rows_avx(C, panel, m, j0, n, p0, kc, coef);
+  const int m4 = m / 4 * 4;
+  for (int i0 = 0; i0 < m4; i0 += 4) tile<4>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
+  for (int i = m4; i < m; i++) tile<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
+}
+
 // The same sum for one element (the last n mod 4 columns).
 template <class Coef>
 void element(double* C, const double* B, int i, int j, int n, int k, Coef coef) {
@@ -70,15 +119,14 @@ void element(double* C, const double* B, int i, int j, int n, int k, Coef coef) 
 template <class Coef>
 void product(double* C, const double* B, int m, int n, int k, double alpha, Coef coef) {
   // Column panels outside, row tiles inside: one packed panel of B serves every row.
-  const int m4 = m / 4 * 4, n4 = n / 4 * 4;
+  const int n4 = n / 4 * 4;
   double panel[KC * 4];
   for (int j0 = 0; j0 < n4; j0 += 4)
     for (int p0 = 0; p0 < k || p0 == 0; p0 += KC) {  // k = 0 still writes the zeros
       const int kc = k - p0 < KC ? k - p0 : KC;
       for (int p = 0; p < kc; p++)
         for (int j = 0; j < 4; j++) panel[4 * p + j] = B[long(p0 + p) * n + j0 + j];
-      for (int i0 = 0; i0 < m4; i0 += 4) tile<4>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
-      for (int i = m4; i < m; i++) tile<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
+      panel_rows(C, panel, m, j0, n, p0, kc, coef);
     }
   for (int i = 0; i < m; i++)
     for (int j = n4; j < n; j++) element(C, B, i, j, n, k, coef);

@@ -2,8 +2,9 @@
 //
 // Each output element is summed in one fixed order (p = 0, 1, ..., k-1, from 0, then scaled by alpha), so results
 // are bit-identical natively and in wasm (no FMA: built with -ffp-contract=off). Tiles of 4 rows × 4 columns are
-// summed in registers with 2-lane vectors (SSE2 natively, wasm SIMD with -msimd128, plain doubles elsewhere),
-// which keeps that order per element.
+// summed in registers with 2-lane vectors (SSE2 natively, wasm SIMD with -msimd128, plain doubles elsewhere), or
+// natively on a processor with AVX tiles of 8 rows × 4 columns in 4-lane vectors, which keeps that order per
+// element.
 #pragma once
 
 // C[m×n] = alpha · A[m×k] · B[k×n]    (backward to inputs: δ W)
