@@ -6,20 +6,13 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/base/rng.hpp"
 #include "engine/kernels/gemm_f32.hpp"
 #include "engine/kernels/kernels.hpp"
 #include "engine/run/runner.hpp"
 #include "engine/spec/spec.hpp"
+#include "tests/unit/random_matrix.hpp"
 
 namespace {
-
-std::vector<double> random_matrix(long count, uint64_t seed) {
-  Rng rng = Rng::stream(seed, 0);
-  std::vector<double> x(static_cast<size_t>(count));
-  for (double& v : x) v = rng.normal();
-  return x;
-}
 
 // The contract of gemm_f32.hpp written as the plainest loop: one float sum per element in p order from 0.
 // volatile keeps the compiler from fusing or reordering (the build has -ffp-contract=off anyway).

@@ -6,17 +6,10 @@
 
 #include <vector>
 
-#include "engine/base/rng.hpp"
 #include "engine/kernels/kernels.hpp"
+#include "tests/unit/random_matrix.hpp"
 
 namespace {
-
-std::vector<double> random_matrix(long count, uint64_t seed) {
-  Rng rng = Rng::stream(seed, 0);
-  std::vector<double> x(static_cast<size_t>(count));
-  for (double& v : x) v = rng.normal();
-  return x;
-}
 
 // volatile keeps the compiler from reordering or vectorizing the sum (the build has -ffp-contract=off anyway).
 double reference(const double* A, long ars, long acs, const double* B, long brs, long bcs, int i, int j, int k,
