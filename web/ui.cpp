@@ -344,7 +344,8 @@ std::string status_line(const App& app) {
                                                  : "threads: " + std::to_string(app.pool ? app.pool->threads() : 1);
   char line[512];
   std::snprintf(line, sizeof line,
-                "%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS, %.0f drawn/s (frame work %.1f ms, training %.1f ms)",
+                "%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS, %.0f drawn/s "
+                "(frame work %.1f ms, training %.1f ms)",
                 app.data_wanted ? "loading data" : run_state_name(app.state), app.shown.steps_per_second,
                 backend_label(app).c_str(), trainers.c_str(),
                 active ? ("active: " + r->members()[size_t(r->active_run())]->label()).c_str() : "no active run",

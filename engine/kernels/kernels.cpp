@@ -74,7 +74,10 @@ __attribute__((target("avx"))) void tile_avx(double* C, const double* panel, int
   for (int r = 0; r < ROWS; r++) acc[r] = first ? _mm256_setzero_pd() : _mm256_loadu_pd(C + long(i0 + r) * n + j0);
   for (int p = 0; p < kc; p++) {
     const __m256d b = _mm256_loadu_pd(panel + 4 * p);
-    for (int r = 0; r < ROWS; r++) acc[r] = _mm256_add_pd(acc[r], _mm256_mul_pd(_mm256_set1_pd(coef(i0 + r, p0 + p)), b));
+    for (int r = 0; r < ROWS; r++) {
+      const __m256d a = _mm256_set1_pd(coef(i0 + r, p0 + p));
+      acc[r] = _mm256_add_pd(acc[r], _mm256_mul_pd(a, b));
+    }
   }
   for (int r = 0; r < ROWS; r++) _mm256_storeu_pd(C + long(i0 + r) * n + j0, acc[r]);
 }

@@ -18,7 +18,8 @@ const since = (a, b) => ({ frames: b.frames - a.frames, drawn: b.drawn - a.drawn
 
 // The canvas' pixel at page point (x, y), as [r, g, b].
 async function pixel(x, y) {
-  const png = decodePng(await pg.page.screenshot({ clip: { x: Math.round(x), y: Math.round(y), width: 1, height: 1 } }));
+  const clip = { x: Math.round(x), y: Math.round(y), width: 1, height: 1 };
+  const png = decodePng(await pg.page.screenshot({ clip }));
   return [...png.data.subarray(0, 3)];
 }
 

@@ -42,9 +42,11 @@ void check(Layout layout, double alpha) {
       matmul_nt(C.data(), A.data(), B.data(), m, n, k, alpha, scratch.data());
     }
     for (int i = 0; i < m; i++)
-      for (int j = 0; j < n; j++)
-        ASSERT_EQ(C[size_t(i) * size_t(n) + size_t(j)], reference(A.data(), ars, acs, B.data(), brs, bcs, i, j, k, alpha))
+      for (int j = 0; j < n; j++) {
+        const double want = reference(A.data(), ars, acs, B.data(), brs, bcs, i, j, k, alpha);
+        ASSERT_EQ(C[size_t(i) * size_t(n) + size_t(j)], want)
             << "m=" << m << " n=" << n << " k=" << k << " at (" << i << ", " << j << ")";
+      }
   }
 }
 
