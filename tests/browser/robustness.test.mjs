@@ -131,6 +131,13 @@ test('a failed IndexedDB write is retried with backoff, then reported, and never
       };
     }), null, { polling: 200 });
     assert.equal(await page.isVisible('#notice'), false);  // recovered: nothing to report
+    // An edit can start two saves (at once and once it settles), each with its own retries: let the last of them end
+    // before counting, or its late attempts would be counted with the next edit's.
+    let before;
+    do {
+      before = await page.evaluate(() => window.writes);
+      await page.waitForTimeout(1500);  // longer than the longest pause between two attempts
+    } while (await page.evaluate(() => window.writes) !== before);
 
     // Now every write fails: three attempts per save, then one notice, and no more attempts.
     await page.evaluate(() => { window.failing = Infinity; window.reason = 'The database is broken'; window.writes = 0; });
