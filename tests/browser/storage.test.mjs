@@ -77,6 +77,10 @@ test('finished runs are kept, listed after a reload, reopened, and cleared', T, 
   await item.getByRole('button', { name: 'Open its spec' }).click();
   assert.equal(await page.isVisible('#saved-dialog'), false);
   assert.equal((await spec(page)).name, 'a saved run');
+  // Opening it is an edit: the draft is saved at once and again once the edit settles (300 ms), at the address bar's
+  // new link. A clear before that second save would see the draft come back.
+  const link = await call(page, 'muplay_share_link');
+  for (let i = 0; i < 100 && (await stored(page, 'drafts'))[0]?.fragment !== link; i++) await page.waitForTimeout(100);
 
   await page.click('#open-saved');
   await page.click('#clear-saved');
