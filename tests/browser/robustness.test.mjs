@@ -41,6 +41,9 @@ test('an edit made just before a reload survives it', T, async () => {
 test('an exception in one sweep member fails that member only, shown in the runs table and the result file', T, async () => {
   const { page } = pg;
   assert.equal(JSON.parse(await call(page, 'muplay_load_spec', JSON.stringify(SPEC))).ok, true);
+  // After the reload above the training workers may still be starting; a run built before they are ready moves to
+  // them (a new runner there), and a fault injected before would stay behind.
+  await page.waitForFunction(() => window.muplay.muplay_trains_in_worker() > 0, null, { polling: 50 });
   assert.equal(await call(page, 'muplay_inject_fault', 1, 5), 1);
   await call(page, 'muplay_run');
   await page.waitForFunction(() => window.muplay.muplay_state() === 'finished', null, { timeout: 120_000 });
