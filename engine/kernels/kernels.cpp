@@ -65,7 +65,6 @@ void tile(double* C, const double* panel, int i0, int j0, int n, int p0, int kc,
 // lane is still one output element summed in the order above, so the bits are those of the 2-lane tile (and of
 // wasm). Chosen at run time (`__builtin_cpu_supports`), so the binary still runs on SSE2-only machines.
 #include <immintrin.h>
-constexpr bool kAvxTileBuilt = true;
 
 template <int ROWS, class Coef>
 __attribute__((target("avx"))) void tile_avx(double* C, const double* panel, int i0, int j0, int n, int p0, int kc,
@@ -95,17 +94,15 @@ bool cpu_has_avx() {
   static const bool has = __builtin_cpu_supports("avx");
   return has;
 }
-#else
-constexpr bool kAvxTileBuilt = false;
-template <class Coef>
-void panel_rows_avx(double*, const double*, int, int, int, int, int, Coef) {}
-bool cpu_has_avx() { return false; }
 #endif
 
-// Rows [0, m) of one packed panel on the 2-lane tile: four at a time, then one at a time.
+// Rows [0, m) of one packed panel: on the AVX tile where the processor has it, else on the 2-lane tile four at a
+// time, then one at a time.
 template <class Coef>
 void panel_rows(double* C, const double* panel, int m, int j0, int n, int p0, int kc, Coef coef) {
-  if (kAvxTileBuilt && cpu_has_avx()) return panel_rows_avx(C, panel, m, j0, n, p0, kc, coef);
+#if defined(__x86_64__) && !defined(__wasm__)
+  if (cpu_has_avx()) return panel_rows_avx(C, panel, m, j0, n, p0, kc, coef);
+#endif
   const int m4 = m / 4 * 4;
   for (int i0 = 0; i0 < m4; i0 += 4) tile<4>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
   for (int i = m4; i < m; i++) tile<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
