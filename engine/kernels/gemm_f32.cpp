@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/kernels/avx.hpp"
+
 // One 4-lane float vector type and the four operations the micro-kernel needs. Each is exact IEEE single
 // precision (one rounding per multiply, one per add) on every path, so all paths give the same bits.
 #if defined(__wasm_simd128__)
@@ -47,8 +49,8 @@ constexpr int MR = 4, NR = 8;
 constexpr int KC = 256, MC = 128 / MR * MR, NC = 1024 / NR * NR;  // whole panels per block
 
 const char* gemm_f32_kernel_name() {
-#if defined(__x86_64__) && !defined(__wasm__)
-  if (__builtin_cpu_supports("avx")) return "avx 4x8";  // micro_kernel_avx below
+#if MUPLAY_AVX_TILES
+  if (cpu_has_avx()) return "avx 4x8";  // micro_kernel_avx below
 #endif
   static const std::string name = std::string(kVectorName) + " " + std::to_string(MR) + "x" + std::to_string(NR);
   return name.c_str();
@@ -113,10 +115,10 @@ void micro_kernel(int kc, const float* a, const float* b, float* c, long ldc, bo
     for (int v = 0; v < NR / 4; v++) store4(c + r * ldc + 4 * v, acc[r][v]);
 }
 
-#if defined(__x86_64__) && !defined(__wasm__)
+#if MUPLAY_AVX_TILES
 // Natively on x86-64 with AVX, the same tile on 8-lane vectors: a row's 8 columns in one register, one load of b per
 // p instead of two. Each lane is the same float32 sum in the same order, so the bits are those of the 4-lane kernel
-// (and of wasm). Chosen at run time, so the binary still runs on SSE2-only machines.
+// (and of wasm).
 __attribute__((target("avx"))) void micro_kernel_avx(int kc, const float* a, const float* b, float* c, long ldc,
                                                      bool first) {
   static_assert(NR == 8, "one 8-lane register per row of the tile");
@@ -128,17 +130,14 @@ __attribute__((target("avx"))) void micro_kernel_avx(int kc, const float* a, con
   }
   for (int r = 0; r < MR; r++) _mm256_storeu_ps(c + r * ldc, acc[r]);
 }
+#endif
 
 void micro_kernel_best(int kc, const float* a, const float* b, float* c, long ldc, bool first) {
-  static const bool avx = __builtin_cpu_supports("avx");
-  if (avx) return micro_kernel_avx(kc, a, b, c, ldc, first);
-  micro_kernel(kc, a, b, c, ldc, first);
-}
-#else
-void micro_kernel_best(int kc, const float* a, const float* b, float* c, long ldc, bool first) {
-  micro_kernel(kc, a, b, c, ldc, first);
-}
+#if MUPLAY_AVX_TILES
+  if (cpu_has_avx()) return micro_kernel_avx(kc, a, b, c, ldc, first);
 #endif
+  micro_kernel(kc, a, b, c, ldc, first);
+}
 
 // Cf (padded to MR rows × ldc columns) = A·B in float32, blocked GotoBLAS-style.
 template <class T>

@@ -1,5 +1,7 @@
 #include "engine/kernels/kernels.hpp"
 
+#include "engine/kernels/avx.hpp"
+
 // One 2-lane double vector type and the four operations the tile needs. Each is exact IEEE double precision (one
 // rounding per multiply, one per add), so the SSE2, wasm SIMD and scalar paths give the same bits.
 #if defined(__wasm_simd128__)
@@ -59,12 +61,11 @@ void tile(double* C, const double* panel, int i0, int j0, int n, int p0, int kc,
   }
 }
 
-#if defined(__x86_64__) && !defined(__wasm__)
+#if MUPLAY_AVX_TILES
 // Native x86-64 processors with AVX (nearly all since 2011) take the tile on 4-lane vectors: one register holds a
 // row's four columns, so eight rows fit in registers and each panel load feeds 8 multiply-adds instead of 4. Every
 // lane is still one output element summed in the order above, so the bits are those of the 2-lane tile (and of
-// wasm). Chosen at run time (`__builtin_cpu_supports`), so the binary still runs on SSE2-only machines.
-#include <immintrin.h>
+// wasm).
 
 template <int ROWS, class Coef>
 __attribute__((target("avx"))) void tile_avx(double* C, const double* panel, int i0, int j0, int n, int p0, int kc,
@@ -89,18 +90,13 @@ __attribute__((target("avx"))) void panel_rows_avx(double* C, const double* pane
   for (int i0 = 0; i0 < m8; i0 += 8) tile_avx<8>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
   for (int i = m8; i < m; i++) tile_avx<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
 }
-
-bool cpu_has_avx() {
-  static const bool has = __builtin_cpu_supports("avx");
-  return has;
-}
 #endif
 
 // Rows [0, m) of one packed panel: on the AVX tile where the processor has it, else on the 2-lane tile four at a
 // time, then one at a time.
 template <class Coef>
 void panel_rows(double* C, const double* panel, int m, int j0, int n, int p0, int kc, Coef coef) {
-#if defined(__x86_64__) && !defined(__wasm__)
+#if MUPLAY_AVX_TILES
   if (cpu_has_avx()) return panel_rows_avx(C, panel, m, j0, n, p0, kc, coef);
 #endif
   const int m4 = m / 4 * 4;
