@@ -7,6 +7,7 @@
 #include "engine/analysis/infinite_width.hpp"
 #include "imgui.h"
 #include "web/drawn.hpp"
+#include "web/opaque_fill.hpp"
 
 namespace {
 
@@ -29,7 +30,7 @@ void scatter(const EmbeddingPanel& panel, float side) {
   ImGui::TextUnformatted(panel.title.c_str());
   const ImVec2 a = ImGui::GetCursorScreenPos(), b(a.x + side, a.y + side);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(a, b, IM_COL32(0, 0, 0, 60));
+  add_opaque_fill(dl, a, b, darkened_page_background(60 / 255.0f));
   dl->AddRect(a, b, IM_COL32(255, 255, 255, 90));
   double extent = 1e-12;
   for (size_t i = 0; i < panel.plane.x.size(); i++)

@@ -37,6 +37,7 @@ uint64_t frame_fingerprint(const ImDrawData& data, uint64_t textures_version) {
       h.word(uint64_t(reinterpret_cast<uintptr_t>(cmd.TextureId)));
       h.word(cmd.VtxOffset), h.word(cmd.IdxOffset), h.word(cmd.ElemCount);
       h.word(uint64_t(reinterpret_cast<uintptr_t>(cmd.UserCallback)));
+      h.word(uint64_t(reinterpret_cast<uintptr_t>(cmd.UserCallbackData)));  // web/opaque_fill.cpp: its colour
     }
   }
   return h.h;

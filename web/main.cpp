@@ -192,6 +192,9 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
   const CanvasSize s = fit_canvas();
   GLFWwindow* window = glfwCreateWindow(s.fb_w, s.fb_h, "muPlayground", nullptr, nullptr);
   if (!window) fail("could not create a WebGL2 context on #canvas");

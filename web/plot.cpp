@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "web/drawn.hpp"
+#include "web/opaque_fill.hpp"
 #include "web/plot_axes.hpp"
 #include "web/plot_legend.hpp"
 
@@ -331,7 +332,7 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
   const bool hovered = ImGui::IsItemHovered();
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(l.a, l.b, IM_COL32(0, 0, 0, 60));
+  add_opaque_fill(dl, l.a, l.b, darkened_page_background(60 / 255.0f));
   draw_ticks(dl, tx, ty, sx, sy, l.a, l.b);
   draw_labels(dl, axes, l.a, l.b, origin.x, origin.x + size.x);
   if (curves.empty()) {

@@ -9,12 +9,47 @@ const DATA_DIR = '/data/fashion-mnist';
 // Each worker holds a whole copy of the sweep's models (and trains its shard of them): beyond a few, memory grows
 // faster than speed.
 const MAX_WORKERS = 4;
+// Pacing. Where a run's workers take every core and the page is drawn in software (SwiftShader in headless Chromium,
+// a browser without a GPU), each frame waits behind training for a core at every hop (page thread, GPU process):
+// 15 fps on 2 cores. Workers that rest a few ms after each slice let the frame through at once (README, "Drawing
+// only what changed"). The page's frame rate, measured while progress arrives, sets the rest: it grows under
+// MIN_FPS and shrinks over MAX_FPS, so a page with a GPU or a free core trains at full speed. It is kept between runs.
+const PACE = { minFps: 24, maxFps: 40, stepMs: 4, maxRestMs: 20, windowMs: 500 };
 
 function dataFiles() {
   const fs = window.Module.FS;
   if (!fs.analyzePath(DATA_DIR).exists) return [];
   return fs.readdir(DATA_DIR).filter((f) => f !== '.' && f !== '..')
     .map((f) => [`${DATA_DIR}/${f}`, fs.readFile(`${DATA_DIR}/${f}`)]);
+}
+
+// The workers' next rest after a window in which the page drew `fps` frames a second.
+export function nextRestMs(restMs, fps) {
+  if (fps < PACE.minFps) return Math.min(restMs + PACE.stepMs, PACE.maxRestMs);
+  if (fps > PACE.maxFps) return Math.max(restMs - PACE.stepMs, 0);
+  return restMs;
+}
+
+// Measures the page's frame rate each PACE.windowMs and sets the workers' rest from it while a run that takes every
+// core (takesEveryCore()) sends progress. Returns the state: restMs, and progressed (the app's progress sets it).
+function pace(workers, takesEveryCore) {
+  const pacing = { restMs: 0, progressed: false };
+  let frames = 0, since = performance.now();
+  const frame = (now) => {
+    frames++;
+    if (now - since >= PACE.windowMs) {
+      const fps = (frames * 1000) / (now - since), rest = pacing.restMs;
+      const wanted = pacing.progressed && takesEveryCore() ? nextRestMs(rest, fps) : rest;
+      if (wanted !== rest) {
+        pacing.restMs = wanted;
+        for (const w of workers) w.postMessage({ type: 'pace', restMs: wanted });
+      }
+      frames = 0, since = now, pacing.progressed = false;
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  return pacing;
 }
 
 // Resolves once every worker is ready (true) or one could not start (false): the app then trains on the page's thread.
@@ -30,9 +65,11 @@ export function startTrainer(m) {
   }
   let shards = 1;  // the workers the current run uses
   const post = (k, message) => workers[k].postMessage(message);
+  const pacing = pace(workers, () => shards >= (navigator.hardwareConcurrency || 1));
   window.muplayTrainer = {
     pending: null,
     workers: count,
+    pacing,
     start(generation, spec, withData, runShards) {
       shards = runShards;
       const files = withData ? dataFiles() : [];
@@ -63,6 +100,7 @@ export function startTrainer(m) {
           m.muplay_trainer_ready(count);
           resolve(true);
         } else if (d.type === 'progress') {
+          pacing.progressed = true;
           window.muplayTrainer.pending = d.bytes;
           m.muplay_trainer_progress(d.generation);
         } else if (d.type === 'failed') {

@@ -1,8 +1,10 @@
 // The training worker: runs web/trainer.cpp (muplay-trainer.js/.wasm, the engine alone) for the page
 // (web/trainer_client.js), which runs one per core, each training a shard of the sweep (Runner::train_shard).
 // Messages in: start {generation, spec, files, shard, shards}, run, pause, step, fault {member, step},
-// parameters {wanted} (the page draws a model: send its parameters as they change), each for one generation (the runner it names; an older one's are ignored). Messages out: ready, progress {generation,
-// bytes} after each slice of training (engine/run/runner_progress.hpp), failed {generation, message}.
+// parameters {wanted} (the page draws a model: send its parameters as they change), each for one generation (the
+// runner it names; an older one's are ignored); pace {restMs}: rest that long after each slice (web/trainer_client.js
+// says when). Messages out: ready, progress {generation, bytes} after each slice of training
+// (engine/run/runner_progress.hpp), failed {generation, message}.
 //
 // It trains in slices of SLICE_MS, posting between them and reading the page's messages; the slice grows to ten
 // times the cost of a post, so models with many parameters (each post carries them) spend at most a tenth on posting.
@@ -18,6 +20,7 @@ let generation = -1;
 let running = false;
 let sliceMs = SLICE_MS;
 let sliceQueued = false;  // a trainSlice is on its way: never two
+let restMs = 0;
 const early = [];  // messages that came before the module was ready
 
 function post() {
@@ -41,7 +44,8 @@ function trainSlice() {
 
 function queueSlice() {
   sliceQueued = true;
-  nextSlice.port2.postMessage(null);
+  if (restMs > 0) setTimeout(() => guarded(trainSlice), restMs);
+  else nextSlice.port2.postMessage(null);
 }
 nextSlice.port1.onmessage = () => guarded(trainSlice);
 
@@ -59,6 +63,7 @@ function start(d) {
 
 function handle(d) {
   if (d.type === 'start') return start(d);
+  if (d.type === 'pace') return void (restMs = d.restMs);
   if (d.generation !== generation) return;
   if (d.type === 'run') {
     running = true;

@@ -94,3 +94,14 @@ test('without the worker (its script fails to load) the page trains on its own t
       await own.close();
     }
   });
+
+// Pacing (web/trainer_client.js): while a run's workers take every core, the page's frame rate sets how long each
+// worker rests after a slice: longer under 24 fps (by 4 ms, to 20 at most), shorter over 40, unchanged between.
+test('the workers rest longer while the page draws under 24 fps, and shorter over 40', T, async () => {
+  const rests = await pg.page.evaluate(async () => {
+    const { nextRestMs } = await import('./trainer_client.js');
+    return { slowFromZero: nextRestMs(0, 15), slowAtMost: nextRestMs(20, 10), between: nextRestMs(8, 30),
+             fast: nextRestMs(8, 55), fastAtZero: nextRestMs(0, 60) };
+  });
+  assert.deepEqual(rests, { slowFromZero: 4, slowAtMost: 20, between: 8, fast: 4, fastAtZero: 0 });
+});
