@@ -65,7 +65,8 @@ export function startTrainer(m) {
   }
   let shards = 1;  // the workers the current run uses
   const post = (k, message) => workers[k].postMessage(message);
-  const pacing = pace(workers, () => shards >= (navigator.hardwareConcurrency || 1));
+  const takesEveryCore = () => shards >= (navigator.hardwareConcurrency || 1);
+  const pacing = pace(workers, takesEveryCore);
   window.muplayTrainer = {
     pending: null,
     workers: count,
@@ -73,7 +74,9 @@ export function startTrainer(m) {
     start(generation, spec, withData, runShards) {
       shards = runShards;
       const files = withData ? dataFiles() : [];
-      for (let k = 0; k < shards; k++) post(k, { type: 'start', generation, spec, files, shard: k, shards });
+      // A run that leaves a core to the page trains without rest.
+      const restMs = takesEveryCore() ? pacing.restMs : 0;
+      for (let k = 0; k < shards; k++) post(k, { type: 'start', generation, spec, files, shard: k, shards, restMs });
     },
     // To shard `shard`, or to every shard of the run (-1).
     send(generation, command, member, step, shard) {

@@ -1,9 +1,9 @@
 // The training worker: runs web/trainer.cpp (muplay-trainer.js/.wasm, the engine alone) for the page
 // (web/trainer_client.js), which runs one per core, each training a shard of the sweep (Runner::train_shard).
-// Messages in: start {generation, spec, files, shard, shards}, run, pause, step, fault {member, step},
+// Messages in: start {generation, spec, files, shard, shards, restMs}, run, pause, step, fault {member, step},
 // parameters {wanted} (the page draws a model: send its parameters as they change), each for one generation (the
-// runner it names; an older one's are ignored); pace {restMs}: rest that long after each slice (web/trainer_client.js
-// says when). Messages out: ready, progress {generation, bytes} after each slice of training
+// runner it names; an older one's are ignored); pace {restMs}: rest that long after each slice from now on
+// (web/trainer_client.js says when). Messages out: ready, progress {generation, bytes} after each slice of training
 // (engine/run/runner_progress.hpp), failed {generation, message}.
 //
 // It trains in slices of SLICE_MS, posting between them and reading the page's messages; the slice grows to ten
@@ -52,6 +52,7 @@ nextSlice.port1.onmessage = () => guarded(trainSlice);
 function start(d) {
   running = false;
   generation = d.generation;
+  restMs = d.restMs;
   for (const [path, bytes] of d.files) {
     trainer.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')));
     trainer.FS.writeFile(path, bytes);
