@@ -12,9 +12,8 @@ const MAX_WORKERS = 4;
 // Pacing. Where a run's workers take every core and the page is drawn in software (SwiftShader in headless Chromium,
 // a browser without a GPU), each frame waits behind training for a core at every hop (page thread, GPU process):
 // 15 fps on 2 cores. Workers that rest a few ms after each slice let the frame through at once (README, "Drawing
-// only what changed"). The page's frame rate, measured while every core trains, sets the rest: it grows under
-// minFps and shrinks over maxFps, so a page drawn by a GPU, or with a core free, trains at full speed. It is kept
-// for the next run.
+// only what changed"). The page's frame rate, measured while progress arrives, sets the rest: it grows under
+// MIN_FPS and shrinks over MAX_FPS, so a page with a GPU or a free core trains at full speed. It is kept between runs.
 const PACE = { minFps: 24, maxFps: 40, stepMs: 4, maxRestMs: 20, windowMs: 500 };
 
 function dataFiles() {
@@ -31,24 +30,21 @@ export function nextRestMs(restMs, fps) {
   return restMs;
 }
 
-// Measures the page's frame rate each PACE.windowMs. While every core trains (as many workers sent progress in the
-// window as there are cores), the rest learned from it (restMs) is the workers' rest (appliedMs); otherwise a core
-// is free, they rest 0, and restMs is kept for the next run that takes every core. The app adds each worker that
-// sends progress to `active`.
-function pace(workers, cores) {
-  const pacing = { restMs: 0, appliedMs: 0, active: new Set() };
+// Measures the page's frame rate each PACE.windowMs and sets the workers' rest from it while a run that takes every
+// core (takesEveryCore()) sends progress. Returns the state: restMs, and progressed (the app's progress sets it).
+function pace(workers, takesEveryCore) {
+  const pacing = { restMs: 0, progressed: false };
   let frames = 0, since = performance.now();
   const frame = (now) => {
     frames++;
     if (now - since >= PACE.windowMs) {
-      const everyCore = pacing.active.size >= cores;
-      if (everyCore) pacing.restMs = nextRestMs(pacing.restMs, (frames * 1000) / (now - since));
-      const applied = everyCore ? pacing.restMs : 0;
-      if (applied !== pacing.appliedMs) {
-        pacing.appliedMs = applied;
-        for (const w of workers) w.postMessage({ type: 'pace', restMs: applied });
+      const fps = (frames * 1000) / (now - since), rest = pacing.restMs;
+      const wanted = pacing.progressed && takesEveryCore() ? nextRestMs(rest, fps) : rest;
+      if (wanted !== rest) {
+        pacing.restMs = wanted;
+        for (const w of workers) w.postMessage({ type: 'pace', restMs: wanted });
       }
-      frames = 0, since = now, pacing.active.clear();
+      frames = 0, since = now, pacing.progressed = false;
     }
     requestAnimationFrame(frame);
   };
@@ -69,8 +65,8 @@ export function startTrainer(m) {
   }
   let shards = 1;  // the workers the current run uses
   const post = (k, message) => workers[k].postMessage(message);
-  const cores = navigator.hardwareConcurrency || 1;
-  const pacing = pace(workers, cores);
+  const takesEveryCore = () => shards >= (navigator.hardwareConcurrency || 1);
+  const pacing = pace(workers, takesEveryCore);
   window.muplayTrainer = {
     pending: null,
     workers: count,
@@ -79,8 +75,7 @@ export function startTrainer(m) {
       shards = runShards;
       const files = withData ? dataFiles() : [];
       // A run that leaves a core to the page trains without rest.
-      const restMs = shards >= cores ? pacing.restMs : 0;
-      pacing.appliedMs = restMs;
+      const restMs = takesEveryCore() ? pacing.restMs : 0;
       for (let k = 0; k < shards; k++) post(k, { type: 'start', generation, spec, files, shard: k, shards, restMs });
     },
     // To shard `shard`, or to every shard of the run (-1).
@@ -108,7 +103,7 @@ export function startTrainer(m) {
           m.muplay_trainer_ready(count);
           resolve(true);
         } else if (d.type === 'progress') {
-          pacing.active.add(worker);
+          pacing.progressed = true;
           window.muplayTrainer.pending = d.bytes;
           m.muplay_trainer_progress(d.generation);
         } else if (d.type === 'failed') {
