@@ -98,7 +98,8 @@ try {
       return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
                workers: m.muplay_trains_in_worker(),
                // the workers' rest at the end (web/trainer_client.js; 0 where the run leaves a core free)
-               rest_ms: m.muplay_trains_in_worker() >= navigator.hardwareConcurrency ? window.muplayTrainer.pacing.restMs : 0,
+               rest_ms: m.muplay_trains_in_worker() >= navigator.hardwareConcurrency
+                 ? window.muplayTrainer.pacing.restMs : 0,
                fps: (m.muplay_frame_count() - frames[0]) / seconds,
                slowest_second_fps: perSecond.length ? Math.min(...perSecond) : null,
                drawn_fps: (m.muplay_drawn_frame_count() - drawn0) / seconds };
@@ -111,7 +112,7 @@ try {
                 `${r.wasm ? ` (${r.chromium.over_wasm.toFixed(2)}x the wasm CLI)` : ''}, ` +
                 `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}, ` +
                 `${page.drawn_fps.toFixed(1)} drawn/s), ` +
-                `${page.workers ? `${page.workers} worker(s), rest ${page.rest_ms} ms` : "page thread"}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
+                `${page.workers ? `${page.workers} worker(s), rest ${page.rest_ms} ms` : 'page thread'}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
   }
   if (pg.errors.length) console.log('page errors:', pg.errors.join(' | '));
 } finally {

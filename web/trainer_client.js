@@ -11,9 +11,9 @@ const DATA_DIR = '/data/fashion-mnist';
 const MAX_WORKERS = 4;
 // Pacing. Where a run's workers take every core and the page is drawn in software (SwiftShader in headless Chromium,
 // a browser without a GPU), each frame waits behind training for a core at every hop (page thread, GPU process):
-// 15 fps on 2 cores. Workers that rest a few ms after each slice let the frame through at once (README, "Drawing
-// only what changed"). The page's frame rate, measured while progress arrives, sets the rest: it grows under
-// MIN_FPS and shrinks over MAX_FPS, so a page with a GPU or a free core trains at full speed. It is kept between runs.
+// 15 fps on 2 cores. Workers that rest a few ms after each slice let the frame through at once (README, "Pacing").
+// The page's frame rate, measured while progress arrives, sets the rest: it grows under minFps and shrinks over
+// maxFps, so a page drawn by a GPU, or with a core free, trains at full speed. It is kept between runs.
 const PACE = { minFps: 24, maxFps: 40, stepMs: 4, maxRestMs: 20, windowMs: 500 };
 
 function dataFiles() {
