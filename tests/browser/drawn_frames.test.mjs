@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, waitFrames } from './harness.mjs';
 import { decodePng } from './png.mjs';
-import { centre, findItem } from './ui_driver.mjs';
+import { centre, findItem, plots } from './ui_driver.mjs';
 
 const T = { timeout: 300_000 };
 let pg;
@@ -66,4 +66,35 @@ test('training progress is drawn as it arrives', T, async () => {
   assert.ok(!(await shot()).equals(rest), 'the canvas did not change while training');
   await pg.page.evaluate(() => window.muplay.muplay_pause());
   assert.deepEqual(pg.errors, []);
+});
+
+// The plot's dark background is an opaque clear issued in draw order (web/opaque_fill.hpp): it must cover the frame
+// in a grey darker than the page's, under the curves (run before: preset 14, paused, its curves drawn).
+test('the plot keeps its darker background, with the curves drawn over it', T, async () => {
+  const [plot] = await plots(pg.page, /train_loss vs step/);
+  assert.ok(plot, 'no vs step plot drawn');
+  const mode = (png) => {
+    const n = new Map();
+    for (let i = 0; i < png.data.length; i += png.channels) {
+      const key = png.data.subarray(i, i + 3).join(',');
+      n.set(key, (n.get(key) ?? 0) + 1);
+    }
+    const [key, count] = [...n].sort((a, b) => b[1] - a[1])[0];
+    return { rgb: key.split(',').map(Number), share: count / (png.width * png.height) };
+  };
+  const page = mode(decodePng(await pg.page.screenshot()));
+  const [x0, y0, x1, y1] = plot.frame.map(Math.round);
+  const inner = decodePng(await pg.page.screenshot({ clip: { x: x0 + 2, y: y0 + 2, width: x1 - x0 - 4,
+                                                             height: y1 - y0 - 4 } }));
+  const background = mode(inner);
+  const [r, g, b] = background.rgb;
+  assert.ok(r === g && g === b, `plot background ${background.rgb} is not grey`);
+  assert.ok(r < page.rgb[0] && r >= page.rgb[0] - 6, `plot background ${r} against the page's ${page.rgb[0]}`);
+  assert.ok(background.share > 0.5, `the background covers ${background.share} of the frame`);
+  let coloured = 0;  // curve pixels: not grey
+  for (let i = 0; i < inner.data.length; i += inner.channels) {
+    const [pr, pg_, pb] = inner.data.subarray(i, i + 3);
+    if (Math.max(pr, pg_, pb) - Math.min(pr, pg_, pb) > 40) coloured++;
+  }
+  assert.ok(coloured > 500, `${coloured} curve pixels in the frame`);
 });
