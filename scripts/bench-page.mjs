@@ -97,9 +97,7 @@ try {
       const perSecond = frames.slice(1).map((f, k) => f - frames[k]);
       return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
                workers: m.muplay_trains_in_worker(),
-               // the workers' rest at the end (web/trainer_client.js; 0 where the run leaves a core free)
-               rest_ms: m.muplay_trains_in_worker() >= navigator.hardwareConcurrency
-                 ? window.muplayTrainer.pacing.restMs : 0,
+               rest_ms: window.muplayTrainer?.runRestMs() ?? 0,  // the workers' rest at the end (trainer_client.js)
                fps: (m.muplay_frame_count() - frames[0]) / seconds,
                slowest_second_fps: perSecond.length ? Math.min(...perSecond) : null,
                drawn_fps: (m.muplay_drawn_frame_count() - drawn0) / seconds };

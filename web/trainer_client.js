@@ -13,7 +13,8 @@ const MAX_WORKERS = 4;
 // a browser without a GPU), each frame waits behind training for a core at every hop (page thread, GPU process):
 // 15 fps on 2 cores. Workers that rest a few ms after each slice let the frame through at once (README, "Pacing").
 // The page's frame rate, measured while progress arrives, sets the rest: it grows under minFps and shrinks over
-// maxFps, so a page drawn by a GPU, or with a core free, trains at full speed. It is kept between runs.
+// maxFps, so a page that keeps over minFps (as one drawn by a GPU should), or a run that leaves a core free, trains
+// at full speed. It is kept between runs.
 const PACE = { minFps: 24, maxFps: 40, stepMs: 4, maxRestMs: 20, windowMs: 500 };
 
 function dataFiles() {
@@ -67,15 +68,16 @@ export function startTrainer(m) {
   const post = (k, message) => workers[k].postMessage(message);
   const takesEveryCore = () => shards >= (navigator.hardwareConcurrency || 1);
   const pacing = pace(workers, takesEveryCore);
+  // The rest the current run's workers take: none where the run leaves a core to the page.
+  const runRestMs = () => (takesEveryCore() ? pacing.restMs : 0);
   window.muplayTrainer = {
     pending: null,
     workers: count,
-    pacing,
+    runRestMs,
     start(generation, spec, withData, runShards) {
       shards = runShards;
       const files = withData ? dataFiles() : [];
-      // A run that leaves a core to the page trains without rest.
-      const restMs = takesEveryCore() ? pacing.restMs : 0;
+      const restMs = runRestMs();
       for (let k = 0; k < shards; k++) post(k, { type: 'start', generation, spec, files, shard: k, shards, restMs });
     },
     // To shard `shard`, or to every shard of the run (-1).

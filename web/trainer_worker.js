@@ -64,7 +64,10 @@ function start(d) {
 
 function handle(d) {
   if (d.type === 'start') return start(d);
-  if (d.type === 'pace') return void (restMs = d.restMs);
+  if (d.type === 'pace') {
+    restMs = d.restMs;
+    return;
+  }
   if (d.generation !== generation) return;
   if (d.type === 'run') {
     running = true;

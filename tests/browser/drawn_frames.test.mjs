@@ -52,8 +52,7 @@ test('a hover is drawn: the button under the mouse changes colour on the canvas'
 
 test('training progress is drawn as it arrives', T, async () => {
   await pg.page.evaluate(() => {
-    const presets = JSON.parse(window.muplay.muplay_list_presets());
-    window.muplay.muplay_load_preset(presets.findIndex((p) => p.path.endsWith('/14-lr-transfer-toy-mup.json')));
+    window.muplay.muplay_load_preset(window.muplay.muplay_find_preset('14-lr-transfer-toy-mup'));
   });
   await waitFrames(pg.page, 3);
   const shot = async () => Buffer.from(await pg.page.screenshot());
