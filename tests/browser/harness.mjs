@@ -18,11 +18,11 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 // Headless Chromium offers a WebGPU adapter only with this flag: SwiftShader, a software fallback (correct, slow).
 export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 
-// Opens the playground. Options: waitReady (default true) awaits window.muplay.ready; beforeLoad(page) runs
-// before navigation (e.g. to add init scripts or routes); suffix is appended to the served URL ('?embed=1#s=...');
-// url opens another address instead (a link copied from another test's page); deviceScaleFactor (default 1);
-// args: more Chromium flags (WEBGPU_ARGS for a WebGPU adapter); isolated: serve with COOP/COEP (scripts/serve
-// --isolated), so the page loads its threaded build.
+// Opens the playground. Options: waitReady (default true) awaits window.muplay.ready and page.js's enabled toolbar;
+// beforeLoad(page) runs before navigation (e.g. to add init scripts or routes); suffix is appended to the served URL
+// ('?embed=1#s=...'); url opens another address instead (a link copied from another test's page); deviceScaleFactor
+// (default 1); args: more Chromium flags (WEBGPU_ARGS for a WebGPU adapter); isolated: serve with COOP/COEP
+// (scripts/serve --isolated), so the page loads its threaded build.
 // Returns { page, context, errors, url (the served site's), close }.
 export async function openPlayground({ waitReady = true, beforeLoad, viewport = { width: 1280, height: 800 }, suffix = '',
                                        url, deviceScaleFactor = 1, args = [], isolated = false } = {}) {
@@ -52,7 +52,13 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
     page.on('pageerror', (err) => errors.push(String(err)));
     if (beforeLoad) await beforeLoad(page);
     await page.goto(url ?? server.url + suffix);
-    if (waitReady) await page.evaluate(() => window.muplay.ready.then(() => true));
+    if (waitReady) {
+      await page.evaluate(() => window.muplay.ready.then(() => true));
+      // page.js wires the toolbar, the file picker and share links only after it has opened the first experiment
+      // (storage first, which a loaded machine can take seconds to open); it enables the toolbar in the same task.
+      // A file picked before that is lost.
+      await page.waitForSelector('#run:not([disabled])', { state: 'attached' });
+    }
     return { page, context, errors, url: server.url, close };
   } catch (e) {
     await close();
