@@ -26,6 +26,7 @@ EM_JS(void, js_trainer_take, (uint8_t* out), {
 void remote_start(RemoteTraining& remote, const Runner& runner, bool with_data) {
   remote.generation++;
   remote.shards = std::max(1, std::min(remote.workers, int(runner.members().size())));
+  remote.shard_of = runner.shard_plan(remote.shards);
   remote.last_stepped = -1;
   js_trainer_start(remote.generation, json::write(spec_to_json(runner.spec())).c_str(), with_data ? 1 : 0,
                    remote.shards);
@@ -48,12 +49,12 @@ void remote_step(RemoteTraining& remote, const Runner& replica) {
     const int member = (remote.last_stepped + k) % count;
     if (replica.members()[size_t(member)]->done()) continue;
     remote.last_stepped = member;
-    return js_trainer_send(remote.generation, "step", -1, -1, member % remote.shards);
+    return js_trainer_send(remote.generation, "step", -1, -1, remote.shard_of[size_t(member)]);
   }
 }
 
 void remote_inject_fault(const RemoteTraining& remote, int member, int step) {
-  js_trainer_send(remote.generation, "fault", member, step, member % remote.shards);
+  js_trainer_send(remote.generation, "fault", member, step, remote.shard_of[size_t(member)]);
 }
 
 void remote_take_message(RemoteTraining& remote) {

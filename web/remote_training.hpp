@@ -1,8 +1,9 @@
 // Training in Web Workers. web/trainer_client.js starts workers running the engine alone (web/trainer.cpp in
-// web/trainer_worker.js), one per core; a run's sweep is split between them (Runner::train_shard: member i trains in
-// worker i % shards). While a run trains there, the app's Runner is a replica that never steps: it applies the
-// progress the workers post (engine/run/runner_progress.hpp) between frames, and the views draw it as they would a
-// runner stepped here. Training then takes the cores and the page draws at the display's rate.
+// web/trainer_worker.js), one per core; a run's sweep is split between them (Runner::train_shard: worker k trains the
+// members that Runner::shard_plan gives to shard k, about equal work each). While a run trains there, the app's
+// Runner is a replica that never steps: it applies the progress the workers post (engine/run/runner_progress.hpp)
+// between frames, and the views draw it as they would a runner stepped here. Training then takes the cores and the
+// page draws at the display's rate.
 //
 // The app trains here instead when there is no worker (it failed to start), when members train on WebGPU (the device
 // belongs to the page), and in the threaded build with several cores (its pool steps members on all of them).
@@ -16,6 +17,7 @@ class Runner;
 struct RemoteTraining {
   int workers = 0;         // ready training workers (0: none started, or they failed: the page trains itself)
   int shards = 1;          // how many train the current run (no more than it has members)
+  std::vector<int> shard_of;  // each member's shard (Runner::shard_plan), where Step and a test's fault go
   int last_stepped = -1;   // the member whose shard the last Step went to
   bool active = false;     // the app's runner follows the worker
   int generation = 0;      // counts the runners sent to the worker: progress of an older one is dropped

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 #include <stdexcept>
 
 #include "engine/run/mlp_member.hpp"
@@ -89,7 +90,22 @@ const TaskData& Runner::data_for(uint64_t seed) {
 
 void Runner::train_shard(int shard, int shards) {
   shard_ = shard;
-  shards_ = shards;
+  shard_of_ = shard_plan(shards);
+}
+
+std::vector<int> Runner::shard_plan(int shards) const {
+  std::vector<int> order(members_.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto cost = [&](int i) { return members_[size_t(i)]->parameters().size(); };
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost(a) > cost(b); });
+  std::vector<size_t> load(size_t(std::max(shards, 1)), 0);
+  std::vector<int> shard_of(members_.size());
+  for (int i : order) {
+    const size_t least = size_t(std::min_element(load.begin(), load.end()) - load.begin());
+    shard_of[size_t(i)] = int(least);
+    load[least] += cost(i);
+  }
+  return shard_of;
 }
 
 bool Runner::done() const {

@@ -19,11 +19,16 @@ class Runner {
   Runner(const ExperimentSpec& spec, const std::string& fashion_mnist_dir, GpuDevice* device,
          const std::string& why_none);
 
-  // Trains only the members whose index i has i % shards == shard; the others stay where they are and count as done.
-  // Several runners of one spec, each with its shard, train a sweep side by side (the page's training workers): each
-  // member computes what it computes alone, so together they give the whole runner's results, bit for bit.
+  // Trains only the members that shard_plan(shards) gives to `shard`; the others stay where they are and count as
+  // done. Several runners of one spec, each with its shard, train a sweep side by side (the page's training workers):
+  // each member computes what it computes alone, so together they give the whole runner's results, bit for bit.
   void train_shard(int shard, int shards);
-  bool in_shard(int member) const { return member % shards_ == shard_; }  // every member unless train_shard said
+  bool in_shard(int member) const { return shard_of_.empty() || shard_of_[size_t(member)] == shard_; }
+  // Each member's shard, so that the shards' work is about equal: a member costs its parameter count per step (a
+  // step's products scale with it), and the costliest goes first to the least loaded shard (ties: the lowest index).
+  // A sweep of equal members alternates 0, 1, 0, 1, ...; one of widths 64 … 1024 × 3 seeds no longer gives two of
+  // its three widest to one shard. The same for every runner of the spec (the page's replica sends Step by it).
+  std::vector<int> shard_plan(int shards) const;
 
   // Advances the next unfinished member by one step. Returns false when every member is done.
   // An exception in a member's step ends that member as failed (Member::error() says why); the others go on.
@@ -74,7 +79,8 @@ class Runner {
   std::vector<std::unique_ptr<Member>> members_;
   int next_ = 0;
   long total_steps_ = 0;
-  int shard_ = 0, shards_ = 1;  // train_shard
+  int shard_ = 0;               // train_shard
+  std::vector<int> shard_of_;   // shard_plan's, or empty: every member
   bool trains(int member) const { return in_shard(member) && !members_[size_t(member)]->done(); }
   struct Fault { int member = -1, step = -1; std::string message; } fault_;
   std::vector<int> batch_;  // the members of a step_parallel batch (capacity: every member, reserved once)

@@ -66,7 +66,8 @@ TEST(RunnerProgress, TransformerReplicaMatchesBitForBit) {
 // Three runners of one spec, each training its shard; their messages reach the replica shard by shard, in two orders
 // (every message of one shard before any of the next), the worst interleavings for a shard that spoke for others.
 TEST(RunnerProgress, ShardsTrainedApartMakeTheWholeRunner) {
-  for (const ExperimentSpec& s : {preset("14-lr-transfer-toy-sp.json", 30), preset("31-anchor-gamma-sweep.json", 12)}) {
+  for (const ExperimentSpec& s : {preset("14-lr-transfer-toy-sp.json", 30), preset("31-anchor-gamma-sweep.json", 12),
+                                  preset("10-coord-check-mup.json", 4)}) {  // 10: widths 64 … 1024, shards unequal
     Runner whole(s);
     while (whole.step()) {}
     std::vector<std::vector<std::vector<uint8_t>>> messages(3);  // per shard, in the order sent
@@ -92,6 +93,20 @@ TEST(RunnerProgress, ShardsTrainedApartMakeTheWholeRunner) {
         EXPECT_EQ(replica.members()[i]->parameters(), whole.members()[i]->parameters()) << i;
     }
   }
+}
+
+// Each shard gets about the same number of parameters to train: 10's widths 64 … 1024 × 3 seeds (members in order
+// of width) over 2 shards; taking every other member gave one shard two of the three widest, 1.2 × the mean.
+TEST(RunnerProgress, ShardPlanBalancesTheWork) {
+  const Runner runner(preset("10-coord-check-mup.json", 1));
+  const std::vector<int> plan = runner.shard_plan(2);
+  double load[2] = {0, 0};
+  for (size_t i = 0; i < plan.size(); i++) load[plan[i]] += double(runner.members()[i]->parameters().size());
+  const double mean = (load[0] + load[1]) / 2;
+  EXPECT_LT(std::max(load[0], load[1]), 1.05 * mean) << load[0] << " vs " << load[1];
+
+  const Runner equal(preset("31-anchor-gamma-sweep.json", 1));  // one size, three γ: members alternate, as before
+  EXPECT_EQ(equal.shard_plan(2), (std::vector<int>{0, 1, 0}));
 }
 
 TEST(RunnerProgress, RefusesBytesThatDoNotFit) {
