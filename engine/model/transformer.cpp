@@ -66,8 +66,15 @@ Transformer::Transformer(TransformerConfig config, const TransformerInit& p, int
   params_.assign(size_t(total), 0.0);
   grads_.assign(size_t(total), 0.0);
   edits_.resize(size_t(c.layers));
+}
 
-  const long N = long(max_batch) * c.seq_len, L = c.layers, B = max_batch;
+// Most of a model's memory (the eval chunk's activations: 40 MB at d_model 128), sized at the first forward pass, so
+// that a model which never runs one (the page's replica of a run trained in a worker, the members of another
+// worker's shard) never touches it: on the 2-core VM touching fresh wasm memory costs about 3.5 ms a MB.
+void Transformer::size_activations() {
+  const TransformerConfig& c = config_;
+  const int D = c.d_model, W = c.heads * c.head_dim(), F = c.d_ff;
+  const long N = long(max_batch_) * c.seq_len, L = c.layers, B = max_batch_;
   resid_.resize(size_t((L + 1) * N * D));
   for (auto* buf : {&ln1_, &r1_, &x1_, &ln2_, &r2_}) buf->resize(size_t(L * N * D));
   ln1_stats_.resize(size_t(L * 2 * N));
@@ -89,6 +96,8 @@ Transformer::Transformer(TransformerConfig config, const TransformerInit& p, int
   long largest = 0;
   for (const auto& t : tensors_) largest = std::max(largest, t.size());
   transposed_.resize(size_t(largest));
+  if (precision_ == Precision::float32)
+    for (const auto& [m, n, k] : transformer_f32_shapes(config_, max_batch_)) gemm_f32_.reserve(m, n, k);
 }
 
 const TransformerTensor* Transformer::find_tensor(const std::string& name) const {
@@ -120,7 +129,7 @@ AttentionShape Transformer::shape(int batch) const {
 
 void Transformer::set_precision(Precision p) {
   precision_ = p;
-  if (p != Precision::float32) return;
+  if (p != Precision::float32 || resid_.empty()) return;  // else size_activations reserves the workspace
   for (const auto& [m, n, k] : transformer_f32_shapes(config_, max_batch_)) gemm_f32_.reserve(m, n, k);
 }
 
@@ -211,6 +220,7 @@ const double* Transformer::forward(const int* tokens, int batch) {
   const TransformerConfig& c = config_;
   const int D = c.d_model, T = c.seq_len;
   tokens_ = tokens;
+  if (resid_.empty()) size_activations();
   const double me = mult(wte_), mp = mult(wpe_);
   double* x0 = resid_.data();
   for (int b = 0; b < batch; b++)

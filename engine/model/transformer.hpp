@@ -10,8 +10,9 @@
 //
 // Every matrix is stored row-major as (fan_out × fan_in), like torch.nn.Linear, in one flat parameter buffer;
 // tensors() lists them in that order with their initialization and learning-rate rule (from the
-// TransformerInit, transformer_parametrization.hpp). Buffers are sized for `max_batch` sequences in the
-// constructor: forward and backward allocate nothing.
+// TransformerInit, transformer_parametrization.hpp). Activation buffers are sized for `max_batch` sequences at
+// the first forward pass (a model that only holds parameters, as a replica does, never sizes them); after it, forward
+// and backward allocate nothing.
 //
 // set_precision(float32) runs every matrix product over all positions (the Q, K, V, O, FFN and head linears, forward
 // and backward) on the float32 kernels (engine/kernels/gemm_f32.hpp), as Mlp::set_precision does; parameters,
@@ -56,8 +57,8 @@ class Transformer {
 
   void init(Rng& rng);  // every tensor in order, row-major
 
-  // float64 (default): the reference kernels. float32: the linears' products run in float32 (see above). Sizes the
-  // float32 workspace here, not in the step loop.
+  // float64 (default): the reference kernels. float32: the linears' products run in float32 (see above). The float32
+  // workspace is sized with the activations (at the first forward pass), not in the step loop after it.
   void set_precision(Precision p);
   Precision precision() const { return precision_; }
 
@@ -108,6 +109,7 @@ class Transformer {
   long probs_stride() const { return long(max_batch_) * config_.heads * config_.seq_len * config_.seq_len; }
   double* act(std::vector<double>& buf, int l, int width) { return buf.data() + long(l) * act_stride(width); }
   AttentionShape shape(int batch) const;
+  void size_activations();
 
   TransformerConfig config_;
   int max_batch_;

@@ -44,7 +44,8 @@ TEST(StepLoop, Float32AllocatesNothing) {
   EXPECT_EQ(g_allocations.load() - before, 0);
 }
 
-// The Transformer's float32 mode: its packing buffers too are sized when the model is built (Transformer::set_precision).
+// The Transformer's float32 mode: its packing buffers are sized with its activations at the first forward pass
+// (Transformer::size_activations), so every step after the first allocates nothing.
 TEST(StepLoop, TransformerFloat32AllocatesNothing) {
   SpecResult r = parse_spec_text(R"({"version":1,"precision":"float32","model":{"kind":"transformer","transformer":
     {"layers":2,"d_model":16,"heads":2,"d_ff":32,"norm":"pre","init":"pytorch"}},
@@ -54,9 +55,26 @@ TEST(StepLoop, TransformerFloat32AllocatesNothing) {
     "metrics":["train_loss","test_loss","train_accuracy","id_accuracy"]})");
   ASSERT_TRUE(r.ok()) << r.errors[0];
   Runner runner(r.spec);
+  runner.step();
   const long before = g_allocations.load();
-  long steps = 0;
+  long steps = 1;
   while (runner.step()) steps++;
   EXPECT_EQ(steps, 60);
   EXPECT_EQ(g_allocations.load() - before, 0);
+}
+
+// A Transformer that never runs a forward pass (the page's replica of a run trained in a worker) holds its
+// parameters and gradients only: the activations for its evaluation chunk (128 sequences) come with the first pass.
+TEST(StepLoop, TransformerSizesItsActivationsAtTheFirstPass) {
+  SpecResult r = parse_spec_text(R"({"version":1,"precision":"float32","model":{"kind":"transformer","transformer":
+    {"layers":2,"d_model":128,"heads":2,"d_ff":512,"norm":"pre","init":"pytorch"}},
+    "task":{"kind":"anchor","train_size":120,"test_size":40,"seed":1,"anchor":{"kind":"identity"}},
+    "optimizer":{"kind":"adam","lr":0.01},"schedule":{"steps":2,"batch_size":24}})");
+  ASSERT_TRUE(r.ok()) << r.errors[0];
+  const long bytes_before = g_allocated_bytes.load();
+  Runner runner(r.spec);
+  const long built = g_allocated_bytes.load() - bytes_before;
+  runner.step();
+  const long first_step = g_allocated_bytes.load() - bytes_before - built;
+  EXPECT_GT(first_step, 4 * built) << built << " bytes to build, " << first_step << " at the first step";
 }
