@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Every preset (examples/*.json) run to its end as a student would: in headless Chromium from the page (wall seconds,
-// and the page's frames per second meanwhile: the mean, the slowest second, and the frames drawn), and, for
-// comparison, the same engine compiled to wasm (the CLI under node: the page's engine without the page) and natively
-// (wall and CPU seconds). Training steps count every member's steps, including the preset's own measurements (its
-// record steps).
+// Every preset (examples/*.json) run to its end as a student would: in headless Chromium from the page (the time
+// loading it took, wall seconds, and the page's frames per second meanwhile: the mean, the slowest second, and the
+// frames drawn), and, for comparison, the same engine compiled to wasm (the CLI under node: the page's engine
+// without the page) and natively (wall and CPU seconds). Training steps count every member's steps, including the
+// preset's own measurements (its record steps).
 // Prints one line per preset and run and writes build/bench/page.json (merged with its earlier presets' numbers).
 // Usage: node scripts/bench-page.mjs [pattern]   (after scripts/build; pattern filters preset file names)
 //   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm)
@@ -73,7 +73,12 @@ try {
   const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
   for (const r of results) {
     const i = presets.findIndex((p) => p.path.endsWith(`/${r.preset}`));
-    await pg.page.evaluate((k) => window.muplay.muplay_load_preset(k), i);
+    // Loading builds the page's replica of the sweep (its models' parameters), on the page's thread.
+    const loadMs = await pg.page.evaluate((k) => {
+      const start = performance.now();
+      window.muplay.muplay_load_preset(k);
+      return performance.now() - start;
+    }, i);
     // As a reader would, Run once the page has started its training worker (a second or so after it opened).
     await pg.page.waitForFunction(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 10_000 })
       .catch(() => {});
@@ -104,9 +109,10 @@ try {
     }, LIMIT_S * 1000);
     // A run past the limit is recorded (with the steps it had done), not dropped: on a loaded machine it happens.
     if (!page.finished) await pg.page.evaluate(() => window.muplay.muplay_pause());
-    r.chromium = { ...page, steps_per_second: page.steps / page.seconds };
+    r.chromium = { ...page, load_ms: loadMs, steps_per_second: page.steps / page.seconds };
     if (r.wasm) r.chromium.over_wasm = page.seconds / r.wasm.seconds;
-    console.log(`chromium ${r.preset}: ${page.steps} steps, ${page.seconds.toFixed(1)} s wall` +
+    console.log(`chromium ${r.preset}: loaded in ${loadMs.toFixed(0)} ms, ${page.steps} steps, ` +
+                `${page.seconds.toFixed(1)} s wall` +
                 `${r.wasm ? ` (${r.chromium.over_wasm.toFixed(2)}x the wasm CLI)` : ''}, ` +
                 `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}, ` +
                 `${page.drawn_fps.toFixed(1)} drawn/s), ` +

@@ -21,12 +21,8 @@ Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scali
     bias_offset_.push_back(total);
     total += dims_[size_t(l) + 1];
   }
-  long largest_layer = 0;
-  for (int l = 0; l < layers(); l++) largest_layer = std::max(largest_layer, layer_size(l));
-  transposed_.assign(size_t(largest_layer), 0.0);
   for (int d : dims_) widest = std::max(widest, d);
   params_.assign(size_t(total), 0.0);
-  grads_.assign(size_t(total), 0.0);
   delta_.assign(size_t(max_batch) * size_t(widest), 0.0);
   delta_prev_.assign(size_t(max_batch) * size_t(widest), 0.0);
 }
@@ -81,7 +77,26 @@ void Mlp::set_dropout(double p) {
 
 void Mlp::set_precision(Precision p) {
   precision_ = p;
-  if (p != Precision::float32) return;
+  products_sized_ = false;
+}
+
+std::vector<double>& Mlp::grads() {
+  if (grads_.empty()) grads_.assign(params_.size(), 0.0);
+  return grads_;
+}
+
+// The products' scratch, the largest of a model's buffers after θ (a 1024 × 1024 layer: 8 MB transposed in float64,
+// 4 MB packed in float32), sized at the first forward pass: a model that never runs one (the page's replica of a run
+// trained in a worker, the members of another worker's shard) never touches it, and on the 2-core VM touching fresh
+// wasm memory costs 3.5-6 ms a MB.
+void Mlp::size_products() {
+  products_sized_ = true;
+  if (precision_ != Precision::float32) {
+    long largest_layer = 0;
+    for (int l = 0; l < layers(); l++) largest_layer = std::max(largest_layer, layer_size(l));
+    transposed_.assign(size_t(largest_layer), 0.0);
+    return;
+  }
   for (int l = 0; l < layers(); l++) {
     const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
     gemm_f32_.reserve(max_batch_, fan_out, fan_in);  // forward
@@ -151,6 +166,7 @@ void Mlp::input_backward(int l, int batch) {
 double* Mlp::compute_preactivation(int l, int batch) {
   const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
   double* h = h_[size_t(l)].data();
+  if (!products_sized_) size_products();
   if (precision_ == Precision::float32)
     matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier, gemm_f32_);
   else
@@ -205,14 +221,14 @@ void Mlp::backward(const double* dout, int batch) {
     const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
     const double m = scaling_[size_t(l)].multiplier;
     // ∂L/∂W_l = m · δ_lᵀ x_{l-1}
-    double* grad = grads_.data() + offset_[size_t(l)];
+    double* grad = grads(l);
     if (precision_ == Precision::float32)
       matmul_tn_f32(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m, gemm_f32_);
     else
       matmul_tn(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m);
     if (has_biases()) {  // ∂L/∂b_l = m' · Σ_rows δ_l
       const double mb = bias_scaling_[size_t(l)].multiplier;
-      double* gb = grads_.data() + bias_offset_[size_t(l)];
+      double* gb = grads().data() + bias_offset_[size_t(l)];
       std::fill(gb, gb + fan_out, 0.0);
       for (int r = 0; r < batch; r++)
         for (int o = 0; o < fan_out; o++) gb[o] += delta_[size_t(r) * size_t(fan_out) + size_t(o)];

@@ -5,7 +5,9 @@
 // W_l is stored row-major as (fan_out × fan_in), like PyTorch's nn.Linear, in one flat parameter buffer; the biases
 // b_l (optional, length fan_out) follow all the weights in the same buffer, so weights(l) is where it is without them.
 // The multipliers m_l, m'_l, init stds and learning-rate multipliers come from the Parametrization.
-// All buffers are sized in the constructor for `max_batch` rows: forward and backward allocate nothing.
+// Buffers are sized for `max_batch` rows, the activations in the constructor, the gradient and the products' scratch
+// at their first use (a model that only holds θ, as the page's replica does, never sizes them); after the first
+// forward and backward pass, neither allocates.
 #pragma once
 #include <vector>
 
@@ -92,8 +94,7 @@ class Mlp {
   // Parameters of layer l (fan_out × fan_in) and their gradients, inside the flat buffers.
   double* weights(int l) { return params_.data() + offset_[size_t(l)]; }
   const double* weights(int l) const { return params_.data() + offset_[size_t(l)]; }
-  const double* grads(int l) const { return grads_.data() + offset_[size_t(l)]; }
-  double* grads(int l) { return grads_.data() + offset_[size_t(l)]; }
+  double* grads(int l) { return grads().data() + offset_[size_t(l)]; }
   long layer_size(int l) const { return long(dims_[size_t(l) + 1]) * dims_[size_t(l)]; }
   bool has_biases() const { return !bias_scaling_.empty(); }
   const std::vector<TensorScaling>& bias_scaling() const { return bias_scaling_; }
@@ -103,7 +104,8 @@ class Mlp {
   long bias_offset(int l) const { return bias_offset_[size_t(l)]; }
   std::vector<double>& params() { return params_; }
   const std::vector<double>& params() const { return params_; }
-  std::vector<double>& grads() { return grads_; }
+  // ∂L/∂θ, sized at the first use: a model that never trains (the page's replica) never holds it.
+  std::vector<double>& grads();
 
   // Preactivation h_{l+1} of the last forward (batch × dims[l+1]); l = layers()-1 is the output f.
   const double* preactivation(int l) const { return h_[size_t(l)].data(); }
@@ -118,6 +120,7 @@ class Mlp {
     return dropout_active_ ? dropped_[size_t(l) - 1].data() : x_[size_t(l) - 1].data();
   }
   bool hidden(int dim_index) const { return dim_index > 0 && dim_index + 1 < int(dims_.size()); }
+  void size_products();
 
   std::vector<int> dims_;
   Activation act_;
@@ -132,6 +135,7 @@ class Mlp {
   std::vector<double> transposed_;  // forward scratch: one weight matrix transposed
   Precision precision_ = Precision::float64;
   GemmF32Workspace gemm_f32_;  // float32 mode: packing buffers
+  bool products_sized_ = false;  // transposed_ or gemm_f32_, for the precision in use (size_products)
   const double* input_ = nullptr;
   bool antisymmetric_ = false;
   bool residual_ = false;

@@ -6,12 +6,27 @@
 #include "engine/base/detmath.hpp"
 
 Optimizer::Optimizer(OptimizerConfig config, std::vector<TensorSlice> tensors, long total_size)
-    : config_(config), tensors_(std::move(tensors)) {
+    : config_(config), tensors_(std::move(tensors)), total_size_(total_size) {
   if (config_.kind == OptimizerKind::gd_auto) config_.momentum = 0;  // plain GD
+}
+
+// Adam's moments are two more copies of θ: sized at the first step (or the first read of them), so that a model
+// which never trains (the page's replica of a run trained in a worker) never holds them.
+void Optimizer::size_state() {
+  state_sized_ = true;
   const bool plain = config_.kind == OptimizerKind::sgd || config_.kind == OptimizerKind::gd_auto;
-  const bool needs_m = !plain || config_.momentum != 0;
-  if (needs_m) m_.assign(size_t(total_size), 0.0);
-  if (!plain) v_.assign(size_t(total_size), 0.0);
+  if (!plain || config_.momentum != 0) m_.assign(size_t(total_size_), 0.0);
+  if (!plain) v_.assign(size_t(total_size_), 0.0);
+}
+
+std::vector<double>& Optimizer::first_moment() {
+  if (!state_sized_) size_state();
+  return m_;
+}
+
+std::vector<double>& Optimizer::second_moment() {
+  if (!state_sized_) size_state();
+  return v_;
 }
 
 double lr_schedule_factor(const LrSchedule& s, long step) {
@@ -34,6 +49,7 @@ double clip_grad_norm(double* grads, long size, double max_norm) {
 void Optimizer::step(double* params, const double* grads) { step(params, grads, 1.0); }
 
 void Optimizer::step(double* params, const double* grads, double lr_factor) {
+  if (!state_sized_) size_state();
   t_++;
   const OptimizerConfig& c = config_;
   for (const TensorSlice& s : tensors_) {

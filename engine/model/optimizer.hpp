@@ -1,5 +1,6 @@
 // SGD (with momentum) and Adam / AdamW over a model's flat parameter buffer, one learning-rate
-// multiplier per tensor (from the Parametrization). State is allocated once; step() allocates nothing.
+// multiplier per tensor (from the Parametrization). State is allocated once, at the first step; after it, step()
+// allocates nothing.
 #pragma once
 #include <vector>
 
@@ -55,13 +56,16 @@ class Optimizer {
   void step(double* params, const double* grads, double lr_factor);
   void set_lr(double lr) { config_.lr = lr; }  // gd_auto: the member sets η = fraction / λ_max
   // The state, for a run that trained on a device and continues here (engine/run/mlp_member_gpu.cpp).
-  std::vector<double>& first_moment() { return m_; }
-  std::vector<double>& second_moment() { return v_; }
+  std::vector<double>& first_moment();   // empty for SGD without momentum
+  std::vector<double>& second_moment();  // empty for SGD
   void set_steps_taken(long t) { t_ = t; }
 
  private:
   OptimizerConfig config_;
   std::vector<TensorSlice> tensors_;
+  void size_state();
+  long total_size_;
+  bool state_sized_ = false;
   std::vector<double> m_, v_;
   long t_ = 0;
 };

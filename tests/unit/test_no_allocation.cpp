@@ -1,5 +1,5 @@
-// The training step loop allocates nothing (buffers are sized when a run is built, as in llm.c): count every
-// operator new while stepping.
+// The training step loop allocates nothing once each member has taken its first step (buffers are sized when a run
+// is built, as in llm.c, or at a model's first pass): count every operator new while stepping after that.
 #include <gtest/gtest.h>
 
 #include "engine/run/runner.hpp"
@@ -17,16 +17,16 @@ TEST(StepLoop, AllocatesNothing) {
     s.sweep.width = {16, 32};
     s.metrics = {"train_loss", "test_loss", "act_rms", "act_delta_rms", "weight_delta_spectral"};
     Runner runner(s);
+    for (size_t i = 0; i < runner.members().size(); i++) runner.step();  // each member's first step
     const long before = g_allocations.load();
-    long steps = 0;
+    long steps = long(runner.members().size());
     while (runner.step()) steps++;
     EXPECT_EQ(steps, 200);
     EXPECT_EQ(g_allocations.load() - before, 0) << optimizer_name(kind);
   }
 }
 
-// float32 mode (engine/kernels/gemm_f32.hpp): its packing buffers are sized when the model is built, not while
-// stepping.
+// float32 mode (engine/kernels/gemm_f32.hpp): its packing buffers are sized at the first forward pass, not after.
 TEST(StepLoop, Float32AllocatesNothing) {
   ExperimentSpec s;
   s.model.widths = {32, 300};
@@ -37,8 +37,9 @@ TEST(StepLoop, Float32AllocatesNothing) {
   s.precision = Precision::float32;
   s.metrics = {"train_loss", "test_loss", "act_rms"};
   Runner runner(s);
+  runner.step();
   const long before = g_allocations.load();
-  long steps = 0;
+  long steps = 1;
   while (runner.step()) steps++;
   EXPECT_EQ(steps, 50);
   EXPECT_EQ(g_allocations.load() - before, 0);
@@ -77,4 +78,22 @@ TEST(StepLoop, TransformerSizesItsActivationsAtTheFirstPass) {
   runner.step();
   const long first_step = g_allocated_bytes.load() - bytes_before - built;
   EXPECT_GT(first_step, 4 * built) << built << " bytes to build, " << first_step << " at the first step";
+}
+
+// An MLP that never trains (the page's replica) holds θ and its initial copy: the gradient and the products' scratch
+// (a 512 × 512 layer transposed) come with the first step. Built, it took 4 × θ's bytes before they were deferred.
+TEST(StepLoop, MlpSizesItsGradientAndScratchAtTheFirstStep) {
+  ExperimentSpec s;
+  s.model.widths = {512, 512};
+  s.optimizer.lr = 0.01;
+  s.schedule.steps = 2;
+  s.metrics = {"train_loss"};
+  const long bytes_before = g_allocated_bytes.load();
+  Runner runner(s);
+  const long built = g_allocated_bytes.load() - bytes_before;
+  const long theta = long(runner.members()[0]->parameters().size() * sizeof(double));
+  runner.step();
+  const long first_step = g_allocated_bytes.load() - bytes_before - built;
+  EXPECT_LT(built, 2.5 * double(theta)) << built << " bytes to build, θ " << theta;
+  EXPECT_GT(first_step, theta) << first_step << " bytes at the first step, θ " << theta;
 }
