@@ -82,29 +82,35 @@ try {
     // As a reader would, Run once the page has started its training worker (a second or so after it opened).
     await pg.page.waitForFunction(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 10_000 })
       .catch(() => {});
-    // Run to the end, sampling the frame count each second: the slowest second is the page at its least fluid.
+    // Run to the end, sampling the frame count about every 50 ms: the slowest second (the worst window of a second,
+    // wherever it starts) is the page at its least fluid.
     // Frames are the page's ImGui frames (its answers to input and data); drawn frames, those of them that differed
     // from the frame before and were drawn on the canvas (web/frame_fingerprint.hpp).
     const page = await pg.page.evaluate(async (limitMs) => {
       const m = window.muplay;
       const start = performance.now();
-      const frames = [m.muplay_frame_count()], drawn0 = m.muplay_drawn_frame_count();
+      const drawn0 = m.muplay_drawn_frame_count();
+      const samples = [[start, m.muplay_frame_count()]];  // [time, frame count], about every 50 ms
       m.muplay_run();
-      let tick = start;
       while (m.muplay_state() !== 'finished' && performance.now() - start < limitMs) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        if (performance.now() - tick >= 1000) {
-          tick += 1000;
-          frames.push(m.muplay_frame_count());
-        }
+        samples.push([performance.now(), m.muplay_frame_count()]);
       }
       const seconds = (performance.now() - start) / 1000;
-      const perSecond = frames.slice(1).map((f, k) => f - frames[k]);
+      // The slowest window of a second or more: from each sample to the first one a second later, frames over the
+      // time between them (a stalled page, whose timers fire late too, counts over the whole stall).
+      let slowest = null;
+      for (let i = 0, j = 0; i < samples.length; i++) {
+        while (j < samples.length && samples[j][0] - samples[i][0] < 1000) j++;
+        if (j === samples.length) break;
+        const fps = ((samples[j][1] - samples[i][1]) * 1000) / (samples[j][0] - samples[i][0]);
+        slowest = slowest === null ? fps : Math.min(slowest, fps);
+      }
       return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
                workers: m.muplay_trains_in_worker(),
                rest_ms: window.muplayTrainer?.runRestMs() ?? 0,  // the workers' rest at the end (trainer_client.js)
-               fps: (m.muplay_frame_count() - frames[0]) / seconds,
-               slowest_second_fps: perSecond.length ? Math.min(...perSecond) : null,
+               fps: (m.muplay_frame_count() - samples[0][1]) / seconds,
+               slowest_second_fps: slowest === null ? null : Math.round(slowest),
                drawn_fps: (m.muplay_drawn_frame_count() - drawn0) / seconds };
     }, LIMIT_S * 1000);
     // A run past the limit is recorded (with the steps it had done), not dropped: on a loaded machine it happens.
