@@ -61,9 +61,10 @@ class Optimizer {
   void set_steps_taken(long t) { t_ = t; }
 
  private:
+  void size_state();
+
   OptimizerConfig config_;
   std::vector<TensorSlice> tensors_;
-  void size_state();
   long total_size_;
   bool state_sized_ = false;
   std::vector<double> m_, v_;

@@ -80,8 +80,8 @@ TEST(StepLoop, TransformerSizesItsActivationsAtTheFirstPass) {
   EXPECT_GT(first_step, 4 * built) << built << " bytes to build, " << first_step << " at the first step";
 }
 
-// An MLP that never trains (the page's replica) holds θ and its initial copy: the gradient and the products' scratch
-// (a 512 × 512 layer transposed) come with the first step. Built, it took 4 × θ's bytes before they were deferred.
+// An MLP that never trains (the page's replica) holds θ: the gradient (θ's size) and the products' scratch (the
+// 512 × 512 layer transposed, about θ's size) come with the first step. Built with them, it took about 3 × θ's bytes.
 TEST(StepLoop, MlpSizesItsGradientAndScratchAtTheFirstStep) {
   ExperimentSpec s;
   s.model.widths = {512, 512};
