@@ -99,18 +99,18 @@ try {
       const seconds = (performance.now() - start) / 1000;
       // The slowest window of a second or more: from each sample to the first one a second later, frames over the
       // time between them (a stalled page, whose timers fire late too, counts over the whole stall).
-      let slowest = null;
+      let slowest = null, slowestAt = null;
       for (let i = 0, j = 0; i < samples.length; i++) {
         while (j < samples.length && samples[j][0] - samples[i][0] < 1000) j++;
         if (j === samples.length) break;
         const fps = ((samples[j][1] - samples[i][1]) * 1000) / (samples[j][0] - samples[i][0]);
-        slowest = slowest === null ? fps : Math.min(slowest, fps);
+        if (slowest === null || fps < slowest) slowest = fps, slowestAt = (samples[i][0] - start) / 1000;
       }
       return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
                workers: m.muplay_trains_in_worker(),
-               rest_ms: window.muplayTrainer?.runRestMs() ?? 0,  // the workers' rest at the end (trainer_client.js)
                fps: (m.muplay_frame_count() - samples[0][1]) / seconds,
                slowest_second_fps: slowest === null ? null : Math.round(slowest),
+               slowest_second_at_s: slowestAt,  // where that window starts, in seconds after Run
                drawn_fps: (m.muplay_drawn_frame_count() - drawn0) / seconds };
     }, LIMIT_S * 1000);
     // A run past the limit is recorded (with the steps it had done), not dropped: on a loaded machine it happens.
@@ -120,9 +120,10 @@ try {
     console.log(`chromium ${r.preset}: loaded in ${loadMs.toFixed(0)} ms, ${page.steps} steps, ` +
                 `${page.seconds.toFixed(1)} s wall` +
                 `${r.wasm ? ` (${r.chromium.over_wasm.toFixed(2)}x the wasm CLI)` : ''}, ` +
-                `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}, ` +
+                `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}` +
+                `${page.slowest_second_at_s === null ? '' : ` from ${page.slowest_second_at_s.toFixed(1)} s`}, ` +
                 `${page.drawn_fps.toFixed(1)} drawn/s), ` +
-                `${page.workers ? `${page.workers} worker(s), rest ${page.rest_ms} ms` : 'page thread'}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
+                `${page.workers ? `${page.workers} worker(s)` : 'page thread'}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
   }
   if (pg.errors.length) console.log('page errors:', pg.errors.join(' | '));
 } finally {

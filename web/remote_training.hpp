@@ -1,9 +1,9 @@
 // Training in Web Workers. web/trainer_client.js starts workers running the engine alone (web/trainer.cpp in
-// web/trainer_worker.js), one per core; a run's sweep is split between them (Runner::train_shard: worker k trains the
-// members that Runner::shard_plan gives to shard k, about equal work each). While a run trains there, the app's
-// Runner is a replica that never steps: it applies the progress the workers post (engine/run/runner_progress.hpp)
-// between frames, and the views draw it as they would a runner stepped here. Training then takes the cores and the
-// page draws at the display's rate.
+// web/trainer_worker.js), one per core but one; a run's sweep is split between them (Runner::train_shard: worker k
+// trains the members that Runner::shard_plan gives to shard k, about equal work each). While a run trains there, the
+// app's Runner is a replica that never steps: it applies the progress the workers post
+// (engine/run/runner_progress.hpp) between frames, and the views draw it as they would a runner stepped here.
+// Training then takes every core but the page's, and the page draws at the display's rate.
 //
 // The app trains here instead when there is no worker (it failed to start), when members train on WebGPU (the device
 // belongs to the page), and in the threaded build with several cores (its pool steps members on all of them).

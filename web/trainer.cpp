@@ -32,7 +32,7 @@ Trainer& trainer() {
 extern "C" {
 
 // Builds the runner of `spec_text` (the page validated it already), training shard `shard` of `shards` of the sweep
-// (Runner::train_shard: the page runs one worker per core). Returns "" or why it could not.
+// (Runner::train_shard: the page runs one worker per core but one). Returns "" or why it could not.
 EMSCRIPTEN_KEEPALIVE const char* trainer_start(const char* spec_text, int shard, int shards) {
   Trainer& t = trainer();
   t.runner.reset();

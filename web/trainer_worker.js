@@ -1,10 +1,9 @@
 // The training worker: runs web/trainer.cpp (muplay-trainer.js/.wasm, the engine alone) for the page
-// (web/trainer_client.js), which runs one per core, each training a shard of the sweep (Runner::train_shard).
-// Messages in: start {generation, spec, files, shard, shards, restMs}, run, pause, step, fault {member, step},
+// (web/trainer_client.js), which runs one per core but one, each training a shard of the sweep (Runner::train_shard).
+// Messages in: start {generation, spec, files, shard, shards}, run, pause, step, fault {member, step},
 // parameters {wanted} (the page draws a model: send its parameters as they change), each for one generation (the
-// runner it names; an older one's are ignored); pace {restMs}: rest that long after each slice from now on
-// (web/trainer_client.js says when). Messages out: ready, progress {generation, bytes} after each slice of training
-// (engine/run/runner_progress.hpp), failed {generation, message}.
+// runner it names; an older one's are ignored). Messages out: ready, progress {generation, bytes} after each slice of
+// training (engine/run/runner_progress.hpp), failed {generation, message}.
 //
 // It trains in slices of SLICE_MS, posting between them and reading the page's messages; the slice grows to ten
 // times the cost of a post, so models with many parameters (each post carries them) spend at most a tenth on posting.
@@ -20,7 +19,6 @@ let generation = -1;
 let running = false;
 let sliceMs = SLICE_MS;
 let sliceQueued = false;  // a trainSlice is on its way: never two
-let restMs = 0;
 const early = [];  // messages that came before the module was ready
 
 function post() {
@@ -44,15 +42,13 @@ function trainSlice() {
 
 function queueSlice() {
   sliceQueued = true;
-  if (restMs > 0) setTimeout(() => guarded(trainSlice), restMs);
-  else nextSlice.port2.postMessage(null);
+  nextSlice.port2.postMessage(null);
 }
 nextSlice.port1.onmessage = () => guarded(trainSlice);
 
 function start(d) {
   running = false;
   generation = d.generation;
-  restMs = d.restMs;
   for (const [path, bytes] of d.files) {
     trainer.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')));
     trainer.FS.writeFile(path, bytes);
@@ -64,10 +60,6 @@ function start(d) {
 
 function handle(d) {
   if (d.type === 'start') return start(d);
-  if (d.type === 'pace') {
-    restMs = d.restMs;
-    return;
-  }
   if (d.generation !== generation) return;
   if (d.type === 'run') {
     running = true;
