@@ -6,7 +6,8 @@
 // preset's own measurements (its record steps).
 // Prints one line per preset and run and writes build/bench/page.json (merged with its earlier presets' numbers).
 // Usage: node scripts/bench-page.mjs [pattern]   (after scripts/build; pattern filters preset file names)
-//   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm)
+//   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm);
+//   SETTLE_MS (default 2000): how long the page is open before its first preset
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { openPlayground, ROOT } from '../tests/browser/harness.mjs';
 
 const filter = new RegExp(process.argv[2] ?? '.');
 const LIMIT_S = Number(process.env.LIMIT_S ?? 1200);  // per preset in Chromium
+const SETTLE_MS = Number(process.env.SETTLE_MS ?? 2000);  // the page open before the first preset (below)
 const files = readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json') && filter.test(f)).sort();
 
 // Members × steps of a preset: the steps the page and the CLI train.
@@ -48,30 +50,34 @@ const wasm = (file) => timedRun((tmp) => {
   return [process.execPath, cli];
 }, file);
 
-const results = [];
-for (const name of files) {
-  const spec = JSON.parse(readFileSync(path.join(ROOT, 'examples', name), 'utf8'));
-  const steps = totalSteps(spec);
-  if (process.env.NATIVE === '0') {
-    results.push({ preset: name, steps });
-    continue;
-  }
-  const r = { preset: name, steps };
+// The CLI runs of one preset (unless NATIVE=0), native then wasm, into its record `r`. They run just before the
+// preset's page run: timed minutes apart, the page / wasm ratio also measured how this VM's speed drifted meanwhile.
+function cliRuns(r) {
+  if (process.env.NATIVE === '0') return;
   for (const [kind, measure] of [['native', native], ['wasm', wasm]]) {
-    const m = measure(path.join(ROOT, 'examples', name));
-    r[kind] = { ...m, steps_per_cpu_second: steps / m.cpu_seconds };
-    console.log(`${kind} ${name}: ${steps} steps, ${m.seconds.toFixed(1)} s wall, ${m.cpu_seconds.toFixed(1)} s CPU, ` +
-                `${(steps / m.cpu_seconds).toFixed(1)} steps/s (CPU)`);
+    const m = measure(path.join(ROOT, 'examples', r.preset));
+    r[kind] = { ...m, steps_per_cpu_second: r.steps / m.cpu_seconds };
+    console.log(`${kind} ${r.preset}: ${r.steps} steps, ${m.seconds.toFixed(1)} s wall, ${m.cpu_seconds.toFixed(1)} s ` +
+                `CPU, ${(r.steps / m.cpu_seconds).toFixed(1)} steps/s (CPU)`);
   }
-  results.push(r);
 }
+
+const results = files.map((name) => ({
+  preset: name, steps: totalSteps(JSON.parse(readFileSync(path.join(ROOT, 'examples', name), 'utf8'))) }));
 
 const pg = await openPlayground();
 let browser = '';
 try {
   browser = pg.context.browser()?.version() ?? '';
+  // In a page's first seconds the browser is still compiling its hot code again with its optimizing compiler (on
+  // the cores training needs): a run started then drew as few as 2 frames in its first second. A reader opens the
+  // page and reads before Run; the bench lets the page settle as long (README, "Every preset in the page").
+  await pg.page.waitForFunction(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 10_000 })
+    .catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
   for (const r of results) {
+    cliRuns(r);  // meanwhile the page rests (about a fifth of a core here: README, "Drawing only what changed")
     const i = presets.findIndex((p) => p.path.endsWith(`/${r.preset}`));
     // Loading builds the page's replica of the sweep (its models' parameters), on the page's thread.
     const loadMs = await pg.page.evaluate((k) => {
@@ -132,7 +138,7 @@ try {
 // Merged into the last results by preset, so a run of a few presets (a pattern) keeps the others' numbers.
 const file = path.join(ROOT, 'build', 'bench', 'page.json');
 const last = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).presets : [];
-const measured = { date: new Date().toISOString(), load_after: loadavg(), browser };
+const measured = { date: new Date().toISOString(), load_after: loadavg(), browser, settle_ms: SETTLE_MS };
 const merged = last.filter((p) => !results.some((r) => r.preset === p.preset));
 for (const r of results) merged.push({ ...r, ...measured });
 merged.sort((a, b) => a.preset.localeCompare(b.preset));
