@@ -7,7 +7,7 @@
 // Prints one line per preset and run and writes build/bench/page.json (merged with its earlier presets' numbers).
 // Usage: node scripts/bench-page.mjs [pattern]   (after scripts/build; pattern filters preset file names)
 //   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm);
-//   SETTLE_MS (default 2000): how long the page is open before its first preset
+//   SETTLE_MS (default 2000): ms from loading the preset to Run
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { openPlayground, ROOT } from '../tests/browser/harness.mjs';
 
 const filter = new RegExp(process.argv[2] ?? '.');
 const LIMIT_S = Number(process.env.LIMIT_S ?? 1200);  // per preset in Chromium
-const SETTLE_MS = Number(process.env.SETTLE_MS ?? 2000);  // the page open before the first preset (below)
+const SETTLE_MS = Number(process.env.SETTLE_MS ?? 2000);  // from the preset's load to Run (pageRun)
 const files = readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json') && filter.test(f)).sort();
 
 // Members × steps of a preset: the steps the page and the CLI train.
@@ -57,79 +57,88 @@ function cliRuns(r) {
   for (const [kind, measure] of [['native', native], ['wasm', wasm]]) {
     const m = measure(path.join(ROOT, 'examples', r.preset));
     r[kind] = { ...m, steps_per_cpu_second: r.steps / m.cpu_seconds };
-    console.log(`${kind} ${r.preset}: ${r.steps} steps, ${m.seconds.toFixed(1)} s wall, ${m.cpu_seconds.toFixed(1)} s ` +
-                `CPU, ${(r.steps / m.cpu_seconds).toFixed(1)} steps/s (CPU)`);
+    console.log(`${kind} ${r.preset}: ${r.steps} steps, ${m.seconds.toFixed(1)} s wall, ` +
+                `${m.cpu_seconds.toFixed(1)} s CPU, ${(r.steps / m.cpu_seconds).toFixed(1)} steps/s (CPU)`);
   }
 }
 
 const results = files.map((name) => ({
   preset: name, steps: totalSteps(JSON.parse(readFileSync(path.join(ROOT, 'examples', name), 'utf8'))) }));
 
-const pg = await openPlayground();
-let browser = '';
-try {
-  browser = pg.context.browser()?.version() ?? '';
-  // In a page's first seconds the browser is still compiling its hot code again with its optimizing compiler (on
-  // the cores training needs): a run started then drew as few as 2 frames in its first second. A reader opens the
-  // page and reads before Run; the bench lets the page settle as long (README, "Every preset in the page").
+// Each preset in a fresh page of one browser, as a reader who opens its link; the page is blank while the CLI runs,
+// so that it takes no core from them (a page showing a finished run still builds its frames). The preset loaded,
+// the bench waits SETTLE_MS before Run, as a reader reads its description: a run started at once, while the browser
+// was still building the models and compiling the page's code again with its optimizing compiler (on the cores
+// training needs), drew as few as 2 frames in its first second (README, "Every preset in the page").
+async function pageRun(pg, r) {
+  await pg.page.goto(pg.url);
+  await pg.page.evaluate(() => window.muplay.ready.then(() => true));
+  await pg.page.waitForSelector('#run:not([disabled])', { state: 'attached' });
+  const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
+  const i = presets.findIndex((p) => p.path.endsWith(`/${r.preset}`));
+  // Loading builds the page's replica of the sweep (its models' parameters), on the page's thread.
+  const loadMs = await pg.page.evaluate((k) => {
+    const start = performance.now();
+    window.muplay.muplay_load_preset(k);
+    return performance.now() - start;
+  }, i);
   await pg.page.waitForFunction(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 10_000 })
     .catch(() => {});
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
+  // Run to the end, sampling the frame count about every 50 ms: the slowest second (the worst window of a second,
+  // wherever it starts) is the page at its least fluid.
+  // Frames are the page's ImGui frames (its answers to input and data); drawn frames, those of them that differed
+  // from the frame before and were drawn on the canvas (web/frame_fingerprint.hpp).
+  const page = await pg.page.evaluate(async (limitMs) => {
+    const m = window.muplay;
+    const start = performance.now();
+    const drawn0 = m.muplay_drawn_frame_count();
+    const samples = [[start, m.muplay_frame_count()]];  // [time, frame count], about every 50 ms
+    m.muplay_run();
+    while (m.muplay_state() !== 'finished' && performance.now() - start < limitMs) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      samples.push([performance.now(), m.muplay_frame_count()]);
+    }
+    const seconds = (performance.now() - start) / 1000;
+    // The slowest window of a second or more: from each sample to the first one a second later, frames over the
+    // time between them (a stalled page, whose timers fire late too, counts over the whole stall).
+    let slowest = null, slowestAt = null;
+    for (let i = 0, j = 0; i < samples.length; i++) {
+      while (j < samples.length && samples[j][0] - samples[i][0] < 1000) j++;
+      if (j === samples.length) break;
+      const fps = ((samples[j][1] - samples[i][1]) * 1000) / (samples[j][0] - samples[i][0]);
+      if (slowest === null || fps < slowest) slowest = fps, slowestAt = (samples[i][0] - start) / 1000;
+    }
+    return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
+             workers: m.muplay_trains_in_worker(),
+             fps: (m.muplay_frame_count() - samples[0][1]) / seconds,
+             slowest_second_fps: slowest === null ? null : Math.round(slowest),
+             slowest_second_at_s: slowestAt,  // where that window starts, in seconds after Run
+             drawn_fps: (m.muplay_drawn_frame_count() - drawn0) / seconds };
+  }, LIMIT_S * 1000);
+  // A run past the limit is recorded (with the steps it had done), not dropped: on a loaded machine it happens.
+  if (!page.finished) await pg.page.evaluate(() => window.muplay.muplay_pause());
+  await pg.page.goto('about:blank');
+  return { ...page, load_ms: loadMs, steps_per_second: page.steps / page.seconds };
+}
+
+const pg = await openPlayground();
+const browser = pg.context.browser()?.version() ?? '';
+try {
+  await pg.page.goto('about:blank');
   for (const r of results) {
-    cliRuns(r);  // meanwhile the page rests (about a fifth of a core here: README, "Drawing only what changed")
-    const i = presets.findIndex((p) => p.path.endsWith(`/${r.preset}`));
-    // Loading builds the page's replica of the sweep (its models' parameters), on the page's thread.
-    const loadMs = await pg.page.evaluate((k) => {
-      const start = performance.now();
-      window.muplay.muplay_load_preset(k);
-      return performance.now() - start;
-    }, i);
-    // As a reader would, Run once the page has started its training worker (a second or so after it opened).
-    await pg.page.waitForFunction(() => window.muplay.muplay_trains_in_worker() > 0, null, { timeout: 10_000 })
-      .catch(() => {});
-    // Run to the end, sampling the frame count about every 50 ms: the slowest second (the worst window of a second,
-    // wherever it starts) is the page at its least fluid.
-    // Frames are the page's ImGui frames (its answers to input and data); drawn frames, those of them that differed
-    // from the frame before and were drawn on the canvas (web/frame_fingerprint.hpp).
-    const page = await pg.page.evaluate(async (limitMs) => {
-      const m = window.muplay;
-      const start = performance.now();
-      const drawn0 = m.muplay_drawn_frame_count();
-      const samples = [[start, m.muplay_frame_count()]];  // [time, frame count], about every 50 ms
-      m.muplay_run();
-      while (m.muplay_state() !== 'finished' && performance.now() - start < limitMs) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        samples.push([performance.now(), m.muplay_frame_count()]);
-      }
-      const seconds = (performance.now() - start) / 1000;
-      // The slowest window of a second or more: from each sample to the first one a second later, frames over the
-      // time between them (a stalled page, whose timers fire late too, counts over the whole stall).
-      let slowest = null, slowestAt = null;
-      for (let i = 0, j = 0; i < samples.length; i++) {
-        while (j < samples.length && samples[j][0] - samples[i][0] < 1000) j++;
-        if (j === samples.length) break;
-        const fps = ((samples[j][1] - samples[i][1]) * 1000) / (samples[j][0] - samples[i][0]);
-        if (slowest === null || fps < slowest) slowest = fps, slowestAt = (samples[i][0] - start) / 1000;
-      }
-      return { seconds, finished: m.muplay_state() === 'finished', steps: m.muplay_total_steps(),
-               workers: m.muplay_trains_in_worker(),
-               fps: (m.muplay_frame_count() - samples[0][1]) / seconds,
-               slowest_second_fps: slowest === null ? null : Math.round(slowest),
-               slowest_second_at_s: slowestAt,  // where that window starts, in seconds after Run
-               drawn_fps: (m.muplay_drawn_frame_count() - drawn0) / seconds };
-    }, LIMIT_S * 1000);
-    // A run past the limit is recorded (with the steps it had done), not dropped: on a loaded machine it happens.
-    if (!page.finished) await pg.page.evaluate(() => window.muplay.muplay_pause());
-    r.chromium = { ...page, load_ms: loadMs, steps_per_second: page.steps / page.seconds };
+    cliRuns(r);
+    const page = await pageRun(pg, r);
+    r.chromium = page;
     if (r.wasm) r.chromium.over_wasm = page.seconds / r.wasm.seconds;
-    console.log(`chromium ${r.preset}: loaded in ${loadMs.toFixed(0)} ms, ${page.steps} steps, ` +
+    console.log(`chromium ${r.preset}: loaded in ${page.load_ms.toFixed(0)} ms, ${page.steps} steps, ` +
                 `${page.seconds.toFixed(1)} s wall` +
                 `${r.wasm ? ` (${r.chromium.over_wasm.toFixed(2)}x the wasm CLI)` : ''}, ` +
                 `${page.fps.toFixed(1)} fps (slowest second ${page.slowest_second_fps ?? '-'}` +
                 `${page.slowest_second_at_s === null ? '' : ` from ${page.slowest_second_at_s.toFixed(1)} s`}, ` +
                 `${page.drawn_fps.toFixed(1)} drawn/s), ` +
-                `${page.workers ? `${page.workers} worker(s)` : 'page thread'}${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
+                `${page.workers ? `${page.workers} worker(s)` : 'page thread'}` +
+                `${page.finished ? '' : ` (NOT finished within ${LIMIT_S} s)`}`);
   }
   if (pg.errors.length) console.log('page errors:', pg.errors.join(' | '));
 } finally {
