@@ -45,7 +45,11 @@ const std::vector<double>& picture(PhenomenaView& v, const Member& run, const Da
   NetworkPicture* p = nullptr;
   for (NetworkPicture& q : v.pictures)
     if (q.member == &run && q.data == d) p = &q;
-  if (!p) p = &v.pictures.emplace_back(NetworkPicture{&run, d});
+  if (!p) {
+    p = &v.pictures.emplace_back();
+    p->member = &run;
+    p->data = d;
+  }
   if (p->steps != run.steps_done() || p->records != int(run.recorded_steps().size()) ||
       p->adopted != run.parameters_adopted()) {
     p->values = compute();
