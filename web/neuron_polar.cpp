@@ -29,7 +29,8 @@ void note_polar(const char* id, const char* title, ImVec2 origin, ImVec2 size, c
   trace.title = title;
   trace.rect = drawn_rect(origin, ImVec2(origin.x + size.x, origin.y + size.y));
   auto curve = [&](std::string name, const std::vector<PolarPoint>& points) {
-    DrawnCurve c{std::move(name), 0, NAN, NAN};
+    DrawnCurve c;
+    c.name = std::move(name), c.last_x = NAN, c.last_y = NAN;
     for (const PolarPoint& q : points)
       if (std::isfinite(q.log10_amplitude)) c.points++, c.last_x = q.angle, c.last_y = q.log10_amplitude;
     trace.curves.push_back(c);
