@@ -103,8 +103,8 @@ test('without the worker (its script fails to load) the page trains on its own t
     }
   });
 
-// Each worker but the page's thread takes a core: where the workers took every core, a page drawn in software drew
-// under 20 fps and trained no faster (README, "Leaving a core to the page").
+// Each worker takes a core, and one is left to the page: where the workers took every core, a page drawn in
+// software drew seconds under 20 fps (README, "Leaving a core to the page").
 test('the page starts one training worker per core but one, at least one and at most four', T, async () => {
   const counts = await pg.page.evaluate(async () => {
     const { workerCount } = await import('./trainer_client.js');
