@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPlayground, ROOT } from '../tests/browser/harness.mjs';
+import { openPlayground, ROOT, waitForPlayground } from '../tests/browser/harness.mjs';
 
 const filter = new RegExp(process.argv[2] ?? '.');
 const LIMIT_S = Number(process.env.LIMIT_S ?? 1200);  // per preset in Chromium
@@ -66,14 +66,13 @@ const results = files.map((name) => ({
   preset: name, steps: totalSteps(JSON.parse(readFileSync(path.join(ROOT, 'examples', name), 'utf8'))) }));
 
 // Each preset in a fresh page of one browser, as a reader who opens its link; the page is blank while the CLI runs,
-// so that it takes no core from them (a page showing a finished run still builds its frames). The preset loaded,
-// the bench waits SETTLE_MS before Run, as a reader reads its description: a run started at once, while the browser
-// was still building the models and compiling the page's code again with its optimizing compiler (on the cores
-// training needs), drew as few as 2 frames in its first second (README, "Every preset in the page").
+// so that it takes no core from them (a page showing a finished run still builds its frames, 60 a second). The
+// preset loaded, the bench waits SETTLE_MS before Run, as a reader reads its description: a run started at once,
+// while the browser was still compiling the page's hot code again with its optimizing compiler (on the cores
+// training needs), drew as few as 2 frames in a second (README, "Every preset in the page").
 async function pageRun(pg, r) {
   await pg.page.goto(pg.url);
-  await pg.page.evaluate(() => window.muplay.ready.then(() => true));
-  await pg.page.waitForSelector('#run:not([disabled])', { state: 'attached' });
+  await waitForPlayground(pg.page);
   const presets = JSON.parse(await pg.page.evaluate(() => window.muplay.muplay_list_presets()));
   const i = presets.findIndex((p) => p.path.endsWith(`/${r.preset}`));
   // Loading builds the page's replica of the sweep (its models' parameters), on the page's thread.

@@ -52,18 +52,21 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
     page.on('pageerror', (err) => errors.push(String(err)));
     if (beforeLoad) await beforeLoad(page);
     await page.goto(url ?? server.url + suffix);
-    if (waitReady) {
-      await page.evaluate(() => window.muplay.ready.then(() => true));
-      // page.js wires the toolbar, the file picker and share links only after it has opened the first experiment
-      // (storage first, which a loaded machine can take seconds to open); it enables the toolbar in the same task.
-      // A file picked before that is lost.
-      await page.waitForSelector('#run:not([disabled])', { state: 'attached' });
-    }
+    if (waitReady) await waitForPlayground(page);
     return { page, context, errors, url: server.url, close };
   } catch (e) {
     await close();
     throw e;
   }
+}
+
+// Waits until the playground in `page` is ready for input: its module started and page.js's toolbar enabled. page.js
+// wires the toolbar, the file picker and share links only after it has opened the first experiment (storage first,
+// which a loaded machine can take seconds to open); it enables the toolbar in the same task. A file picked before
+// that is lost.
+export async function waitForPlayground(page) {
+  await page.evaluate(() => window.muplay.ready.then(() => true));
+  await page.waitForSelector('#run:not([disabled])', { state: 'attached' });
 }
 
 // Saves a screenshot to build/screenshots/NAME.png and returns the PNG bytes.
