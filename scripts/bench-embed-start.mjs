@@ -1,12 +1,14 @@
 // Benchmark: how fast an embed of a preset starts, for two staged sites side by side (e.g. before and after a change).
 // For each site: the wasm's size, the bytes the embed fetched, and its time to ready (navigation start to
 // window.muplay.ready, i.e. the first frame drawn), median of N cold starts (fresh browser profile each), alternating
-// between the sites, on loopback and on an emulated 20 Mbit/s link. Prints a table and writes JSON.
+// between the sites, on loopback and on an emulated 20 Mbit/s link. Prints a table and writes JSON and its section of
+// tests/bench/RESULTS.md.
 //   node scripts/bench-embed-start.mjs SITE_A SITE_B [--preset 02-sp-toy] [--runs 5] [--out build/bench/embed-start.json]
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { commandLine, loadNow, writeResults } from './bench-results.mjs';
 import { startServer } from './static-server.mjs';
 
 const args = process.argv.slice(2);
@@ -19,6 +21,7 @@ if (sites.length !== 2) {
   console.error('usage: node scripts/bench-embed-start.mjs SITE_A SITE_B [--preset STEM] [--runs N] [--out FILE]');
   process.exit(2);
 }
+const loadBefore = loadNow();
 const LINKS = { loopback: null, '20 Mbit/s': { latency: 20, downloadThroughput: 20e6 / 8, uploadThroughput: 5e6 / 8 } };
 
 async function coldStart(url, link) {
@@ -68,3 +71,10 @@ for (const r of results) {
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ preset, runs, results }, null, 2));
 console.log(`wrote ${out}`);
+const names = Object.keys(LINKS);
+const table = [`Cold starts of \`?embed=1&preset=${preset}\` in headless Chromium, median of ${runs} per site and link.`, '',
+  `| site | muplay.wasm B | ${names.map((n) => `fetched B (${n}) | time to ready ms (${n})`).join(' | ')} |`,
+  `|---|---|${names.map(() => '---|---|').join('')}`,
+  ...results.map((r) => `| ${r.site} | ${r.wasm_bytes} | ` +
+    `${names.map((n) => `${r.links[n].bytes_fetched} | ${r.links[n].median_ms.toFixed(0)}`).join(' | ')} |`)].join('\n');
+writeResults('scripts/bench-embed-start.mjs', commandLine(), table, loadBefore);

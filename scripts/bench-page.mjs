@@ -4,7 +4,8 @@
 // frames drawn), and, for comparison, the same engine compiled to wasm (the CLI under node: the page's engine
 // without the page) and natively (wall and CPU seconds). Training steps count every member's steps, including the
 // preset's own measurements (its record steps).
-// Prints one line per preset and run and writes build/bench/page.json (merged with its earlier presets' numbers).
+// Prints one line per preset and run, writes build/bench/page.json (merged with its earlier presets' numbers) and
+// replaces its section of tests/bench/RESULTS.md with this run's table (the presets the pattern matched).
 // Usage: node scripts/bench-page.mjs [pattern]   (after scripts/build; pattern filters preset file names)
 //   env LIMIT_S (default 1200): seconds per preset in Chromium; NATIVE=0: Chromium only (no CLI, native or wasm);
 //   SETTLE_MS (default 2000): ms from loading the preset to Run
@@ -13,11 +14,13 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPlayground, ROOT, waitForPlayground } from '../tests/browser/harness.mjs';
+import { commandLine, loadNow, writeResults } from './bench-results.mjs';
 
 const filter = new RegExp(process.argv[2] ?? '.');
 const LIMIT_S = Number(process.env.LIMIT_S ?? 1200);  // per preset in Chromium
 const SETTLE_MS = Number(process.env.SETTLE_MS ?? 2000);  // from the preset's load to Run (pageRun)
 const files = readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json') && filter.test(f)).sort();
+const loadBefore = loadNow();
 
 // Members × steps of a preset: the steps the page and the CLI train.
 function totalSteps(spec) {
@@ -67,9 +70,9 @@ const results = files.map((name) => ({
 
 // Each preset in a fresh page of one browser, as a reader who opens its link; the page is blank while the CLI runs,
 // so that it takes no core from them (a page showing a finished run still builds its frames, 60 a second). The
-// preset loaded, the bench waits SETTLE_MS before Run, as a reader reads its description: a run started at once,
-// while the browser was still compiling the page's hot code again with its optimizing compiler (on the cores
-// training needs), drew as few as 2 frames in a second (README, "Every preset in the page").
+// preset loaded, the bench waits SETTLE_MS before Run, as a reader reads its description: a run started at once
+// would share the cores with the browser compiling the page's hot code again with its optimizing compiler, and
+// its first seconds would time that compilation, not the page.
 async function pageRun(pg, r) {
   await pg.page.goto(pg.url);
   await waitForPlayground(pg.page);
@@ -155,3 +158,22 @@ const doc = { schema: 'muplay-bench-page', version: 1, machine: { cores: cpus().
 mkdirSync(path.dirname(file), { recursive: true });
 writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
 console.log('wrote build/bench/page.json');
+
+const fmt = (x, digits = 1) => (x === undefined || x === null || !Number.isFinite(x) ? '—' : x.toFixed(digits));
+const table = [
+  `Chromium ${browser} headless; Run ${SETTLE_MS} ms after loading; at most ${LIMIT_S} s a preset. *page s*: wall ` +
+  'seconds from Run to finished; *load ms*: `muplay_load_preset`; *fps*: the page\'s frames a second, mean / slowest ' +
+  'window of a second (seconds after Run where it starts); *drawn/s*: frames that differed and were drawn; ' +
+  '*page / wasm*: the page against the wasm CLI (one thread).',
+  '',
+  '| preset | steps | page s | load ms | workers | fps mean / slowest (s after Run) | drawn/s | wasm CLI s | native s | page / wasm |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...results.map((r) => {
+    const c = r.chromium;
+    const slowest = c.slowest_second_fps === null ? '—' : `${c.slowest_second_fps} (${fmt(c.slowest_second_at_s)})`;
+    return `| ${r.preset.replace(/\.json$/, '')} | ${r.steps} | ${fmt(c.seconds)}${c.finished ? '' : ' (not finished)'} | ` +
+      `${fmt(c.load_ms, 0)} | ${c.workers} | ${fmt(c.fps, 0)} / ${slowest} | ${fmt(c.drawn_fps, 0)} | ` +
+      `${fmt(r.wasm?.seconds)} | ${fmt(r.native?.seconds)} | ${fmt(c.over_wasm, 2)} |`;
+  }),
+].join('\n');
+writeResults('scripts/bench-page.mjs', commandLine(['LIMIT_S', 'NATIVE', 'SETTLE_MS']), table, loadBefore);

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Wall time of each phenomena preset (examples/2*.json) run to completion in headless Chromium, as a student
-// would run it from the page: prints one line per preset and writes build/bench/phenomena.json.
+// would run it from the page: prints one line per preset and writes build/bench/phenomena.json and its section of
+// tests/bench/RESULTS.md.
 // Usage: node scripts/bench-phenomena.mjs [pattern]   (after scripts/build; pattern filters preset file names)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openPlayground, ROOT } from '../tests/browser/harness.mjs';
+import { commandLine, loadNow, writeResults } from './bench-results.mjs';
 
 const filter = new RegExp(process.argv[2] ?? 'examples/2\\d-');
+const loadBefore = loadNow();
 const pg = await openPlayground();
 const results = [];
 try {
@@ -29,3 +32,7 @@ try {
 }
 mkdirSync(path.join(ROOT, 'build', 'bench'), { recursive: true });
 writeFileSync(path.join(ROOT, 'build', 'bench', 'phenomena.json'), JSON.stringify(results, null, 2) + '\n');
+const table = ['Wall seconds from Run to finished in headless Chromium, each preset loaded from the page\'s API.', '',
+  '| preset | steps (all members) | Chromium s |', '|---|---|---|',
+  ...results.map((r) => `| ${r.preset.replace(/\.json$/, '')} | ${r.steps} | ${r.seconds.toFixed(1)} |`)].join('\n');
+writeResults('scripts/bench-phenomena.mjs', commandLine(), table, loadBefore);

@@ -4,7 +4,8 @@
 //   node scripts/gpu-bench.mjs [--sizes 256,1024,2048] [--reps 20] [--plan PLAN.json] [--out build/bench/gpu-bench.json]
 // It checks each GEMM variant (NN, NT, TN; scalar and vec4 loads) against a float64 reference first, then times
 // C = A·B at each size (a warm-up, then `reps` dispatches in one submission, waited on with onSubmittedWorkDone)
-// and prints GFLOP/s (2·m·n·k per dispatch) with the adapter's name; the same numbers go to the JSON file.
+// and prints GFLOP/s (2·m·n·k per dispatch) with the adapter's name; the same numbers go to the JSON file and to
+// its section of tests/bench/RESULTS.md.
 // --plan times a whole training step (both phases) of a plan written by `muplay gpu-plan SPEC.json --out PLAN.json`
 // (the engine's plan, random parameters and data; an MLP or a Transformer spec, e.g. examples/30-anchor-identity.json):
 // steps/s, and GFLOP/s of its matrix products.
@@ -18,6 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { commandLine, loadNow, writeResults } from './bench-results.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -127,6 +129,7 @@ async function timePlan(gpu, doc, reps) {
 
 async function main() {
   const o = options(process.argv.slice(2));
+  const loadBefore = loadNow();
   const { openGpu } = await import(pathToFileURL(path.join(ROOT, 'web', 'webgpu_backend.js')).href);
   const gpuApi = await dawn();
   let gpu;
@@ -165,6 +168,16 @@ async function main() {
   mkdirSync(path.dirname(o.out), { recursive: true });
   writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`written: ${o.out}`);
+  const table = [`Adapter: ${name}${isFallback ? ' (software fallback: no GPU speed)' : ''}. ` +
+    `GEMM C = A·B, square, f32, GFLOP/s, ${o.reps} dispatches in one submission:`, '',
+    '| size | gemm_nn | gemm_nt | gemm_tn |', '|---|---|---|---|',
+    ...o.sizes.map((size) => `| ${size} | ${['gemm_nn', 'gemm_nt', 'gemm_tn'].map((k) =>
+      result.gflops.find((g) => g.kernel === k && g.size === size).gflops.toPrecision(3)).join(' | ')} |`)];
+  if (result.plan) {
+    table.push('', `${result.plan.kind} training step of ${o.plan} (batch ${result.plan.batch}): ` +
+      `${result.plan.steps_per_second.toPrecision(3)} steps/s, ${result.plan.gflops.toPrecision(3)} GFLOP/s in its matrix products.`);
+  }
+  writeResults('scripts/gpu-bench.mjs', commandLine(), table.join('\n'), loadBefore);
   gpu.device.destroy();
 }
 

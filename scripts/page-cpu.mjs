@@ -2,16 +2,19 @@
 // Where the CPU goes while the page trains a preset (or rests): headless Chromium opens the page, loads the preset,
 // presses Run, and after a few seconds reads every Chromium thread's CPU time from /proc twice, T seconds apart.
 // Prints the cores each thread used (renderer/DedicatedWorker: a training worker; gpu-process/Thread<NN>: the
-// software GL's rasterizer) and the page's frames, drawn frames and steps per second over the same window.
+// software GL's rasterizer) and the page's frames, drawn frames and steps per second over the same window; the same
+// as a table in its section of tests/bench/RESULTS.md.
 // Usage: node scripts/page-cpu.mjs [preset substring] [url suffix]   (after scripts/build; Linux only)
 //   env T (default 15): seconds measured; W (default 3000): ms after Run before measuring; NORUN=1: the page at rest
 //   e.g. node scripts/page-cpu.mjs 33-anchor '?embed=1&panels=controls,status'
 import { readdirSync, readFileSync } from 'node:fs';
 import { openPlayground } from '../tests/browser/harness.mjs';
+import { commandLine, loadNow, writeResults } from './bench-results.mjs';
 
 const preset = process.argv[2] ?? '33-anchor';
 const suffix = process.argv[3] ?? '';
 const T = Number(process.env.T ?? 15);
+const loadBefore = loadNow();
 
 // CPU ticks (1/100 s) of every Chromium thread, summed by process type and thread name.
 function cpuTicks() {
@@ -55,8 +58,13 @@ try {
     .sort((x, y) => y[1] - x[1]);
   for (const [k, c] of rows) console.log(c.toFixed(2), k);
   const total = rows.reduce((s, [, c]) => s + c, 0);
-  console.log(`total cores ${total.toFixed(2)}, frames/s ${(cb.frames - ca.frames) / T}, ` +
-              `drawn/s ${(cb.drawn - ca.drawn) / T}, steps/s ${(cb.steps - ca.steps) / T}`);
+  const summary = `total cores ${total.toFixed(2)}, frames/s ${(cb.frames - ca.frames) / T}, ` +
+                  `drawn/s ${(cb.drawn - ca.drawn) / T}, steps/s ${(cb.steps - ca.steps) / T}`;
+  console.log(summary);
+  const table = [`Preset ${presets[i].path}${process.env.NORUN ? ' loaded, not run' : ' training'}; ` +
+    `each Chromium thread's CPU over ${T} s: ${summary}.`, '', '| cores | process type / thread |', '|---|---|',
+    ...rows.map(([k, c]) => `| ${c.toFixed(2)} | ${k} |`)].join('\n');
+  writeResults('scripts/page-cpu.mjs', commandLine(['T', 'W', 'NORUN']), table, loadBefore);
 } finally {
   await pg.close();
 }

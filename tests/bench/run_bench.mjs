@@ -1,12 +1,12 @@
 // Runs the benchmark (scripts/bench builds first, then calls this): native GEMM/MLP (SSE and AVX2 builds), every
 // preset with the native CLI, then the same workloads in headless Chromium beside TensorFlow.js-wasm. Prints a
-// table and writes build/bench/results.json (and results.md, the table for the README).
+// table and writes build/bench/results.json, results.md and the table's section of tests/bench/RESULTS.md.
 //   node tests/bench/run_bench.mjs [--quick] [--no-presets] [--isolated] [--table]
-//     --quick       fewer repetitions and no float32 preset pass (a smoke run, numbers not for the README)
+//     --quick       fewer repetitions and no float32 preset pass (a smoke run: its command heads its results)
 //     --table       measure nothing: print the table of the last build/bench/results.json again
 //     --no-presets  skip the preset wall times (native and browser)
 //     --isolated    serve the page cross-origin isolated (COOP/COEP), as scripts/serve --isolated does
-//     --threads-only  only the parallel sweeps below; writes build/bench/threads.json
+//     --threads-only  only the parallel sweeps below; writes build/bench/threads.json and its own results section
 // Parallel sweeps: the playground page itself (build/site, staged by scripts/build) runs sweep presets to the end,
 // served plainly (muplay.js, one thread) and cross-origin isolated (muplay-threads.js, every core), in one Chromium;
 // the native CLI runs them with --threads 1 and with every core.
@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { commandLine, writeResults } from '../../scripts/bench-results.mjs';
 import { startServer } from '../../scripts/static-server.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -27,6 +28,8 @@ const withPresets = !args.has('--no-presets');
 const isolated = args.has('--isolated');
 
 const log = (...a) => console.error('bench:', ...a);
+// scripts/bench, which builds and then runs this file, names itself; run directly, this file is the command.
+const command = process.env.BENCH_COMMAND ?? commandLine();
 
 function native(binary) {
   const exe = path.join(ROOT, 'build', 'native', 'tests', 'bench', binary);
@@ -273,6 +276,7 @@ if (args.has('--threads-only')) {
   writeFileSync(path.join(OUT, 'threads.json'), JSON.stringify(t, null, 2) + '\n');
   console.log(threadsTable(t));
   log(`wrote ${path.relative(ROOT, path.join(OUT, 'threads.json'))}`);
+  writeResults('scripts/bench --threads-only', command, threadsTable(t), t.machine.load_before[0]);
   process.exit(0);
 }
 
@@ -309,4 +313,5 @@ const md = table(result);
 writeFileSync(path.join(OUT, 'results.md'), md + '\n');
 console.log(md);
 log(`wrote ${path.relative(ROOT, path.join(OUT, 'results.json'))} and results.md`);
+writeResults('scripts/bench', command, md, result.machine.load_before[0]);
 if (result.browser.errors.length) log('page errors:', result.browser.errors.join(' | '));
