@@ -1,8 +1,8 @@
 // Whether a frame needs drawing: a 64-bit summary of everything the GPU would read to draw it. ImGui builds every
 // frame anew; when the summary equals the last drawn frame's, drawing it again would change no pixel, and web/main.cpp
 // skips it (the canvas keeps showing the last one). Where the browser draws in software (SwiftShader: headless
-// Chromium, virtual machines without a GPU) a frame of the page costs about 25 ms of CPU at 1280 × 800, so a page
-// at rest would otherwise take most of a core from training for nothing.
+// Chromium, virtual machines without a GPU) every frame drawn costs milliseconds of CPU per pixel-covering layer, so
+// a page at rest would otherwise take most of a core from training for nothing.
 #pragma once
 #include <cstdint>
 

@@ -143,8 +143,8 @@ void frame() {
   // Train for part of the frame before drawing it. On a desktop the rest of a frame (drawing, compositing) takes a
   // few ms, and a 10 ms slice keeps the page at 60 fps. Where the rest is slow (software rendering, a weak GPU),
   // the page is slow whatever we do; there the slice grows to match the rest (up to 50 ms, so the page still draws
-  // a few frames a second), and training keeps a share instead of a sliver: half at a 50-ms rest, a fifth at the
-  // ~200 ms of software rendering in headless Chromium.
+  // a few frames a second), and training keeps a share instead of a sliver: half at a 50-ms rest, a fifth at a
+  // 200-ms one.
   const double start_ms = emscripten_get_now();
   const double rest_ms = app.frame_interval_ms - app.train_ms;
   advance(app, std::clamp(rest_ms, 10.0, 50.0), emscripten_get_now);

@@ -1,7 +1,7 @@
 // An opaque rectangle filled with a scissored glClear instead of a blended quad. Where WebGL is drawn in software
 // (SwiftShader in headless Chromium, browsers without a GPU), every pixel of an ImGui quad goes through a texture
-// fetch and a blend: a plot's background alone took 13 ms of a 20 ms frame there (scripts/page-cpu.mjs, README
-// "Fills as clears"). A clear fills the same pixels for a fraction of that, and costs nothing on a GPU.
+// fetch and a blend, so a large fill such as a plot's background costs most of a frame (scripts/page-cpu.mjs shows
+// where the CPU goes). A clear fills the same pixels for a fraction of that, and costs nothing on a GPU.
 #pragma once
 #include "imgui.h"
 

@@ -3,8 +3,8 @@
 #include "engine/spec/spec.hpp"
 #include "engine/spec/time_budget.hpp"
 
-// An hour, at the wasm engine's throughput (measured 3.0 GFLOP/s) times the part of each frame that training gets
-// (10 ms of 16.7 on a desktop, about a third where drawing is slow): 1 GFLOP/s.
+// An hour, at the wasm engine's throughput (a few GFLOP/s of CPU time: scripts/bench) times the part of each frame
+// that training gets (10 ms of 16.7 on a desktop, about a third where drawing is slow): 1 GFLOP/s.
 constexpr TimeBudget kBrowserTimeBudget{1.0e9, 3600.0, "in the browser", 2.0, 1.3};
 
 // Where web/data_loader.js puts the Fashion-MNIST files it fetches, in the module's file system.

@@ -12,9 +12,8 @@ const MAX_WORKERS = 4;
 
 // One worker per core but one, which is the page's: where the workers took every core and the page was drawn in
 // software (SwiftShader in headless Chromium, a browser without a GPU), each frame waited behind training at every
-// hop (the page's thread, then the GPU process's). Workers that rested to let frames through still left seconds
-// under 20 fps, and trained 31's sweep no faster than one worker (README, "Leaving a core to the page"). A one-core
-// machine still gets its one worker.
+// hop (the page's thread, then the GPU process's). Workers that rested to let frames through still left the page
+// under 20 fps for seconds and took much of the second worker's gain. A one-core machine still gets its one worker.
 export function workerCount(cores) {
   return Math.max(1, Math.min(cores - 1, MAX_WORKERS));
 }

@@ -11,7 +11,7 @@ importScripts('muplay-trainer.js');
 
 const SLICE_MS = 50;
 // The next slice is queued as a message to ourselves, not with setTimeout(0): browsers clamp a chain of nested
-// timeouts to 4 ms each (HTML's timer nesting rule), which idled the worker for a tenth of its time. A message
+// timeouts to 4 ms each (HTML's timer nesting rule), which would idle the worker 4 ms between slices. A message
 // leaves the worker just as free to read the page's messages in between.
 const nextSlice = new MessageChannel();
 let trainer = null;

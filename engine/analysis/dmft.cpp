@@ -94,7 +94,7 @@ class Dmft {
   // h¹₀ ~ N(0, σ_U² Kx) through the Cholesky factor of Kx; v₀ ~ N(0, σ_v²); the standard normals ζ behind u and r.
   // Draws come in antithetic pairs, the twin with v₀ and r's normals negated (both laws are symmetric): the odd
   // parts of the integrands cancel within a pair, e.g. f₀ = ⟨v₀ φ(u)⟩ is exactly 0, as at n = ∞, and the Monte
-  // Carlo error of f falls by ~1.5x at equal cost.
+  // Carlo error of f falls at equal cost.
   void draw_initial_fields() {
     Kernel kx(K_), chol(K_);
     for (int a = 0; a < K_; a++)

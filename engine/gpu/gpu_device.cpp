@@ -62,8 +62,8 @@ BackendChoice choose_backend(Backend requested, const GpuDevice* device, const s
       return {true, "WebGPU forced onto a software adapter (" + device->name() + "): correct, but slower than the CPU."};
     return {true, ""};
   }
-  // WebGPU's speed on a hardware GPU has not been measured against the CPU kernels yet (README, WebGPU backend), so
-  // auto has no size above which the device is known to be faster: it trains on the CPU.
+  // WebGPU's speed on a hardware GPU has not been measured against the CPU kernels yet (scripts/gpu-bench.mjs is the
+  // measurement to make), so auto has no size above which the device is known to be faster: it trains on the CPU.
   if (usable && !device->is_fallback())
     return {false, "auto: WebGPU (" + device->name() + ") is not yet measured to be faster than the CPU for any "
                    "size, so training runs on the CPU (set backend to webgpu to use it)."};

@@ -8,8 +8,8 @@
 // Products H̃ v are exact (engine/metrics/hessian_vector.hpp, the R-operator) for every activation with φ″; GELU,
 // which has none in the engine, falls back to central differences of the gradient, (g(θ + εv) − g(θ − εv)) / 2ε
 // with ε = 1e-5 ‖θ‖, accurate for a smooth activation. (Central differences are not for ReLU: a unit whose
-// preactivation crosses 0 between θ ± εv adds a gradient jump / 2ε; on the phase diagram's runs gd_auto's λ_max came
-// out ~24× too large, its steps that much too small: README, "Phase diagram: gradient descent step counts".)
+// preactivation crosses 0 between θ ± εv adds a gradient jump / 2ε, so λ_max comes out many times too large and
+// gd_auto's steps that much too small, as on the phase diagram's runs.)
 #pragma once
 #include <memory>
 #include <vector>

@@ -26,8 +26,8 @@ class Runner {
   bool in_shard(int member) const { return shard_of_.empty() || shard_of_[size_t(member)] == shard_; }
   // Each member's shard, so that the shards' work is about equal: a member costs its parameter count per step (a
   // step's products scale with it), and the costliest goes first to the least loaded shard (ties: the lowest index).
-  // A sweep of equal members alternates 0, 1, 0, 1, ...; one of widths 64 … 1024 × 3 seeds no longer gives two of
-  // its three widest to one shard. The same for every runner of the spec (the page's replica sends Step by it).
+  // A sweep of equal members alternates 0, 1, 0, 1, ...; one of widths 64 … 1024 × 3 seeds does not give two of its
+  // three widest to one shard. The same for every runner of the spec (the page's replica sends Step by it).
   std::vector<int> shard_plan(int shards) const;
 
   // Advances the next unfinished member by one step. Returns false when every member is done.

@@ -76,8 +76,8 @@ double spectral_norm_flops(const ExperimentSpec&, const MemberSize& m) {
 }
 // Power iteration on Hessian-vector products: each product is counted as two gradients on the train set (3 forward
 // passes' worth each; the exact product, engine/metrics/hessian_vector.hpp, costs ~8 forward passes in hidden layers,
-// 3 in the first). At most 100 iterations, but from the warm start far fewer: 20 is what preset 27's records cost
-// (scripts/bench-estimates.mjs, README "Time estimates").
+// 3 in the first). At most 100 iterations, but from the warm start far fewer: 20 is calibrated on preset 27's
+// records with scripts/bench-estimates.mjs.
 constexpr int kSharpnessIterations = 20;
 double sharpness_flops(const ExperimentSpec& s, const MemberSize& m) {
   return kSharpnessIterations * 2 * 3 * train_set_flops(s, m);

@@ -13,8 +13,8 @@ constexpr double kTranscendentalFlops = 100;  // tanh, GELU, sigmoid, sin, ...: 
 constexpr double kGradientLossStep = 3;
 
 // FLOP-equivalents of one activation φ(z) and its φ'(z) per element: the time this engine's deterministic
-// transcendentals (engine/base/detmath.hpp) take, in units of the GEMMs' throughput. Measured with
-// scripts/bench-estimates.mjs on the presets whose time is mostly activations (README "Time estimates").
+// transcendentals (engine/base/detmath.hpp) take, in units of the GEMMs' throughput, calibrated with
+// scripts/bench-estimates.mjs on the presets whose time is mostly activations.
 double activation_flops(Activation a) {
   switch (a) {
     case Activation::relu:

@@ -3,8 +3,9 @@
 // that never finishes.
 //
 // The estimate counts floating-point operations (a multiply and an add are two) of the whole sweep and divides by a
-// stated throughput. It is an order of magnitude, not a promise: the throughputs are measured on this project's
-// 2-core machines (README, "Limits") and a student's laptop may be 2-4x faster or slower.
+// stated throughput. It is an order of magnitude, not a promise: the throughputs are set a little below what
+// scripts/bench-estimates.mjs measures on a 2-core development machine, and a student's laptop may be several times
+// faster or slower.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,17 +17,16 @@ struct TimeBudget {
   double max_seconds;       // a sweep estimated to take longer is refused
   const char* where;        // named in the message: "in the browser", "on the command line"
   // How much faster an MLP with "precision": "float32" trains (its products run on engine/gemm_f32): the low end
-  // of the presets' measured speed-ups (README "Benchmark": 1.5-3.3x native CPU time, 2-7x in Chromium).
+  // of the presets' speed-ups in scripts/bench's preset table, so that a float32 estimate errs long, never short.
   double float32_speedup = 1;
   // The same for a Transformer: only its linears run in float32 (attention over the T positions, LayerNorm and the
-  // optimizer stay double), so it gains less: the low end of the anchor presets' measured speed-ups, 1.35-1.7x
-  // native CPU time and 1.5x for the wasm CLI under node (README "Benchmark").
+  // optimizer stay double), so it gains less: the low end of the anchor presets' float32 speed-ups.
   double transformer_float32_speedup = 1;
 };
 
-// The command line's budget (the default): a day at the native float64 engine's throughput on one core (8.8–11
-// GFLOP/s measured on the GEMM-bound presets here, README "Limits"; assumed a little lower). A longer sweep is better
-// split into several runs of muplay.
+// The command line's budget (the default): a day at the native float64 engine's throughput on one core (a little
+// below what scripts/bench-estimates.mjs measures on the GEMM-bound presets). A longer sweep is better split into
+// several runs of muplay.
 constexpr TimeBudget kCommandLineTimeBudget{8.0e9, 24 * 3600.0, "on the command line", 1.5, 1.3};
 // The page passes its own budget (web/page_limits.hpp).
 
