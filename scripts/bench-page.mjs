@@ -54,7 +54,7 @@ const wasm = (file) => timedRun((tmp) => {
 }, file);
 
 // The CLI runs of one preset (unless NATIVE=0), native then wasm, into its record `r`. They run just before the
-// preset's page run: timed minutes apart, the page / wasm ratio also measured how this VM's speed drifted meanwhile.
+// preset's page run: timed minutes apart, the page / wasm ratio would also measure how the machine's speed drifts.
 function cliRuns(r) {
   if (process.env.NATIVE === '0') return;
   for (const [kind, measure] of [['native', native], ['wasm', wasm]]) {

@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
   bool first = true;
   for (int n : {64, 128, 256, 512, 1024}) {
     for (int impl : {kOwnF32, kEigenF32, kEngineF64}) {
-      if (impl == kEngineF64 && n > 512) continue;  // ~3 GFLOP/s: 1024 would take seconds per call
+      if (impl == kEngineF64 && n > 512) continue;  // several times slower than f32: 1024 would take seconds per call
       const double flop = 2.0 * n * n * n;
       const int inner = std::max(1, int(4e7 / flop)), rounds = quick ? 3 : std::max(5, int(2e9 / (flop * inner)));
       const double wall = bench_gemm_seconds(impl, n, inner, rounds);
