@@ -43,7 +43,7 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
       deviceScaleFactor,
       acceptDownloads: true,
     });
-    // Waits that name no timeout get two minutes: a loaded machine (CPU steal of 45% was seen here) is several
+    // Waits that name no timeout get two minutes: a loaded machine (or a VM losing CPU to steal) is several
     // times slower than an idle one, and a test that waits on frames or a run should fail on a hang, not on that.
     context.setDefaultTimeout(120_000);
     const page = context.pages()[0] ?? await context.newPage();

@@ -236,7 +236,7 @@ test('a thousand and more mutated links: each is decoded or refused with a reaso
   const { page } = pg;
   const seeds = STORED.map((s) => s.link);
   const r = random(7);
-  // 1 500 through the decoder, 150 through a whole page load (3 000 + 300 took 156 s on a loaded VM).
+  // 1 500 through the decoder, 150 through a whole page load, which costs far more than a decode.
   const DECODED = 1500, OPENED = 150;
   const links = Array.from({ length: DECODED + OPENED }, () => {
     let link = seeds[Math.floor(r() * seeds.length)];

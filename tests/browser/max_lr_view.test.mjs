@@ -1,8 +1,8 @@
 // The "max LR" tab (experiment E1) on a browser-sized version of preset 17-max-lr-mup: widths 32-128, seed 0, the
 // preset's 1/4-octave grid 2^1-2^6, T = 10. The view's numbers (muplay_max_lr) must be a curve per width ending at
-// that width's eta_max, eta_max inside the grid, and a flat muP slope (|s| <= 0.3 here: one seed, three widths; the
-// native engine measures +0.04 over 32-512 with 4 seeds, README "E1"); the tab's plots, read from the frame trace,
-// draw those curves (screenshot: build/screenshots/max-lr-mup.png).
+// that width's eta_max, eta_max inside the grid, and a flat muP slope (|s| <= 0.3 here: one seed, three widths; E1 in
+// tests/unit/test_width_scaling.cpp checks the slope natively over more widths and seeds); the tab's plots, read
+// from the frame trace, draw those curves (screenshot: build/screenshots/max-lr-mup.png).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, runPreset, screenshot } from './harness.mjs';

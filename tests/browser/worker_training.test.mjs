@@ -104,7 +104,7 @@ test('without the worker (its script fails to load) the page trains on its own t
   });
 
 // Each worker takes a core, and one is left to the page: where the workers took every core, a page drawn in
-// software drew seconds under 20 fps (README, "Leaving a core to the page").
+// software waited behind training for a core at every frame (web/trainer_client.js).
 test('the page starts one training worker per core but one, at least one and at most four', T, async () => {
   const counts = await pg.page.evaluate(async () => {
     const { workerCount } = await import('./trainer_client.js');

@@ -4,8 +4,8 @@
 // run per preset: tests/unit/test_preset_quotes.cpp.
 //
 // Sizes (why they are smaller than the 165 k-parameter pre-LN model, 3 layers of d_model 64, that shows chapter 13's
-// effect in a PyTorch reference): the engine trains ~5 GFLOP/s in float64 on one core, so that model (1 500 steps of
-// batch 128) costs ~5 minutes per run. That model itself, on three seeds: tests/unit/test_anchor_verified.cpp.
+// effect in a PyTorch reference): in float64 on one core that model (1 500 steps of batch 128) costs minutes per
+// run. That model itself, on three seeds: tests/unit/test_anchor_verified.cpp.
 #include <gtest/gtest.h>
 
 
@@ -39,7 +39,7 @@ double final_value(const Member& run, const char* series) {
 //   shift      at the key's row some layer-1 head has its argmax on the anchor in ≥ 95% of sequences;
 //   cut        cutting layer 2's attention to the key (every head) changes the answer of most sequences: the
 //              right answer comes from the broadcast, so without it accuracy falls below 0.5.
-// Measured numbers per seed: README, "Chapter 12: mechanisms and tasks 5–7".
+// The test prints the measured numbers per seed.
 // The same run checks the numbers preset 30's description quotes, on its seed 0 (recording does not change training).
 TEST(AnchorAcceptance, IdentityShiftsBroadcastsAndNeedsTheKey) {
   ExperimentSpec spec = preset("30-anchor-identity.json");

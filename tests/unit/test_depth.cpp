@@ -302,7 +302,7 @@ TEST(DepthChecks, D2CoordinateCheckInDepth) {
 namespace {
 
 // D3's task: the sin toy with 256 training points, mini-batches of 16, 300 steps, n = 128, in float32 (the checks
-// are about where η* sits, which float32's rounding does not move; float64 costs 1.6× the time).
+// are about where η* sits, which float32's rounding does not move; float64 costs more time).
 ExperimentSpec transfer_spec(DepthRule rule, OptimizerKind optimizer, int depth) {
   ExperimentSpec s = residual(128, depth, rule);
   s.task.train_size = 256;

@@ -86,7 +86,7 @@ TEST(KernelRegime, NtkPredictsOneSmallStep) {
 // Measured (mean over seeds, n = 64 → 1024): NTP gap 0.108 → 0.011, slope −0.77 ± 0.05; drift 0.23 → 0.042,
 // slope −0.63 ± 0.03 (steeper than the asymptotic −½ at these widths). μP gap ≈ 0.3–0.44, slope +0.09 ± 0.04;
 // drift ≈ 3.7–4.8, slope +0.08 ± 0.06. "≈ 0" is asserted as |slope| ≤ 0.15, the tolerance of E3. Without
-// n = 1024 the μP slopes read +0.14 / +0.12 (noisier), so the top width stays; ~22 s on one core: "slow".
+// n = 1024 the μP slopes read +0.14 / +0.12 (noisier), so the top width stays, and the test is "slow".
 namespace {
 
 const std::vector<int> kWidths{64, 128, 256, 512, 1024};

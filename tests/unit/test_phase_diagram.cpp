@@ -9,7 +9,7 @@
 #include "engine/analysis/phase_diagram.hpp"
 #include "phenomena_util.hpp"
 
-// Measured (this spec, 2026-11-25): S_w = −0.538 (NTK), −0.021 (mean field), 0.393 (1.75, 0); reference −0.53,
+// Measured (this spec): S_w = −0.538 (NTK), −0.021 (mean field), 0.393 (1.75, 0); reference −0.53,
 // ≤ 0.03, 0.35-0.40. Every run reaches the stopping loss, in 556-3 524 steps (tests/crosscheck/phase_gd_steps.py
 // checks those counts against a float64 reference); before the Hessian-vector products were exact, 3 of the 36
 // sat on a loss plateau at the 60 000-step cap. The count of unconverged runs is checked.

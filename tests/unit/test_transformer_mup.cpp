@@ -98,7 +98,7 @@ double width_transfer_slope(Preset preset, double start) {
   for (int width : kWidths) {
     ExperimentSpec s = anchor_transformer(preset);
     s.task.train_size = 2000;
-    s.precision = Precision::float32;  // where η* sits does not depend on float32's rounding; 2-3× faster
+    s.precision = Precision::float32;  // where η* sits does not depend on float32's rounding; faster
     s.schedule.steps = 200;
     s.schedule.batch_size = 32;
     s.schedule.record_every = 200;

@@ -105,7 +105,7 @@ TEST(Analysis, QuarterOctaveGrid) {
 // (record 0) against width. Predicted slopes (from the abc exponents, Tensor Programs IV): μP (0, 0, 0, −½);
 // NTP (−½, −½, 0, 0); SP with c = 1 (−3/2, −½, 0, 0); SP with c = 0 (−½, +½, ≥ 1, 0), and from step 2 on it blows up.
 // Settings: widths 64…1024, seeds 0…7, η = 0.5, 64 train points (the probe batch is the whole train set);
-// one step (two for SP). About 15 s on one core.
+// one step (two for SP).
 namespace {
 
 const std::vector<int> kCoordWidths{64, 128, 256, 512, 1024};
