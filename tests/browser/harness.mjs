@@ -75,8 +75,8 @@ export async function screenshot(page, name) {
   return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
-// Waits until the page has drawn `n` more frames. Tests wait on frames, not milliseconds: a loaded machine draws
-// headless Chromium's software GL at 1-2 frames/s, an idle one at 5-19.
+// Waits until the page has drawn `n` more frames. Tests wait on frames, not milliseconds: headless Chromium's software
+// GL draws several times fewer frames a second on a loaded machine than on an idle one.
 export async function waitFrames(page, n) {
   const target = await page.evaluate(() => window.muplay.muplay_frame_count()) + n;
   await page.waitForFunction((t) => window.muplay.muplay_frame_count() >= t, target, { polling: 50 });

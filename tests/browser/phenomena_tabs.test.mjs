@@ -49,7 +49,7 @@ test('phenomena: the Delta_F heat map labels its rows and colour bar', T, async 
     assert.deepEqual(pg.errors, []);
 });
 
-// The phase-map preset's pictures are taller than the panel (shortened to two widths, one point: 1 s).
+// The phase-map preset's pictures are taller than the panel (shortened to two widths, one point: seconds).
 const runPhaseMap = () => runPreset(pg.page, /23-phase-diagram/, (s) => {
   s.sweep.width = [50, 100];
   s.sweep.phase_points = [[0.5, 0]];
