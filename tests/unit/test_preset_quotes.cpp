@@ -3,7 +3,7 @@
 // quote names the words of the description it checks, how the page arrives at the number (the same engine functions
 // its views call), and the precision the text gives it. A description edited without a new run, or a change of
 // the engine that moves a number a description quotes, fails here with both numbers.
-// Numbers a description attributes to another test ("tests/unit/test_dmft.cpp: slope -0.55") are that test's to keep.
+// The tests that check the same effects at full size are listed per preset in examples/presets.md.
 #include "engine/spec/presets.hpp"
 #include "tests/unit/preset_quotes.hpp"
 
