@@ -313,7 +313,8 @@ EMSCRIPTEN_KEEPALIVE double muplay_total_steps() {
   return the_app().runner ? double(the_app().runner->total_steps()) : 0;
 }
 
-// Every run's recorded metrics: the same result document as `muplay run` writes (README: result schema).
+// Every run's recorded metrics: the same result document as `muplay run` writes (examples/README.md: the result
+// document).
 EMSCRIPTEN_KEEPALIVE const char* muplay_get_results() {
   return out(the_app().runner ? json::write(the_app().runner->results()) : "null");
 }

@@ -1,5 +1,5 @@
 // `muplay export torch`: a spec as a standalone PyTorch project that trains it under torchrun at any width, and
-// writes the same result document as `muplay run` (README "PyTorch export").
+// writes the same result document as `muplay run` (examples/README.md, "PyTorch export").
 //
 // train.py is the Python of engine/export/torch/ (header, tasks, models, metrics, train), with the experiment
 // written in between: the spec, the series to record, and the scaling rules read from the engine's own tables

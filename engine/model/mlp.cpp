@@ -87,7 +87,8 @@ std::vector<double>& Mlp::grads() {
 
 // The products' scratch, the largest of a model's buffers after θ (a 1024 × 1024 layer: 8 MB transposed in float64,
 // 4 MB packed in float32), sized at the first forward pass: a model that never runs one (the page's replica of a run
-// trained in a worker, the members of another worker's shard) never touches it (README, Training in a Web Worker).
+// trained in a worker, the members of another worker's shard) never touches it (web/README.md, "Training in a Web
+// Worker").
 void Mlp::size_products() {
   products_sized_ = true;
   if (precision_ != Precision::float32) {

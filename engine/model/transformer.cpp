@@ -70,7 +70,7 @@ Transformer::Transformer(TransformerConfig config, const TransformerInit& p, int
 
 // Most of a model's memory (every layer's activations for its largest batch, an evaluation chunk of sequences), sized
 // at the first forward pass, so that a model which never runs one (the page's replica of a run trained in a worker,
-// the members of another worker's shard) never touches it (README, Training in a Web Worker).
+// the members of another worker's shard) never touches it (web/README.md, "Training in a Web Worker").
 void Transformer::size_activations() {
   const TransformerConfig& c = config_;
   const int D = c.d_model, W = c.heads * c.head_dim(), F = c.d_ff;

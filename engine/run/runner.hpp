@@ -66,7 +66,7 @@ class Runner {
     next_ = active_run;
   }
 
-  // Result document: schema "muplay-result" version 1 (see README).
+  // Result document: schema "muplay-result" version 1 (examples/README.md, "The result document").
   json::Value results() const;
 
   // For tests of the fault handling: member `member` throws std::runtime_error(message) when it starts step `step`.

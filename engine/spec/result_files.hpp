@@ -1,6 +1,6 @@
 // The files an experiment is saved as, written the same way by the CLI and by the page's downloads, so a file
-// from either reads the same: the spec (JSON), the result document (JSON, README: result schema) and its
-// metrics as CSV.
+// from either reads the same: the spec (JSON), the result document (JSON, examples/README.md: the result document)
+// and its metrics as CSV.
 #pragma once
 #include <string>
 

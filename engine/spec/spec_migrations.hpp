@@ -7,7 +7,7 @@
 // The versions:
 //   0  the pre-release shape (links made before the first release): "parametrization" was a preset name
 //      ("parametrization": "mup") and the learning rate was "optimizer.learning_rate". Defaults as in version 1.
-//   1  the current shape (README: the experiment spec).
+//   1  the current shape (examples/README.md: the experiment spec).
 #pragma once
 #include <string>
 #include <vector>

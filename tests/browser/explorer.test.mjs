@@ -1,5 +1,6 @@
 // The parametrization tab's abc explorer shows the rule of model.biases: two read-only rows under the weight
-// matrices, taking the input row's (a, b, c) because a bias is an input weight with fan-in 1 (README "Biases").
+// matrices, taking the input row's (a, b, c) because a bias is an input weight with fan-in 1 (examples/README.md,
+// "Biases").
 // μP (the tab's default, SGD): hidden biases learn at η n (exponent 1), the readout's bias at Θ(η); after the "sp"
 // button both hidden rows and the bias rows learn at η (exponent 0). Screenshots: build/screenshots/explorer-mup.png,
 // explorer-sp.png.

@@ -3,8 +3,8 @@
 # 1 000 sequences, pairs (3,4) and (4,3) never trained), pre-LN decoder 3 x d_model 64, 1 head, d_ff 256, every weight
 # N(0, fan_in^(-2 gamma)) and embeddings N(0, 128^(-2 gamma)), AdamW 1e-3 with weight decay 0.01 on matrices and
 # embeddings, 5% warm-up + cosine to 0, clip 1, batch 128 (drawn with replacement), 1 500 steps, float32, one thread.
-# Prints train / ID / OOD accuracy, commutativity and the mean |cos| of layer 1's W_Q rows (README "Chapter 13 at the
-# verified configuration"). Usage: /usr/bin/python3 anchor_gamma_reference.py GAMMA SEED
+# Prints train / ID / OOD accuracy, commutativity and the mean |cos| of layer 1's W_Q rows (examples/README.md,
+# "Chapter 13 at the verified configuration"). Usage: /usr/bin/python3 anchor_gamma_reference.py GAMMA SEED
 import math, sys, random, torch, torch.nn as nn, torch.nn.functional as F
 gamma, seed = float(sys.argv[1]), int(sys.argv[2])
 torch.set_num_threads(1); random.seed(seed); torch.manual_seed(seed)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent float64 reference of initial condensation (the book's chapter 8, C-3): how many lines (directions up
-to sign) the input weights of a 5-50-1 net gather on under small init, per activation. The numbers of the README's
-section "Condensation: directions and the polar view" and of tests/unit/test_condensation*.cpp.
+to sign) the input weights of a 5-50-1 net gather on under small init, per activation. The numbers of the section
+"Condensation: directions and the polar view" of examples/README.md and of tests/unit/test_condensation*.cpp.
 
 The net: f(x) = sum_k a_k sigma(w_k . (x, 1)), the bias folded in as a sixth input, no output bias; every parameter
 ~ N(0, s^2), s = 1e-2. Data: n = 80 points, x_k ~ U[-4, 2] (this script's own generator and init, not the engine's),

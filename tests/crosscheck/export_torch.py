@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The exported PyTorch program (`muplay export torch`) against the engine, as the README's "PyTorch export" claims:
+"""The exported PyTorch program (`muplay export torch`) against the engine, as examples/README.md's
+"PyTorch export" claims:
 
 1. exact: from the engine's initial weights (`--init-from` a `muplay export-init` file), in float64 on the CPU,
    every recorded series equals `muplay run`'s to REL_TOL relative, for SP/NTP/MFP/μP × SGD/Adam, mini-batches,

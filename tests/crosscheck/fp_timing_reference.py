@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""The frequency principle's timings t1, t3, t5 in an independent PyTorch float64 net, for comparison with the engine's
-(README "Biases"): tanh 1-64-64-64-1, weights LeCun-normal N(0, 1/fan_in), biases zero (or PyTorch's default
-U(±1/√fan_in), or none with the first layer's bias folded in as a constant input like the engine's model.input_bias),
+"""The frequency principle's timings t1, t3, t5 in an independent PyTorch float64 net, for comparison with the
+engine's (examples/README.md, "Biases"): tanh 1-64-64-64-1, weights LeCun-normal N(0, 1/fan_in), biases zero (or
+PyTorch's default U(±1/√fan_in), or none with the first layer's bias folded in as a constant input like the engine's
+model.input_bias),
 sin x + sin 3x + sin 5x on the 128-point grid x_j = −π + 2πj/128, full-batch Adam (lr 1e-3), loss (1/2n) Σ (f − y)².
 Δ_F(k) = |ĥ_k − ŷ_k| / |ŷ_k| with F_k = (1/n) Σ_j v_j e^{−2πi jk/n}; t_k = the first step with Δ_F(k) < 0.1.
 

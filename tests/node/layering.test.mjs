@@ -1,9 +1,9 @@
 // The engine's layers include only downward, and no two modules include each other, directly or around a circle.
 //
-// LAYERS below is the one declaration of the order (README "Where things live"): a file in engine/<layer>/ may include
-// headers of its own layer and of the layers before it; web/ sits above the whole engine; the engine never includes
-// web/ or ImGui. A module is a header and its source (engine/run/run.hpp + run.cpp); within and across layers the
-// modules' include graph has no cycle.
+// LAYERS below is the one declaration of the order (engine/README.md, "Where things live"): a file in
+// engine/<layer>/ may include headers of its own layer and of the layers before it; web/ sits above the whole engine;
+// the engine never includes web/ or ImGui. A module is a header and its source (engine/run/run.hpp + run.cpp); within
+// and across layers the modules' include graph has no cycle.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -2,7 +2,8 @@
 // full-batch Adam on y = Σ_k 3.5 sin(5x_k + 1), x_k ~ U[−4, 2], n = 80.
 // p = 1 (tanh, sigmoid on the centered target), Adam 1e-3, step 50: at s = 1e-3 two antipodal groups (|cos| ≥ 0.9)
 // hold ≥ 95% of the amplitude; at s = 0.5 at most 30%. For x tanh x and x² tanh x only the ordering of line counts
-// is checked: the book's 4 / 6 directions did not reproduce (README, "Condensation: directions and the polar view").
+// is checked: the book's 4 / 6 directions did not reproduce (examples/README.md, "Condensation: directions and the
+// polar view").
 #include <gtest/gtest.h>
 
 #include "phenomena_util.hpp"
@@ -64,7 +65,7 @@ TEST(InitialCondensation, SecondOrderActivationUsesMoreLinesThanFirstOrder) {
 // plateau (train loss ~0.9 of its start). Measured (seeds 0-9): x² tanh 8.8 (8 8 7 10 8 11 8 9 10 9), x tanh 7.1
 // (6 7 7 8 6 7 9 8 8 5), tanh 2.5; the float64 reference (tests/crosscheck/condensation_reference.py, its own data
 // and init, seeds 0-2) 9.3 / 6.0 / 3.0. Inside the plateau it does not hold (step 100: 6.2 / 6.5 / 1.1), and the
-// counts are not the book's 3 / 2 / 1 lines; the README's table has every reading.
+// counts are not the book's 3 / 2 / 1 lines; examples/README.md's table has every reading.
 TEST(InitialCondensation, LineCountsFollowTheActivationsOrderAfterThePlateau) {
   const std::string seeds = "0,1,2,3,4,5,6,7,8,9";
   const double x2_tanh = mean(at_step(200, 5e-4, "x2_tanh", 1e-2, true, seeds).lines);

@@ -7,7 +7,8 @@
 // tanh (p = 1) every neuron grows at the same exponential rate and the amplitude is spread over many.
 // Measured (seeds 0-2; escape step / largest neuron's share): x² tanh x 15 856 / 0.82, 26 224 / 0.81, 40 672 / 0.79;
 // x tanh x 5 147 / 0.76, 7 296 / 0.54, 5 894 / 0.78; tanh 1 199 / 0.16, 1 301 / 0.08, 1 400 / 0.12.
-// The README's section "Condensation: directions and the polar view" has the float64 reference beside them.
+// The section "Condensation: directions and the polar view" of examples/README.md has the float64 reference beside
+// them.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -73,8 +73,8 @@ TEST(TimeBudget, TooLongIsRefusedWithTheEstimateAndTheLimit) {
 }
 
 TEST(TimeBudget, ThePageRefusesWhatTheCommandLineAccepts) {
-  // The README's book-sized E2 sweep without its n = 1024 members (which the memory budget refuses): 4 widths × 9
-  // learning rates, one epoch of 10 000 images, batch 128.
+  // The book-sized E2 sweep of examples/README.md without its n = 1024 members (which the memory budget refuses):
+  // 4 widths × 9 learning rates, one epoch of 10 000 images, batch 128.
   const std::string e2 = R"({"version":1,"model":{"widths":[256,256]},"parametrization":{"preset":"mup"},
       "task":{"kind":"sin_regression","input_dim":784,"train_size":10000,"test_size":2000},
       "optimizer":{"kind":"adam"},"schedule":{"steps":78,"batch_size":128,"record_every":78},
