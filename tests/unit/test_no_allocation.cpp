@@ -81,7 +81,8 @@ TEST(StepLoop, TransformerSizesItsActivationsAtTheFirstPass) {
 }
 
 // An MLP that never trains (the page's replica) holds θ: the gradient (θ's size) and the products' scratch (the
-// 512 × 512 layer transposed, about θ's size) come with the first step. Built with them, it would hold about 3 × θ's bytes.
+// 512 × 512 layer transposed, about θ's size) come with the first step. Built with them, it would hold about 3 × θ's
+// bytes.
 TEST(StepLoop, MlpSizesItsGradientAndScratchAtTheFirstStep) {
   ExperimentSpec s;
   s.model.widths = {512, 512};
