@@ -85,8 +85,9 @@ test('a gamma x weight-decay sweep fills the phase plot', T, async () => {
 });
 
 // A chapter-12 task preset from the page, shortened to 150 of its 800 steps (tests/unit/test_preset_quotes.cpp checks
-// the full run's accuracy natively; here, where the page is drawn in software, it would take minutes): the loss
-// falls and the anchor tab draws the attention map of a reading-comprehension sequence. Screenshot: build/screenshots/anchor-reading.png.
+// the full run's accuracy natively; here, where the page is drawn in software, it would take minutes): the loss falls
+// and the anchor tab draws the attention map of a reading-comprehension sequence. Screenshot:
+// build/screenshots/anchor-reading.png.
 test('the reading-comprehension preset trains in the page and the anchor tab draws it', T, async () => {
   const results = await runPreset(pg.page, /32-anchor-reading/, (s) => { s.schedule.steps = 150; s.schedule.record_every = 50; });
   const loss = results.runs[0].series.train_loss;

@@ -1,9 +1,9 @@
-// The (gamma, gamma') map of preset 23 marks the points whose runs stopped at schedule.steps above the stopping
-// loss instead of painting them as results (issue 20, item 3): hatched (grey without a slope), "k/N unconverged"
-// under the point, S_w fitted over the converged widths only, and the hover says so. Preset 23 shortened to 4 000
-// steps and three points: (0.5, 0) converges at every width, (2, -0.5) and (2, 0) sit on their loss plateau at
-// 4 of 4 and 3 of 4 widths (the preset as shipped, at 20 000 steps, leaves the same two points unconverged). Each point is hovered with the mouse and its rows are read from the frame trace.
-// Screenshot: build/screenshots/phase-map-hover.png.
+// The (gamma, gamma') map of preset 23 marks the points whose runs stopped at schedule.steps above the stopping loss
+// instead of painting them as results (issue 20, item 3): hatched (grey without a slope), "k/N unconverged" under the
+// point, S_w fitted over the converged widths only, and the hover says so. Preset 23 shortened to 4 000 steps and three
+// points: (0.5, 0) converges at every width, (2, -0.5) and (2, 0) sit on their loss plateau at 4 of 4 and 3 of 4 widths
+// (the preset as shipped, at 20 000 steps, leaves the same two points unconverged). Each point is hovered with the
+// mouse and its rows are read from the frame trace. Screenshot: build/screenshots/phase-map-hover.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, runPreset, screenshot } from './harness.mjs';

@@ -417,8 +417,8 @@ const TRANSFORMER_SPEC = {
   schedule: { ...PRESET_30.schedule, steps: 8, batch_size: 16, record_every: 4, warmup_fraction: 0.25 },
 };
 
-// Tolerances: losses 1e-4 relative (float32 against float64), accuracies 0.05 (one argmax flip between near-equal logits moves an accuracy by
-// 1/64 of the test set); the measured differences are printed.
+// Tolerances: losses 1e-4 relative (float32 against float64), accuracies 0.05 (one argmax flip between near-equal
+// logits moves an accuracy by 1/64 of the test set); the measured differences are printed.
 test('an MLP with biases in every layer (model.biases, μP: multipliers √n) on WebGPU matches the CPU', T, async () => {
   const spec = { ...TRAIN_SPEC, model: { ...TRAIN_SPEC.model, biases: true } };
   const gpu = await train({ ...spec, backend: 'webgpu' });

@@ -2,9 +2,9 @@
 // reference verified on three seeds, trained by the engine as `muplay run examples/cli/31b-anchor-gamma-verified.json
 // --threads 2` trains it (Runner::step_parallel on two threads; each member computes what it computes alone).
 //
-// Cost: the full sweep (γ 0.2, 0.5, 0.8 × seeds 0, 1, 2) is nine members of minutes of CPU each (one thread, float64), too long for
-// the test budget; this test keeps every seed at γ = 0.8 (the claim "OOD ≥ 0.95 on every seed") and seed 0 at
-// γ = 0.2 and 0.5: five members, in two sweeps of the preset (γ 0.2, 0.5, 0.8 × seed 0; γ 0.8 × seeds 1, 2). The
+// Cost: the full sweep (γ 0.2, 0.5, 0.8 × seeds 0, 1, 2) is nine members of minutes of CPU each (one thread, float64),
+// too long for the test budget; this test keeps every seed at γ = 0.8 (the claim "OOD ≥ 0.95 on every seed") and seed 0
+// at γ = 0.2 and 0.5: five members, in two sweeps of the preset (γ 0.2, 0.5, 0.8 × seed 0; γ 0.8 × seeds 1, 2). The
 // section "Chapter 13 at the verified configuration" of examples/README.md has the nine members' numbers.
 #include <gtest/gtest.h>
 
