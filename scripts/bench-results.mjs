@@ -53,6 +53,16 @@ export function commandLine(envNames = []) {
   return [...env, 'node', script, ...process.argv.slice(2).map(quote)].join(' ');
 }
 
+// `text` with the section headed `## <section>` replaced by `body` (which starts with that heading), or with `body`
+// appended when it has no such section; the other sections stay as they were, in their order.
+export function replaceSection(text, section, body) {
+  const sections = text.split(/^(?=## )/m);
+  const at = sections.findIndex((s) => s.startsWith(`## ${section}\n`));
+  if (at >= 0) sections[at] = `${body.trimEnd()}\n\n`;
+  else sections.push(`${sections.at(-1).endsWith('\n\n') ? '' : '\n'}${body.trimEnd()}\n\n`);
+  return `${sections.join('').trimEnd()}\n`;
+}
+
 // Replaces (or appends) the section headed `## <section>` with `table` under a header of the run's provenance.
 export function writeResults(section, command, table, loadBefore) {
   const body = [
@@ -66,11 +76,7 @@ export function writeResults(section, command, table, loadBefore) {
     '',
   ].join('\n');
   const old = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, 'utf8') : `${FIRST_LINE}\n`;
-  const sections = old.split(/^(?=## )/m);
-  const at = sections.findIndex((s) => s.startsWith(`## ${section}\n`));
-  if (at >= 0) sections[at] = `${body}\n`;
-  else sections.push(`${sections.at(-1).endsWith('\n\n') ? '' : '\n'}${body}\n`);
-  const text = `${sections.join('').trimEnd()}\n`;
+  const text = replaceSection(old, section, body);
   const tmp = `${RESULTS_FILE}.tmp-${process.pid}`;
   writeFileSync(tmp, text);
   renameSync(tmp, RESULTS_FILE);  // a reader never sees half a file
