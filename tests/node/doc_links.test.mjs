@@ -47,16 +47,16 @@ export function anchors(markdown) {
   return out;
 }
 
-// Relative links [text](target) and images ![alt](target) of a Markdown text, with their line numbers.
+// Relative links [text](target) and images ![alt](target) of a Markdown text (their text may wrap onto the next
+// line), with the line numbers they start on.
 export function relativeLinks(markdown) {
+  const text = prose(markdown).join('\n');
   const links = [];
-  prose(markdown).forEach((line, i) => {
-    for (const m of line.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
-      const target = m[1];
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;  // http:, https:, mailto:, ...
-      links.push({ line: i + 1, target });
-    }
-  });
+  for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    const target = m[1];
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;  // http:, https:, mailto:, ...
+    links.push({ line: text.slice(0, m.index).split('\n').length, target });
+  }
   return links;
 }
 
@@ -109,11 +109,12 @@ test('the link checker sees a broken file, a broken anchor and a good one', () =
   const text = '[ok](docs/a.md#share-links-embeds-and-files) [ok](docs/a.md#same-1) [ok](x.txt) ' +
                '[ok](docs/a.md#command-line-muplay) ' +
                '[bad](docs/b.md) [bad](docs/a.md#nowhere) [web](https://example.org/#x) `[code](nope.md)`\n' +
-               '```\n[fenced](nope.md)\n```\n[self](#nowhere)\n';
+               '```\n[fenced](nope.md)\n```\n[self](#nowhere) [wrapped\nlink](docs/c.md)\n';
   assert.deepEqual(linkProblems('README.md', text, read), [
     'README.md:1: docs/b.md: no such file',
     'README.md:1: docs/a.md#nowhere: docs/a.md has no heading #nowhere',
     'README.md:5: #nowhere: README.md has no heading #nowhere',
+    'README.md:5: docs/c.md: no such file',
   ]);
   assert.equal(slug('Command line: `muplay`'), 'command-line-muplay');
   assert.equal(slug("The book's phenomena (frequency principle, phase diagram)"),
