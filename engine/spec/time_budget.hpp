@@ -17,7 +17,7 @@ struct TimeBudget {
   double max_seconds;       // a sweep estimated to take longer is refused
   const char* where;        // named in the message: "in the browser", "on the command line"
   // How much faster an MLP with "precision": "float32" trains (its products run on engine/gemm_f32): the low end
-  // of the presets' speed-ups in scripts/bench's preset table, so that a float32 estimate errs long, never short.
+  // of the presets' speed-ups in scripts/bench's preset table, so that a float32 estimate errs long rather than short.
   double float32_speedup = 1;
   // The same for a Transformer: only its linears run in float32 (attention over the T positions, LayerNorm and the
   // optimizer stay double), so it gains less: the low end of the anchor presets' float32 speed-ups.
