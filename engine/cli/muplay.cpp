@@ -49,7 +49,7 @@ const char* kUsage =
     "usage:\n"
     "  muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet] [--threads N]\n"
     "      Train every member of the spec's sweep (width x lr x seed) and write the result document\n"
-    "      (schema muplay-result v1, see README) to RESULT.json, or to stdout without --out; --csv also\n"
+    "      (schema muplay-result v1, see examples/README.md) to RESULT.json, or to stdout without --out; --csv also\n"
     "      writes its metrics as CSV (one row per run and recorded step), as the page's download does.\n"
     "      --threads: members train side by side on N threads (default: every core); same results.\n"
     "      With model.transformer.attention_cut, each run also gets \"attention_cut\": its test answers with\n"

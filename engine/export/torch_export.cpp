@@ -239,7 +239,7 @@ std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& 
 }
 
 void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors) {
-  const char* why = " (README \"PyTorch export\": what it covers)";
+  const char* why = " (examples/README.md, \"PyTorch export\": what it covers)";
   if (s.model.asi) errors.push_back(std::string("model.asi: the antisymmetric initialization is not exported") + why);
   if (s.model.dropout > 0)
     errors.push_back(std::string("model.dropout: the engine's dropout masks are its own random stream; the export "
