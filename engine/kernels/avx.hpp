@@ -12,6 +12,11 @@ inline bool cpu_has_avx() {
   static const bool has = __builtin_cpu_supports("avx");
   return has;
 }
+
+inline bool cpu_has_avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+}
 #else
 #define MUPLAY_AVX_TILES 0
 #endif

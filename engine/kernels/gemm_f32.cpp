@@ -50,6 +50,7 @@ constexpr int KC = 256, MC = 128 / MR * MR, NC = 1024 / NR * NR;  // whole panel
 
 const char* gemm_f32_kernel_name() {
 #if MUPLAY_AVX_TILES
+  if (cpu_has_avx512()) return "avx-512 8x16";  // micro_kernel_avx512 below
   if (cpu_has_avx()) return "avx 4x8";  // micro_kernel_avx below
 #endif
   static const std::string name = std::string(kVectorName) + " " + std::to_string(MR) + "x" + std::to_string(NR);
@@ -130,6 +131,24 @@ __attribute__((target("avx"))) void micro_kernel_avx(int kc, const float* a, con
   }
   for (int r = 0; r < MR; r++) _mm256_storeu_ps(c + r * ldc, acc[r]);
 }
+
+// With AVX-512, two MR-row panels of A and two NR-column panels of B at once: an 8×16 tile, a row's 16 columns in
+// one 16-lane register, so each broadcast feeds twice the lanes. The same sum per lane again: the same bits.
+__attribute__((target("avx512f"))) void micro_kernel_avx512(int kc, const float* a, const float* b, float* c,
+                                                           long ldc, bool first) {
+  static_assert(NR == 8, "two panels of B fill one 16-lane register");
+  const float* a2 = a + long(MR) * kc;  // the next MR rows' panel
+  const float* b2 = b + long(NR) * kc;  // the next NR columns' panel
+  __m512 acc[2 * MR];
+  for (int r = 0; r < 2 * MR; r++) acc[r] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(c + r * ldc);
+  for (int p = 0; p < kc; p++, a += MR, a2 += MR, b += NR, b2 += NR) {
+    // Lanes 0-7 from b, lanes 8-15 from b2 (masked loads: b2 − 8 + 8 = b2).
+    const __m512 bv = _mm512_mask_loadu_ps(_mm512_maskz_loadu_ps(0x00ff, b), 0xff00, b2 - NR);
+    for (int r = 0; r < MR; r++) acc[r] = _mm512_add_ps(acc[r], _mm512_mul_ps(_mm512_set1_ps(a[r]), bv));
+    for (int r = 0; r < MR; r++) acc[MR + r] = _mm512_add_ps(acc[MR + r], _mm512_mul_ps(_mm512_set1_ps(a2[r]), bv));
+  }
+  for (int r = 0; r < 2 * MR; r++) _mm512_storeu_ps(c + r * ldc, acc[r]);
+}
 #endif
 
 void micro_kernel_best(int kc, const float* a, const float* b, float* c, long ldc, bool first) {
@@ -137,6 +156,26 @@ void micro_kernel_best(int kc, const float* a, const float* b, float* c, long ld
   if (cpu_has_avx()) return micro_kernel_avx(kc, a, b, c, ldc, first);
 #endif
   micro_kernel(kc, a, b, c, ldc, first);
+}
+
+// The packed block pa (mc rows) × pb (nc columns) into Cf: 8×16 tiles where the processor has AVX-512 and both next
+// panels exist, MR×NR tiles for the rest.
+void block_product(int kc, int mc, int nc, const float* pa, const float* pb, float* c, long ldc, bool first) {
+  int jr = 0;
+#if MUPLAY_AVX_TILES
+  if (cpu_has_avx512())
+    for (; jr + NR < nc; jr += 2 * NR) {
+      int ir = 0;
+      for (; ir + MR < mc; ir += 2 * MR)
+        micro_kernel_avx512(kc, pa + long(ir) * kc, pb + long(jr) * kc, c + ir * ldc + jr, ldc, first);
+      for (; ir < mc; ir += MR)
+        for (int j = jr; j < jr + 2 * NR; j += NR)
+          micro_kernel_best(kc, pa + long(ir) * kc, pb + long(j) * kc, c + ir * ldc + j, ldc, first);
+    }
+#endif
+  for (; jr < nc; jr += NR)
+    for (int ir = 0; ir < mc; ir += MR)
+      micro_kernel_best(kc, pa + long(ir) * kc, pb + long(jr) * kc, c + ir * ldc + jr, ldc, first);
 }
 
 // Cf (padded to MR rows × ldc columns) = A·B in float32, blocked GotoBLAS-style.
@@ -153,10 +192,7 @@ void gemm_into(float* Cf, long ldc, View<T> A, View<T> B, int m, int n, int k, G
       for (int i0 = 0; i0 < m; i0 += MC) {
         const int mc = std::min(MC, m - i0);
         pack_a(pa, A, i0, mc, p0, kc);
-        for (int jr = 0; jr < nc; jr += NR)
-          for (int ir = 0; ir < mc; ir += MR)
-            micro_kernel_best(kc, pa + long(ir) * kc, pb + long(jr) * kc, Cf + (i0 + ir) * ldc + j0 + jr, ldc,
-                              p0 == 0);
+        block_product(kc, mc, nc, pa, pb, Cf + i0 * ldc + j0, ldc, p0 == 0);
       }
     }
   }

@@ -90,6 +90,33 @@ __attribute__((target("avx"))) void panel_rows_avx(double* C, const double* pane
   for (int i0 = 0; i0 < m8; i0 += 8) tile_avx<8>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
   for (int i = m8; i < m; i++) tile_avx<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
 }
+
+// Processors with AVX-512 take panels of eight columns on 8-lane vectors: one register holds a row's eight columns,
+// so each panel load and each broadcast feed twice the multiply-adds of the 4-lane tile. Every lane is still one
+// output element summed in the order above: the same bits again.
+template <int ROWS, class Coef>
+__attribute__((target("avx512f"))) void tile_avx512(double* C, const double* panel, int i0, int j0, int n, int p0,
+                                                    int kc, bool first, Coef coef) {
+  __m512d acc[ROWS];
+  for (int r = 0; r < ROWS; r++) acc[r] = first ? _mm512_setzero_pd() : _mm512_loadu_pd(C + long(i0 + r) * n + j0);
+  for (int p = 0; p < kc; p++) {
+    const __m512d b = _mm512_loadu_pd(panel + 8 * p);
+    for (int r = 0; r < ROWS; r++) {
+      const __m512d a = _mm512_set1_pd(coef(i0 + r, p0 + p));
+      acc[r] = _mm512_add_pd(acc[r], _mm512_mul_pd(a, b));
+    }
+  }
+  for (int r = 0; r < ROWS; r++) _mm512_storeu_pd(C + long(i0 + r) * n + j0, acc[r]);
+}
+
+// Rows [0, m) of one packed 8-column panel: eight at a time, then one at a time.
+template <class Coef>
+__attribute__((target("avx512f"))) void panel8_rows_avx512(double* C, const double* panel, int m, int j0, int n,
+                                                           int p0, int kc, Coef coef) {
+  const int m8 = m / 8 * 8;
+  for (int i0 = 0; i0 < m8; i0 += 8) tile_avx512<8>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
+  for (int i = m8; i < m; i++) tile_avx512<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
+}
 #endif
 
 // Rows [0, m) of one packed panel: on the AVX tile where the processor has it, else on the 2-lane tile four at a
@@ -112,20 +139,41 @@ void element(double* C, const double* B, int i, int j, int n, int k, Coef coef) 
   C[long(i) * n + j] = s;
 }
 
-template <class Coef>
-void product(double* C, const double* B, int m, int n, int k, double alpha, Coef coef) {
-  // Column panels outside, row tiles inside: one packed panel of B serves every row.
-  const int n4 = n / 4 * 4;
-  double panel[KC * 4];
-  for (int j0 = 0; j0 < n4; j0 += 4)
+// Columns [j_begin, j_end) of C, W at a time (j_end − j_begin a multiple of W): each W-column panel of B is packed,
+// KC rows at a time, and serves every row of C.
+template <int W, class Coef>
+void panels(double* C, const double* B, int m, int n, int k, int j_begin, int j_end, Coef coef) {
+  double panel[KC * W];
+  for (int j0 = j_begin; j0 < j_end; j0 += W)
     for (int p0 = 0; p0 < k || p0 == 0; p0 += KC) {  // k = 0 still writes the zeros
       const int kc = k - p0 < KC ? k - p0 : KC;
       for (int p = 0; p < kc; p++)
-        for (int j = 0; j < 4; j++) panel[4 * p + j] = B[long(p0 + p) * n + j0 + j];
-      panel_rows(C, panel, m, j0, n, p0, kc, coef);
+        for (int j = 0; j < W; j++) panel[W * p + j] = B[long(p0 + p) * n + j0 + j];
+      if constexpr (W == 8) {
+#if MUPLAY_AVX_TILES
+        panel8_rows_avx512(C, panel, m, j0, n, p0, kc, coef);
+#endif
+      } else {
+        panel_rows(C, panel, m, j0, n, p0, kc, coef);
+      }
     }
+}
+
+template <class Coef>
+void product(double* C, const double* B, int m, int n, int k, double alpha, Coef coef) {
+  // Column panels outside, row tiles inside: 8 columns a panel where the processor has AVX-512, then 4, then the
+  // last n mod 4 columns one element at a time.
+  int j = 0;
+#if MUPLAY_AVX_TILES
+  if (cpu_has_avx512()) {
+    panels<8>(C, B, m, n, k, 0, n / 8 * 8, coef);
+    j = n / 8 * 8;
+  }
+#endif
+  const int n4 = n / 4 * 4;
+  panels<4>(C, B, m, n, k, j, n4, coef);
   for (int i = 0; i < m; i++)
-    for (int j = n4; j < n; j++) element(C, B, i, j, n, k, coef);
+    for (int jj = n4; jj < n; jj++) element(C, B, i, jj, n, k, coef);
   if (alpha != 1.0)
     for (long i = 0; i < long(m) * n; i++) C[i] *= alpha;
 }
