@@ -36,6 +36,14 @@ void load_default(App& app) {
   load_spec_text(app, json::write(spec_to_json(ExperimentSpec{}), 2));  // no presets: the defaults
 }
 
+json::Value spec_doc_with_view(const App& app) {
+  json::Value doc = app.spec_doc;
+  // Until the next frame opens a just-loaded spec's view, that spec's own "view" is the one to keep.
+  if (doc.is_object() && !app.shown_view.empty() && !app.view_pending)
+    doc.set("view", json::Value::make_string(app.shown_view));
+  return doc;
+}
+
 int find_preset(const App& app, const std::string& stem) {
   for (int i = 0; i < int(app.presets.size()); i++) {
     const std::string& path = app.presets[size_t(i)].path;
@@ -80,6 +88,7 @@ std::vector<std::string> load_spec_text(App& app, const std::string& text) {
   app.spec_text = json::write(app.spec_doc, 2);
   app.message.clear();
   reset(app);
+  app.view_pending = true;
   return {};
 }
 
@@ -178,6 +187,7 @@ std::string share_link(const App& app) {
   if (!r.ok()) return "";
   // Pinned, so that the link trains on this backend wherever it opens (auto could choose otherwise there).
   r.spec.backend = resolved_backend(r.spec.backend, app.gpu.get());
+  if (!app.shown_view.empty() && !app.view_pending) r.spec.view = app.shown_view;  // the reader opens on what its author sees
   return spec_to_link(r.spec);
 }
 

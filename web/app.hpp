@@ -20,6 +20,7 @@
 #include "web/embedding_view.hpp"
 #include "web/imported_runs.hpp"
 #include "web/view.hpp"
+#include "web/view_tab.hpp"
 #include "web/width_view.hpp"
 #include "web/anchor_view.hpp"
 #include "web/phenomena_view.hpp"
@@ -59,9 +60,18 @@ struct App {
   std::vector<ImportedSet> imports;
   double imports_revision = 0;  // counts changes of `imports`: the page's list of them (web/imports.js) follows it
 
-  // Plot choices.
+  // Which view the right-hand side shows (web/view_text.hpp); tab_asked: switch to it at the next frame's tab bar
+  // (a preset, a link or an embed named it). The view's text as last drawn, and a count of its changes: the page's
+  // address bar follows it.
+  ViewTab tab = ViewTab::step;
+  bool tab_asked = false;
+  bool view_pending = false;  // a spec was loaded: the next frame opens on the view it names (web/view_text.hpp)
+  std::string shown_view;
+  double view_revision = 0;
+
+  // Plot choices (the vs step view).
   int plot_metric = 0;  // index into the metric names of the first run
-  std::string asked_metric;  // a metric an embed asked for (?metric=): chosen once the runs record it
+  std::string asked_metric;  // a metric a view asked for (web/view_text.hpp): chosen once the runs record it
   bool log_x = false, log_y = true;
   std::string log_y_metric;  // the metric log_y was last set for: another one starts on its own (linear_by_default)
   bool show_limit = true;  // draw the width-∞ curve beside the train loss
@@ -69,6 +79,7 @@ struct App {
   std::vector<int> pressed_keys;  // key presses since the last frame (GLFW key codes), for the shortcuts
 
   View view;  // which panels are shown (all, or an embed's choice)
+  double render_scale = 1;  // the canvas is drawn at devicePixelRatio × this (an embed's scale=, for a scaled slide)
   PanelShares shares;  // how they share the page (the splitters)
   WidthView width_view;  // the "vs width" tab
   DepthView depth_view;  // the "vs depth" tab
@@ -138,6 +149,9 @@ bool remove_import(App& app, int index);
 // The imported sets drawn over the current experiment (none without a runner).
 std::vector<const ImportedSet*> drawn_imports(const App& app);
 
+// The editor's spec document with the view the page shows now in its "view" field: what a draft, a saved run or a
+// spec file keeps.
+json::Value spec_doc_with_view(const App& app);
 // Opens a share link's fragment. A bad link opens the default experiment and says why in app.message.
 std::vector<std::string> open_link(App& app, const std::string& fragment);
 // The share-link fragment of the editor's spec ("s=1...."), or "" while it is invalid.

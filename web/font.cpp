@@ -23,8 +23,11 @@ const ImWchar kRanges[] = {
 
 }  // namespace
 
-bool load_page_font() {
+bool load_page_font(int ratio) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
   ImFontConfig config;
-  config.OversampleH = 2;  // ImGui's default 3 triples the atlas for little gain at this size
-  return ImGui::GetIO().Fonts->AddFontFromFileTTF(kFontFile, kPageFontSize, &config, kRanges) != nullptr;
+  config.OversampleH = ratio == 1 ? 2 : 1;  // ImGui's default 3 triples the atlas for little gain at this size
+  io.FontGlobalScale = 1.0f / float(ratio);
+  return io.Fonts->AddFontFromFileTTF(kFontFile, kPageFontSize * float(ratio), &config, kRanges) != nullptr;
 }

@@ -6,6 +6,8 @@
 // The size in CSS pixels: text a room can read on a projector.
 constexpr float kPageFontSize = 15.0f;
 
-// Loads the font into ImGui's atlas (call once, before the first frame). Returns false, keeping ImGui's built-in
-// font, when the file is missing.
-bool load_page_font();
+// Loads the font into ImGui's atlas, rasterised at `ratio` device pixels per CSS pixel (1, 2 or 3) and drawn at
+// 1/ratio, so that text is as sharp as the screen (or a slide scaling the page up) can show it. Call before the first
+// frame, and again (with the atlas' texture recreated) when the ratio changes. Returns false, keeping ImGui's
+// built-in font, when the file is missing.
+bool load_page_font(int ratio);

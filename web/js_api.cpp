@@ -22,6 +22,7 @@
 #include "imgui_internal.h"  // the hovered window (muplay_hovered_scroll), UTF-8 decoding (muplay_font_glyphs)
 #include "engine/analysis/analysis.hpp"
 #include "web/app.hpp"
+#include "web/view_text.hpp"
 #include "web/drawn.hpp"
 #include "web/lr_view.hpp"
 #include "web/max_lr_view.hpp"
@@ -104,7 +105,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_drawn() {
 }
 
 // The editor's spec document as JSON text (possibly invalid while being edited).
-EMSCRIPTEN_KEEPALIVE const char* muplay_get_spec() { return out(json::write(the_app().spec_doc, 2)); }
+EMSCRIPTEN_KEEPALIVE const char* muplay_get_spec() { return out(json::write(spec_doc_with_view(the_app()), 2)); }
 
 // Loads a spec into the editor and resets the run. Returns {"ok": bool, "errors": [...]} as JSON.
 EMSCRIPTEN_KEEPALIVE const char* muplay_load_spec(const char* text) { return outcome(load_spec_text(the_app(), arg(text))); }
@@ -220,8 +221,14 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) 
   return outcome(errors);
 }
 
-// The metric the vs-step plot shows, by name (an embed's ?metric=): taken as soon as the runs record it.
-EMSCRIPTEN_KEEPALIVE void muplay_ask_metric(const char* name) { the_app().asked_metric = arg(name); }
+// Draws the canvas at devicePixelRatio × `scale` (1 to 4; an embed's scale=): sharp where a slide scales the frame up.
+EMSCRIPTEN_KEEPALIVE void muplay_set_scale(double scale) { the_app().render_scale = std::clamp(scale, 1.0, 4.0); }
+
+// The view the page shows, as links carry it (web/view_text.hpp): "width;record=5", say; its count of changes; and a
+// switch to another ({"ok", "errors"}: the problems of a view text; what is right in it is still taken).
+EMSCRIPTEN_KEEPALIVE const char* muplay_view() { return out(the_app().shown_view); }
+EMSCRIPTEN_KEEPALIVE double muplay_view_revision() { return the_app().view_revision; }
+EMSCRIPTEN_KEEPALIVE const char* muplay_apply_view(const char* text) { return outcome(apply_view_text(the_app(), arg(text))); }
 
 // The index of the preset file examples/STEM.json, or -1.
 EMSCRIPTEN_KEEPALIVE int muplay_find_preset(const char* stem) { return find_preset(the_app(), arg(stem)); }
@@ -229,8 +236,9 @@ EMSCRIPTEN_KEEPALIVE int muplay_find_preset(const char* stem) { return find_pres
 // The files of the page's downloads, written as `muplay` writes them (engine/spec/result_files.hpp). The spec file of
 // an invalid spec (mid-edit) is its document as it stands, so work in progress can be saved too.
 EMSCRIPTEN_KEEPALIVE const char* muplay_spec_file() {
-  const SpecResult r = parse_spec(the_app().spec_doc, the_app().spec_limits);
-  return out(r.ok() ? spec_file_text(r.spec) : json::write(the_app().spec_doc, 2) + "\n");
+  const json::Value doc = spec_doc_with_view(the_app());
+  const SpecResult r = parse_spec(doc, the_app().spec_limits);
+  return out(r.ok() ? spec_file_text(r.spec) : json::write(doc, 2) + "\n");
 }
 EMSCRIPTEN_KEEPALIVE const char* muplay_result_file() {
   return out(the_app().runner ? result_file_text(the_app().runner->results()) : "");

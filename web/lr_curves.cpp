@@ -33,9 +33,17 @@ std::string lr_net_name(const LrCurve& c) {
   return "n=" + std::to_string(c.width) + (c.depth > 0 ? " L=" + std::to_string(c.depth) : "");
 }
 
-std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color) {
+std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, bool training) {
   const std::string width = lr_net_name(c);
   char label[128];
+  // While some of its runs train, η* is shown only once the grid minimum has a finished neighbour on each side: an
+  // unfinished run counts as an infinite loss, which would put a premature η* at the grid's edge.
+  if (training && !c.bracketed) {
+    std::snprintf(label, sizeof label, "%s  eta*: - (runs not finished)", width.c_str());
+    std::vector<PlotCurve> out{solid_curve(label, c.lrs, c.losses, color)};
+    out[0].key = out[0].name = width;
+    return out;
+  }
   if (c.grid_min >= 0 && std::isfinite(c.best_lr))
     std::snprintf(label, sizeof label, "%s  eta*=%.3g%s%s", width.c_str(), c.best_lr, at_grid_edge(c) ? " " : "",
                   at_grid_edge(c) ? kGridEdgeFlag : "");
@@ -49,6 +57,14 @@ std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color) {
   dot.name = eta_dot_name(c);
   out.push_back(std::move(dot));
   return out;
+}
+
+bool net_training(const Runner& runner, const LrCurve& c) {
+  for (const auto& run : runner.members())
+    if (run->status() == RunStatus::running && run->width() == c.width &&
+        member_depth(runner.spec(), run->coords()) == c.depth)
+      return true;
+  return false;
 }
 
 PlotCurve lr_parabola(const LrCurve& c, ImU32 color) {

@@ -20,7 +20,10 @@ std::string lr_net_name(const LrCurve& c);
 // A net's curve and its η* dot, coloured `color`, in the page's style (solid; the caller restyles imported ones):
 // the curve's label "n=64  eta*=0.548" (flagged at the grid's edge), the dot named "n=64 eta*" with how it was found
 // (a residual MLP's: "n=128 L=8  eta*=0.548", "n=128 L=8 eta*").
-std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color);
+// `training`: some run of this net is still training; η* is then shown only once it is bracketed by finished runs.
+std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, bool training = false);
+// Whether some member of `runner` with the net's width and depth is still training.
+bool net_training(const Runner& runner, const LrCurve& c);
 
 // The parabola η* is the vertex of (through the grid minimum and its two neighbours, in log2(lr)), drawn between the
 // neighbours in a lighter shade of `color`, named "n=128 L=8 parabola", with no legend row (it hides with its

@@ -15,7 +15,7 @@ std::vector<PlotCurve> page_lr_curves(const Runner& runner, const std::string& s
   if (runner.spec().sweep.lr.size() < 2) return curves;
   const std::vector<LrCurve> found = lr_curves(runner, series);
   for (size_t i = 0; i < found.size(); i++)
-    for (PlotCurve& c : lr_width_curves(found[i], curve_color(int(i), int(found.size()))))
+    for (PlotCurve& c : lr_width_curves(found[i], curve_color(int(i), int(found.size())), net_training(runner, found[i])))
       curves.push_back(std::move(c));
   return curves;
 }

@@ -41,7 +41,7 @@ struct CanvasSize {
 CanvasSize fit_canvas() {
   CanvasSize s{};
   emscripten_get_element_css_size("#canvas", &s.css_w, &s.css_h);
-  const double dpr = emscripten_get_device_pixel_ratio();
+  const double dpr = emscripten_get_device_pixel_ratio() * the_app().render_scale;
   s.fb_w = std::max(1, static_cast<int>(std::lround(s.css_w * dpr)));
   s.fb_h = std::max(1, static_cast<int>(std::lround(s.css_h * dpr)));
   int cur_w = 0, cur_h = 0;
@@ -124,8 +124,21 @@ void show_rates(App& app, double now_ms) {
   app.drawn_count_when_shown = app.drawn_count;
 }
 
+// The font's rasterisation follows the device pixels per CSS pixel (a screen's DPR, times an embed's scale=), so
+// text stays sharp; rebuilt only when that ratio, rounded to 1, 2 or 3, changes (moving to another screen, a zoom).
+void follow_pixel_ratio(const CanvasSize& s) {
+  static int font_ratio = 1;  // load_page_font(1) ran in main()
+  const int ratio = std::clamp(int(std::lround(s.css_w > 0 ? s.fb_w / s.css_w : 1)), 1, 3);
+  if (ratio == font_ratio) return;
+  if (!load_page_font(ratio)) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  font_ratio = ratio;
+}
+
 void frame() {
   const CanvasSize s = fit_canvas();
+  follow_pixel_ratio(s);
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -205,7 +218,7 @@ int main() {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code and the URL (web/view.hpp)
   ImGui::StyleColorsDark();
-  if (!load_page_font()) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
+  if (!load_page_font(1)) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))
     fail("Dear ImGui backend initialisation failed");
   glfwSetKeyCallback(window, key_callback);  // replaces the backend's own, which key_callback chains to

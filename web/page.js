@@ -4,8 +4,10 @@
 // polling two cheap values each frame (the spec's revision and the run state) and never keeps a copy of its own.
 //
 // URL parameters: embed=1 (compact, for an <iframe>), panels=controls,plot,... (web/view.hpp), autoplay=1,
-// preset=FILE_STEM (open examples/FILE_STEM.json), origin=https://host (the only page allowed to drive an embed);
-// the fragment #s=... is a share link (engine/spec/link.hpp).
+// preset=FILE_STEM (open examples/FILE_STEM.json), view=TAB;KEY=VALUE;... (the view to open on, over the one the
+// experiment names: web/view_text.hpp), scale=2 (draw at twice the resolution, for a slide that scales the frame
+// up), metric=NAME (short for view=step;metric=NAME), origin=https://host (the only
+// page allowed to drive an embed); the fragment #s=... is a share link (engine/spec/link.hpp).
 import { startDataLoader } from './data_loader.js';
 import { startEmbedApi } from './embed_api.js';
 import { startFiles } from './files.js';
@@ -24,8 +26,9 @@ function pageOptions(search) {
     embed: p.get('embed') === '1',
     panels: p.get('panels') ?? '',
     autoplay: p.get('autoplay') === '1',
+    scale: Number(p.get('scale') ?? 1),
     preset: p.get('preset'),
-    metric: p.get('metric'),
+    view: p.get('view') ?? (p.get('metric') !== null ? `step;metric=${p.get('metric')}` : null),
     origin: p.get('origin'),
   };
 }
@@ -71,12 +74,12 @@ async function openFirstExperiment(m, options, storage, ui) {
   }
 }
 
-// Follows the app: `onEdit()` in the frame after each change of the editor's spec, `onSettled()` once it has not
+// Follows the app: `onEdit()` in the frame after each change of the editor's spec or of the view shown, `onSettled()` once it has not
 // changed for `ms`, and `onState(state, previous)` on each change of the run state.
 function follow(m, { onEdit, onSettled, onState }, ms = 300) {
-  let revision = -1, state = '', timer = 0;
+  let revision = '', state = '', timer = 0;
   const tick = () => {
-    const r = m.muplay_spec_revision();
+    const r = `${m.muplay_spec_revision()} ${m.muplay_view_revision()}`;  // the view travels in the link too
     if (r !== revision) {
       revision = r;
       onEdit();
@@ -157,12 +160,16 @@ async function main() {
   // there. Without it the app trains on the page's thread.
   const trainerStarted = startTrainer(m);
   const gpuStarted = startGpu(m);
+  if (options.scale > 1) m.muplay_set_scale(options.scale);  // NaN and values below 1 keep the screen's resolution
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
-  if (options.metric) m.muplay_ask_metric(options.metric);
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
   const storage = options.embed ? null : await storageOrNull(ui);
   await openFirstExperiment(m, options, storage, ui);
+  if (options.view !== null) {
+    const { errors } = JSON.parse(m.muplay_apply_view(options.view));
+    if (errors.length) ui.notice(`The view in this address was not shown as written: ${errors.join('; ')}.`);
+  }
   if (options.autoplay) {
     await Promise.race([trainerStarted, new Promise((resolve) => setTimeout(resolve, 5000))]);
     m.muplay_run();

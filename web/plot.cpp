@@ -27,7 +27,9 @@ struct Range {
   bool empty() const { return !(lo <= hi); }
 };
 
-// The extent of the shown curves' points on one axis, in axis units (of all curves when every one is hidden).
+// The extent of the shown curves' points on one axis, in axis units (of all curves when every one is hidden). The x
+// axis spans every point with a usable x, even where its y is not (yet) known: a learning-rate grid's axis is the
+// grid's from the start of a sweep, not a default.
 Range data_range(const std::vector<PlotCurve>& curves, const std::vector<bool>& hidden, bool use_x, bool log_x,
                  bool log_y) {
   Range r;
@@ -36,7 +38,7 @@ Range data_range(const std::vector<PlotCurve>& curves, const std::vector<bool>& 
       if (hidden[k] && !all) continue;
       const PlotCurve& c = curves[k];
       for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
-        if (usable(c.x[i], log_x) && usable(c.y[i], log_y))
+        if (usable(c.x[i], log_x) && (use_x || usable(c.y[i], log_y)))
           r.add(use_x ? unit_of(c.x[i], log_x) : unit_of(c.y[i], log_y));
     }
     if (!r.empty()) break;

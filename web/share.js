@@ -4,23 +4,51 @@
 // with the backend this page resolved written into it (auto is pinned), so it trains the same way wherever it opens.
 const $ = (id) => document.getElementById(id);
 
-const PANELS = ['presets', 'editor', 'controls', 'plot', 'runs', 'status', 'phenomena'];  // web/view.hpp
+const PANELS = ['presets', 'editor', 'controls', 'plot', 'runs', 'status', 'phenomena', 'backend'];  // web/view.hpp
 const EMBED_DEFAULT = new Set(['controls', 'plot']);
 
 // The page's own address without query or fragment: links always open the full page, embeds add their parameters.
 const pageUrl = () => location.origin + location.pathname;
 const linkUrl = (fragment) => `${pageUrl()}#${fragment}`;
+const isLocal = () => ['127.0.0.1', 'localhost', '[::1]'].includes(location.hostname);
 
-function embedUrl(fragment, panels, autoplay) {
-  const query = `?embed=1&panels=${panels.join(',')}${autoplay ? '&autoplay=1' : ''}`;
+// A slide is scaled up to fill the screen (reveal.js: ×1.5 at 1920×1080): scale=2 draws the embed at twice its
+// resolution, so that its text stays sharp there.
+function embedUrl(fragment, panels, autoplay, slides) {
+  const query = `?embed=1&panels=${panels.join(',')}${autoplay ? '&autoplay=1' : ''}${slides ? '&scale=2' : ''}`;
   return `${pageUrl()}${query}#${fragment}`;
 }
 
 const attribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-function iframeSnippet(url, name) {
-  return `<iframe src="${attribute(url)}" title="${attribute(`\u03bcPlayground: ${name}`)}" width="720" height="460" ` +
-         'style="border: 0; max-width: 100%" loading="lazy"></iframe>';
+// The frame for each kind of page. A text column: the column's width and a fixed aspect ratio, so that the figure
+// keeps its shape on a phone and on a wide screen. A slide (reveal.js lays slides out at 960×700 and scales them):
+// the slide's width and room for a two-line title above it.
+function snippet(system, url, name) {
+  const title = attribute(`\u03bcPlayground: ${name}`);
+  const style = system === 'slides' ? 'width: 100%; height: 480px; border: 0' : 'width: 100%; aspect-ratio: 3 / 2; border: 0';
+  const iframe = `<iframe src="${attribute(url)}" title="${title}" style="${style}" loading="lazy"></iframe>`;
+  return system === 'sphinx' ? `.. raw:: html\n\n   ${iframe}\n` : iframe;
+}
+
+// What a reader of the link or the embed sees first, in words: the view (web/view_text.hpp) and its settings.
+export function describeView(text) {
+  const [tab, ...settings] = text.split(';');
+  const s = Object.fromEntries(settings.map((kv) => kv.split('=')));
+  switch (tab) {
+    case 'step': return `vs step: ${s.metric ?? 'train_loss'} against the training step, one curve per run`;
+    case 'width': return `vs width: ${s.quantity ?? 'act_delta_rms'} against the width at record ${s.record ?? 1}` +
+      (s.refs === '1' ? ', with the reference slopes' : '');
+    case 'lr': return 'vs learning rate: the loss against the learning rate, one curve per width, with each width\'s eta*';
+    case 'depth': return s.quantity === 'eta' ? 'vs depth: eta* against the depth L, one line per width'
+      : `vs depth: ${s.quantity ?? 'the last stream\'s change'} against the depth L`;
+    case 'embeddings': return 'embeddings: the learned input embeddings, projected on their two main directions';
+    case 'anchor': return 'anchor: the attention maps of a run, and the gamma sweep\'s phase plot where there is one';
+    case 'phenomena': return `phenomena: the pictures of run ${s.member ?? 0} (frequencies, neurons, sharpness or the phase map)`;
+    case 'parametrization': return 'parametrization: the abc exponents of each layer';
+    case 'maxlr': return 'max LR: the largest stable learning rate against the width';
+    default: return tab;
+  }
 }
 
 // Copies `text`: the Clipboard API where the page may use it, else a selected textarea and execCommand.
@@ -64,11 +92,15 @@ export function startShare(m, ui) {
   const fillDialog = () => {
     const fragment = m.muplay_share_link() || current;
     $('share-link').value = linkUrl(fragment);
+    $('share-view').textContent = `A reader opens it on ${describeView(m.muplay_view())}.`;
+    $('share-local').hidden = !isLocal();
     const { panels, autoplay } = chosen();
-    $('embed-snippet').value = iframeSnippet(embedUrl(fragment, panels.length ? panels : [...EMBED_DEFAULT], autoplay),
-                                             specName());
+    const system = $('embed-system').value;
+    const url = embedUrl(fragment, panels.length ? panels : [...EMBED_DEFAULT], autoplay, system === 'slides');
+    $('embed-snippet').value = snippet(system, url, specName());
   };
   const chosen = embedOptions(fillDialog);
+  $('embed-system').addEventListener('change', fillDialog);
 
   const copy = async (what, text) => {
     ui.status(await copyText(text) ? `${what} copied to the clipboard.` : `Could not copy: select the ${what} and copy it.`);

@@ -136,7 +136,9 @@ bool spec_editor(json::Value& doc, const std::vector<std::string>& errors) {
   if (ImGui::BeginTable("spec", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable)) {
     ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthStretch, 0.45f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 0.55f);
-    for (auto& kv : doc.object) changed |= edit_node(kv.first, kv.second, kv.first, errors);
+    // `view` is chosen with the view tabs (the page writes the one shown into links and files), not typed here.
+    for (auto& kv : doc.object)
+      if (kv.first != "view") changed |= edit_node(kv.first, kv.second, kv.first, errors);
     // `precision` is left out of the JSON at its default (float64), so offer it here all the same.
     if (!doc.find("precision")) {
       const char* const default_precision = precision_name(Precision::float64);

@@ -20,6 +20,7 @@
 #include "web/spec_editor.hpp"
 #include "web/splitter.hpp"
 #include "web/step_view.hpp"
+#include "web/view_text.hpp"
 #include "web/width_view.hpp"
 #include "web/phenomena_view.hpp"
 
@@ -107,11 +108,14 @@ void spec_panel(App& app) {
   spec_notice(app);
 }
 
+// The run controls. An embed's toolbar (index.html) has its Run button: one is enough for a reader.
 void controls(App& app) {
   const bool running = app.state == RunState::running;
-  if (ImGui::Button(running ? "Pause (Space)" : "Run (Space)", ImVec2(8 * ImGui::GetFontSize(), 0)))
-    running ? pause(app) : run(app);
-  ImGui::SameLine();
+  if (!app.view.embed) {
+    if (ImGui::Button(running ? "Pause (Space)" : "Run (Space)", ImVec2(8 * ImGui::GetFontSize(), 0)))
+      running ? pause(app) : run(app);
+    ImGui::SameLine();
+  }
   if (ImGui::Button("Step (S)")) step_once(app);
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) reset(app);
@@ -126,7 +130,7 @@ void controls(App& app) {
     ImGui::SameLine();
     ImGui::TextUnformatted(app.run_when_data_arrives ? "loading data... (runs once it has arrived)" : "loading data...");
   }
-  backend_controls(app);
+  if (app.view.backend) backend_controls(app);
 }
 
 // Space run/pause, S step, R reset: whichever panels are shown (the page's help lists them), unless a text field
@@ -288,51 +292,67 @@ std::optional<ExperimentSpec> explorer_experiment(const App& app) {
   return std::nullopt;
 }
 
-// The right-hand views: training curves vs step (with the runs table), the width, learning-rate and depth pictures
-// of the finished or running sweep, the parametrization explorer and the largest stable learning rate (E1).
+// Whether `tab` applies to the runner's experiment. A tab that does not apply is not shown: a tab more would cut the
+// row's labels at 1024 px.
+bool tab_applies(const App& app, ViewTab tab) {
+  const ModelKind kind = app.runner ? app.runner->spec().model.kind : ModelKind::mlp;
+  if (tab == ViewTab::depth) return app.runner && kind == ModelKind::residual_mlp;
+  if (tab == ViewTab::anchor) return app.runner && kind == ModelKind::transformer;
+  return true;
+}
+
+// One view's content. Returns whether it draws the models themselves (the training worker then sends their
+// parameters).
+bool tab_content(App& app, ViewTab tab) {
+  switch (tab) {
+    case ViewTab::step:
+      if (app.view.plot) plot_panel(app);
+      if (app.view.runs) runs_table(app);
+      return false;
+    case ViewTab::width:
+      if (app.runner) width_view(app.width_view, *app.runner, drawn_imports(app), app.imports_revision);
+      return false;
+    case ViewTab::lr: lr_view(app); return false;
+    case ViewTab::depth: depth_view(app.depth_view, *app.runner, drawn_imports(app)); return false;
+    case ViewTab::embeddings:
+      if (app.runner) embedding_view(app.embedding_view, *app.runner);
+      return true;
+    case ViewTab::anchor: anchor_view(app.anchor_view, *app.runner); return true;
+    case ViewTab::phenomena:
+      if (app.runner) phenomena_view(app.phenomena_view, *app.runner);
+      return true;
+    case ViewTab::parametrization: {
+      const std::optional<ExperimentSpec> experiment = explorer_experiment(app);
+      if (abc_explorer_panel(app.explorer, experiment ? &*experiment : nullptr)) use_exponents(app, app.explorer.abc);
+      return false;
+    }
+    case ViewTab::max_lr:
+      if (app.runner) max_lr_view(*app.runner);
+      return false;
+  }
+  return false;
+}
+
+// The tab a preset, link or embed asked for, where it applies; else vs step.
+void settle_asked_tab(App& app) {
+  if (app.tab_asked && !tab_applies(app, app.tab)) app.tab = ViewTab::step;
+}
+
+// The right-hand views in a tab bar: training curves vs step (with the runs table), the width, learning-rate and depth
+// pictures of the finished or running sweep, embeddings, attention maps, the phenomena, the parametrization explorer
+// and the largest stable learning rate (E1). A tab asked for (app.tab_asked) is selected through ImGui's SetSelected,
+// which shows it from the next frame on: until then the tab shown does not overwrite the one asked for.
 void views(App& app) {
   if (!ImGui::BeginTabBar("views")) return;
-  bool draws_model = false;  // a tab that draws the models themselves: the training worker sends their parameters
-  if (ImGui::BeginTabItem("vs step")) {
-    if (app.view.plot) plot_panel(app);
-    if (app.view.runs) runs_table(app);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("vs width")) {
-    if (app.runner) width_view(app.width_view, *app.runner, drawn_imports(app), app.imports_revision);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("vs learning rate")) {
-    lr_view(app);
-    ImGui::EndTabItem();
-  }
-  // Like the anchor tab, only where it applies: a tab more would cut the row's labels at 1024 px.
-  if (app.runner && app.runner->spec().model.kind == ModelKind::residual_mlp && ImGui::BeginTabItem("vs depth")) {
-    depth_view(app.depth_view, *app.runner, drawn_imports(app));
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("embeddings")) {
-    draws_model = true;
-    if (app.runner) embedding_view(app.embedding_view, *app.runner);
-    ImGui::EndTabItem();
-  }
-  if (app.runner && app.runner->spec().model.kind == ModelKind::transformer && ImGui::BeginTabItem("anchor")) {
-    draws_model = true;
-    anchor_view(app.anchor_view, *app.runner);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("phenomena")) {
-    draws_model = true;
-    if (app.runner) phenomena_view(app.phenomena_view, *app.runner);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("parametrization")) {
-    const std::optional<ExperimentSpec> experiment = explorer_experiment(app);
-    if (abc_explorer_panel(app.explorer, experiment ? &*experiment : nullptr)) use_exponents(app, app.explorer.abc);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("max LR")) {  // last, so the other tabs keep their place
-    if (app.runner) max_lr_view(*app.runner);
+  settle_asked_tab(app);
+  bool draws_model = false;
+  for (const ViewTabName& name : view_tab_names()) {
+    if (!tab_applies(app, name.tab)) continue;
+    const bool select = app.tab_asked && app.tab == name.tab;
+    if (!ImGui::BeginTabItem(name.label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+    if (app.tab_asked && name.tab == app.tab) app.tab_asked = false;
+    if (!app.tab_asked) app.tab = name.tab;
+    draws_model = tab_content(app, name.tab);
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();
@@ -409,20 +429,36 @@ void right_column(App& app, float height) {
   const View& v = app.view;
   ImGui::BeginChild("right", ImVec2(0, height), !v.embed);
   if (v.controls) controls(app);
-  if (v.embed) {  // an embed shows just the panels it asked for
-    if (v.plot) plot_panel(app);
-    if (v.runs) runs_table(app);
-    if (v.phenomena && app.runner) phenomena_view(app.phenomena_view, *app.runner);
-    remote_want_parameters(app.remote, v.phenomena);  // its pictures draw the models
+  if (v.embed) {  // an embed shows just the panels it asked for: its view, without the tab bar
+    settle_asked_tab(app);
+    app.tab_asked = false;
+    bool draws_model = false;
+    const bool shows_tab = v.plot || (v.runs && app.tab == ViewTab::step);
+    if (shows_tab) draws_model = tab_content(app, app.tab);
+    if (v.phenomena && app.runner && !(shows_tab && app.tab == ViewTab::phenomena)) {
+      phenomena_view(app.phenomena_view, *app.runner);
+      draws_model = true;
+    }
+    remote_want_parameters(app.remote, draws_model);
   } else {
     views(app);
   }
   ImGui::EndChild();
 }
 
+// Counts changes of the view the reader sees (a tab, a metric, a record): the address bar and the saved draft follow.
+void follow_view(App& app) {
+  if (app.tab_asked) return;  // not shown yet
+  std::string shown = view_text(app);
+  if (shown == app.shown_view) return;
+  app.shown_view = std::move(shown);
+  app.view_revision += 1;
+}
+
 }  // namespace
 
 void draw_ui(App& app) {
+  if (app.view_pending) open_spec_view(app);
   const View& v = app.view;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->Pos);
@@ -452,6 +488,7 @@ void draw_ui(App& app) {
   }
   if (right) right_column(app, height);
   shortcuts(app);
+  follow_view(app);
   if (v.status) status_bar(app);
   ImGui::End();
 }

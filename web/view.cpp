@@ -3,7 +3,8 @@
 #include <sstream>
 
 const std::vector<std::string>& panel_names() {
-  static const std::vector<std::string> names{"presets", "editor", "controls", "plot", "runs", "status", "phenomena"};
+  static const std::vector<std::string> names{"presets", "editor", "controls", "plot", "runs", "status", "phenomena",
+                                                "backend"};
   return names;
 }
 
@@ -11,7 +12,7 @@ View make_view(bool embed, const std::string& panels, std::vector<std::string>& 
   View v;
   v.embed = embed;
   if (panels.empty() && !embed) return v;
-  bool* flags[] = {&v.presets, &v.editor, &v.controls, &v.plot, &v.runs, &v.status, &v.phenomena};
+  bool* flags[] = {&v.presets, &v.editor, &v.controls, &v.plot, &v.runs, &v.status, &v.phenomena, &v.backend};
   for (bool* f : flags) *f = false;
   std::istringstream list(panels.empty() ? "controls,plot" : panels);
   for (std::string name; std::getline(list, name, ',');) {
@@ -24,7 +25,7 @@ View make_view(bool embed, const std::string& panels, std::vector<std::string>& 
       errors.push_back("panels: \"" + name.substr(0, 40) + "\" is not one of " + allowed);
     }
   }
-  if (!embed) v.phenomena = false;  // the full page shows it as a tab
+  if (!embed) v.phenomena = false, v.backend = true;  // the full page shows the phenomena as a tab, the backend always
   if (!(v.presets || v.editor || v.controls || v.plot || v.runs || v.status || v.phenomena))
     v.controls = v.plot = true;  // none known
   return v;

@@ -9,6 +9,7 @@ struct View {
   bool embed = false;
   bool presets = true, editor = true, controls = true, plot = true, runs = true, status = true;
   bool phenomena = false;  // an embed only: the phenomena tab's pictures under the plot (the full page has the tab)
+  bool backend = true;     // the backend choice and its note; an embed shows it only when asked (a student needs neither)
 };
 
 // How the full page shares its room between panels; the splitters (web/splitter.hpp) move these with the mouse.

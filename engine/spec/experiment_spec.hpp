@@ -17,6 +17,7 @@
 #include "engine/task/task.hpp"
 
 constexpr int kSpecVersion = 1;
+constexpr size_t kMaxViewChars = 200;  // ExperimentSpec::view
 
 struct ModelSpec {
   std::vector<int> widths{64, 64};  // hidden widths n_1..n_L
@@ -93,6 +94,10 @@ struct ExperimentSpec {
   int version = kSpecVersion;
   std::string name = "untitled";
   std::string description;
+  // The figure this experiment is about, for a front end to open on: the page's view and its settings, as
+  // examples/README.md ("Views in links") spells them, e.g. "width;quantity=act_delta_rms;record=1". The engine never
+  // reads it; it travels with the spec (links, files, results) so that a reader sees what its author saw.
+  std::string view;
   ModelSpec model;
   ParametrizationSpec parametrization;
   TaskConfig task;

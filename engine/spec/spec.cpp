@@ -598,6 +598,7 @@ SpecResult parse_spec(const json::Value& v, const SpecLimits& limits) {
   root.integer("version", s.version, 1, 1000000);
   root.text("name", s.name, 200);
   root.text("description", s.description, 4000);
+  root.text("view", s.view, kMaxViewChars);
   ObjectReader model(root.field("model"), "model", errors);
   read_model(model, s.model, errors);
   ObjectReader param(root.field("parametrization"), "parametrization", errors);
@@ -645,6 +646,7 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   root.set("version", Value::make_number(s.version));
   root.set("name", Value::make_string(s.name));
   if (!s.description.empty()) root.set("description", Value::make_string(s.description));
+  if (!s.view.empty()) root.set("view", Value::make_string(s.view));
 
   Value model = Value::make_object();
   model.set("widths", numbers(s.model.widths));

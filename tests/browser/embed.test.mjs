@@ -160,7 +160,7 @@ test('with ?origin=, messages from any other origin are ignored; a malformed ori
     await ready(panels);
     await panels.waitForSelector('#notice:not([hidden])');
     assert.equal(await panels.textContent('#notice-text'),
-                 'panels: "bogus" is not one of presets, editor, controls, plot, runs, status, phenomena');
+                 'panels: "bogus" is not one of presets, editor, controls, plot, runs, status, phenomena, backend');
   } finally {
     await other.close();
   }

@@ -17,7 +17,7 @@ const GUARDED_ENUMS = ['TaskKind', 'Activation', 'Preset', 'OptimizerKind'];
 
 // {file, value, line}: a literal allowed where its line contains `line`, and why.
 const ALLOWED_LITERALS = [
-  { file: 'web/ui.cpp', value: 'anchor', line: 'BeginTabItem("anchor")' },  // the tab's title
+  { file: 'web/view_tab.cpp', value: 'anchor', line: '{ViewTab::anchor, "anchor", "anchor"}' },  // the tab's name, title
   { file: 'web/ui.cpp', value: 'custom', line: 'param.set("custom", layers)' },  // the field parametrization.custom
   { file: 'web/phenomena_view.cpp', value: 'linear', line: 'dim, "linear")' },  // a region of the phase map
 ];

@@ -1,0 +1,214 @@
+#include "web/view_text.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "web/step_view.hpp"
+
+namespace {
+
+// The settings of each tab, in the order view_text writes them.
+const char* const kStepKeys[] = {"metric", "logx", "logy", "limit"};
+const char* const kWidthKeys[] = {"quantity", "record", "refs"};
+const char* const kDepthKeys[] = {"quantity", "record", "refs"};
+const char* const kMemberKeys[] = {"member"};
+const char* const kAnchorKeys[] = {"member", "set", "seq", "layer", "head"};
+
+std::vector<std::string> keys_of(ViewTab tab) {
+  auto list = [](const auto& keys) { return std::vector<std::string>(std::begin(keys), std::end(keys)); };
+  switch (tab) {
+    case ViewTab::step: return list(kStepKeys);
+    case ViewTab::width: return list(kWidthKeys);
+    case ViewTab::depth: return list(kDepthKeys);
+    case ViewTab::phenomena: return list(kMemberKeys);
+    case ViewTab::anchor: return list(kAnchorKeys);
+    default: return {};
+  }
+}
+
+std::string plotted_metric(const App& app) {
+  if (!app.asked_metric.empty()) return app.asked_metric;
+  const std::vector<std::string> names = metric_names(app);
+  if (names.empty()) return "train_loss";
+  const int i = app.plot_metric < 0 || app.plot_metric >= int(names.size()) ? 0 : app.plot_metric;
+  return names[size_t(i)];
+}
+
+std::string flag(bool on) { return on ? "1" : "0"; }
+
+// "key=value" for each setting of the tab the page shows. Settings at their defaults are left out, so a link says
+// only what its author chose.
+std::vector<std::string> settings(const App& app) {
+  std::vector<std::string> out;
+  switch (app.tab) {
+    case ViewTab::step: {
+      const std::string metric = plotted_metric(app);
+      out.push_back("metric=" + metric);
+      if (app.log_x) out.push_back("logx=1");
+      if (app.log_y == linear_by_default(metric)) out.push_back("logy=" + flag(app.log_y));
+      if (!app.show_limit) out.push_back("limit=0");
+      break;
+    }
+    case ViewTab::width:
+      if (!app.width_view.family.empty()) out.push_back("quantity=" + app.width_view.family);
+      out.push_back("record=" + std::to_string(app.width_view.record));
+      if (app.width_view.references) out.push_back("refs=1");
+      break;
+    case ViewTab::depth:
+      if (app.depth_view.eta) out.push_back("quantity=eta");
+      else if (!app.depth_view.quantity.empty()) out.push_back("quantity=" + app.depth_view.quantity);
+      if (app.depth_view.record >= 0) out.push_back("record=" + std::to_string(app.depth_view.record));
+      if (app.depth_view.references) out.push_back("refs=1");
+      break;
+    case ViewTab::phenomena:
+      if (app.phenomena_view.run > 0) out.push_back("member=" + std::to_string(app.phenomena_view.run));
+      break;
+    case ViewTab::anchor:
+      if (app.anchor_view.picked) out.push_back("member=" + std::to_string(app.anchor_view.run));
+      if (app.anchor_view.set) out.push_back("set=1");
+      if (app.anchor_view.sequence) out.push_back("seq=" + std::to_string(app.anchor_view.sequence));
+      if (app.anchor_view.layer) out.push_back("layer=" + std::to_string(app.anchor_view.layer));
+      if (app.anchor_view.head) out.push_back("head=" + std::to_string(app.anchor_view.head));
+      break;
+    default: break;
+  }
+  return out;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(separator, start), text.size());
+    parts.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return parts;
+}
+
+// A count in 0 … 100000 (records, members, sequences), or -1 when `value` is not one.
+int count(const std::string& value) {
+  if (value.empty() || value.size() > 6 || value.find_first_not_of("0123456789") != std::string::npos) return -1;
+  const int n = std::atoi(value.c_str());
+  return n <= 100000 ? n : -1;
+}
+
+// Takes one setting of `tab`; false when its value is not valid.
+bool take_setting(App& app, ViewTab tab, const std::string& key, const std::string& value) {
+  const int n = count(value);
+  const bool is_flag = value == "0" || value == "1";
+  if (tab == ViewTab::step) {
+    if (key == "metric") return !value.empty() && (app.asked_metric = value, true);
+    if (!is_flag) return false;
+    if (key == "logx") app.log_x = n;
+    if (key == "logy") app.log_y = n, app.log_y_metric = app.asked_metric;
+    if (key == "limit") app.show_limit = n;
+    return true;
+  }
+  if (tab == ViewTab::width || tab == ViewTab::depth) {
+    if (key == "quantity" && value.empty()) return false;
+    if (key == "quantity" && tab == ViewTab::width) return app.width_view.family = value, true;
+    if (key == "quantity") return app.depth_view.eta = value == "eta", app.depth_view.quantity = app.depth_view.eta ? "" : value, true;
+    if (key == "record" && n < 0) return false;
+    if (key == "record") return (tab == ViewTab::width ? app.width_view.record : app.depth_view.record) = n, true;
+    if (!is_flag) return false;
+    (tab == ViewTab::width ? app.width_view.references : app.depth_view.references) = n;
+    return true;
+  }
+  if (n < 0 || (key == "set" && n > 1)) return false;
+  if (tab == ViewTab::phenomena) app.phenomena_view.run = n;
+  if (key == "member") app.anchor_view.run = n, app.anchor_view.picked = true;
+  if (key == "set") app.anchor_view.set = n;
+  if (key == "seq") app.anchor_view.sequence = n;
+  if (key == "layer") app.anchor_view.layer = n;
+  if (key == "head") app.anchor_view.head = n;
+  return true;
+}
+
+// Every view's settings at their defaults: a view names only what differs, whatever was shown before.
+void reset_settings(App& app) {
+  app.plot_metric = 0;
+  app.asked_metric.clear();
+  app.log_x = false;
+  app.log_y_metric.clear();  // the plot sets log_y for its metric
+  app.show_limit = true;
+  const WidthView width;
+  app.width_view.family = width.family;
+  app.width_view.record = width.record;
+  app.width_view.references = width.references;
+  app.depth_view = DepthView{};
+  app.phenomena_view.run = 0;
+  const AnchorView anchor;
+  app.anchor_view.run = anchor.run;
+  app.anchor_view.picked = anchor.picked;
+  app.anchor_view.set = anchor.set;
+  app.anchor_view.sequence = anchor.sequence;
+  app.anchor_view.layer = anchor.layer;
+  app.anchor_view.head = anchor.head;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : ", ") + w;
+  return s.empty() ? "none" : s;
+}
+
+// The view the spec names; for a spec without one (a link made before specs named views), the view of the preset of
+// the same name, if any.
+std::string opening_view(const App& app, const ExperimentSpec& spec) {
+  if (!spec.view.empty()) return spec.view;
+  for (const PresetFile& p : app.presets)
+    if (p.errors.empty() && p.name == spec.name) {
+      const SpecResult preset = parse_spec_text(p.text, app.spec_limits);
+      if (preset.ok()) return preset.spec.view;
+    }
+  return "";
+}
+
+}  // namespace
+
+void open_spec_view(App& app) {
+  app.view_pending = false;
+  const SpecResult r = parse_spec(app.spec_doc, app.spec_limits);
+  if (!r.ok()) return;
+  const std::vector<std::string> errors = apply_view_text(app, opening_view(app, r.spec));
+  if (!errors.empty()) app.message = "The view this experiment names was not shown as written: " + errors[0] + ".";
+}
+
+std::string view_text(const App& app) {
+  std::string text = view_tab_id(app.tab);
+  for (const std::string& s : settings(app)) text += ";" + s;
+  return text;
+}
+
+std::vector<std::string> apply_view_text(App& app, const std::string& text) {
+  std::vector<std::string> errors;
+  const std::vector<std::string> parts = split(text, ';');
+  const std::string& id = parts.front();
+  const ViewTabName* found = nullptr;
+  for (const ViewTabName& n : view_tab_names())
+    if (id == n.id || (id.empty() && n.tab == ViewTab::step)) found = &n;
+  if (!found) {
+    std::vector<std::string> ids;
+    for (const ViewTabName& n : view_tab_names()) ids.push_back(n.id);
+    return {"view: there is no view \"" + id.substr(0, 40) + "\" (the views: " + joined(ids) + ")"};
+  }
+  reset_settings(app);
+  app.view_pending = false;  // a view asked for wins over the one a just-loaded spec names
+  app.tab = found->tab;
+  app.tab_asked = true;
+  const std::vector<std::string> keys = keys_of(found->tab);
+  for (size_t i = 1; i < parts.size(); i++) {
+    const size_t eq = parts[i].find('=');
+    const std::string key = parts[i].substr(0, eq), value = eq == std::string::npos ? "" : parts[i].substr(eq + 1);
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      errors.push_back("view: " + std::string(found->id) + " has no setting \"" + key.substr(0, 40) + "\" (its settings: " +
+                       joined(keys) + ")");
+    else if (!take_setting(app, found->tab, key, value))
+      errors.push_back("view: " + key + "=" + value.substr(0, 40) + " is not a valid value");
+  }
+  // What links and drafts carry from now on, before the tab bar has shown it.
+  app.shown_view = view_text(app);
+  app.view_revision += 1;
+  return errors;
+}
