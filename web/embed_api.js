@@ -3,13 +3,16 @@
 //   host -> embed   { muplay: 1, type, id?, ...fields }, type one of MESSAGES below; id (a string or number) comes
 //                   back in the reply, so a host can match replies to requests.
 //   embed -> host   { muplay: 1, type: 'reply', id, ok: true, result }  or  { ..., ok: false, error, errors? }
-//                   { muplay: 1, type: 'event', event: 'ready' | 'state' | 'finished', ... }
+//                   { muplay: 1, type: 'event', event: 'ready' | 'state' | 'progress' | 'finished' | 'key', ... }
+//                   'state', 'progress' and 'finished' are sent when they happen, also while the embed is out of view
+//                   or on a hidden slide (web/page.js); 'key' is a key the embed gave back (web/guest_keys.js).
 //
 // Safety: only the embedding page (window.parent) is listened to, and when the embed URL names ?origin=https://host,
 // only that origin (anything else is ignored, and events go to that origin only). Every message is checked against
 // the fixed table below, field by field; nothing in a message is ever evaluated or used as HTML.
 const API_VERSION = 1;
 const MAX_TEXT = 4 << 20;  // the JSON parser's own limit (engine/base/json.hpp)
+const PROGRESS_EVERY_MS = 250;  // 'progress' events at most four times a second: a host redraws a bar, no more
 
 // type -> { field: kind }; kinds: 'text' (a string), 'spec' (a spec object, or its JSON text).
 const MESSAGES = new Map(Object.entries({
@@ -101,11 +104,15 @@ async function perform(m, message) {
     case 'step': await stepped(m); break;
     case 'reset': m.muplay_reset(); break;
     case 'get_spec': return { spec: JSON.parse(m.muplay_get_spec()), errors: JSON.parse(m.muplay_get_errors()).spec };
-    case 'get_results': return { results: JSON.parse(m.muplay_get_results()) };
+    case 'get_results': return { results: untouched(m) ? null : JSON.parse(m.muplay_get_results()) };
     default: break;  // get_state
   }
   return { state: m.muplay_state(), total_steps: m.muplay_total_steps() };
 }
+
+// The runs have not taken a step since they were built (a preset or spec loaded, a reset): there are no results yet,
+// though the app's runner already lists its members.
+const untouched = (m) => m.muplay_state() === 'idle' && m.muplay_total_steps() === 0;
 
 // Each run's outcome without its series: what a 'finished' event carries.
 function runSummaries(m) {
@@ -114,7 +121,9 @@ function runSummaries(m) {
     { width, lr, seed, status, diverged_at, steps_done, summary }));
 }
 
-// Starts listening when the page is framed. Returns { ready(), stateChanged(state) } to send events, or null.
+// Starts listening when the page is framed. Returns the events' senders, or null: ready(), stateChanged(state),
+// progressed() (sends a 'progress' event when the steps moved, at most every PROGRESS_EVERY_MS), keyGivenBack(e)
+// (a keydown the embed gave back) and toHost(text) (any other message to the host page, e.g. reveal.js's).
 export function startEmbedApi(m, options, ui) {
   if (window.parent === window) return null;
   let host = null;
@@ -143,11 +152,26 @@ export function startEmbedApi(m, options, ui) {
     }
   });
 
+  let progressSent = { steps: -1, planned: -1 }, progressAt = -Infinity;
+  const sendProgress = () => {
+    const { steps, planned } = JSON.parse(m.muplay_progress());
+    if (steps === progressSent.steps && planned === progressSent.planned) return;
+    if (progressSent.steps < 0 && steps === 0) return;  // nothing has moved since the embed loaded
+    progressSent = { steps, planned };
+    progressAt = performance.now();
+    post({ type: 'event', event: 'progress', steps, planned }, events);
+  };
   return {
     ready: () => post({ type: 'event', event: 'ready', version: API_VERSION, state: m.muplay_state() }, events),
     stateChanged(state) {
+      if (state === 'finished') sendProgress();  // the last steps, before the end
       post({ type: 'event', event: 'state', state }, events);
       if (state === 'finished') post({ type: 'event', event: 'finished', runs: runSummaries(m) }, events);
     },
+    progressed() {
+      if (performance.now() - progressAt >= PROGRESS_EVERY_MS) sendProgress();
+    },
+    keyGivenBack: (e) => post({ type: 'event', event: 'key', key: e.key, code: e.code, shiftKey: e.shiftKey }, events),
+    toHost: (text) => window.parent.postMessage(text, events),
   };
 }

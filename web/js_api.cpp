@@ -321,6 +321,38 @@ EMSCRIPTEN_KEEPALIVE double muplay_total_steps() {
   return the_app().runner ? double(the_app().runner->total_steps()) : 0;
 }
 
+// How far the run is: {"steps": steps toward "planned" (a member that ended early, diverged, counts as complete),
+// "planned": steps when every member finishes}, as the progress bar shows it; {"steps": 0, "planned": 0} without runs.
+EMSCRIPTEN_KEEPALIVE const char* muplay_progress() {
+  const Runner* r = the_app().runner.get();
+  json::Value p = json::Value::make_object();
+  p.set("steps", json::Value::make_number(r ? double(r->progress_steps()) : 0));
+  p.set("planned", json::Value::make_number(r ? double(r->planned_steps()) : 0));
+  return out(json::write(p));
+}
+
+// Trains for up to `budget_ms` when no frame has started for `quiet_ms`, and says whether it did. Browsers stop
+// animation frames in a frame out of view, on a hidden slide or in a hidden tab, and the page trains in its frames
+// when no worker trains for it: a timer (web/page.js) calls this so that such a run still ends, and says so. The
+// training itself is the app's (advance), the same as a frame's slice, without the drawing.
+EMSCRIPTEN_KEEPALIVE int muplay_advance_unseen(double quiet_ms, double budget_ms) {
+  App& app = the_app();
+  if (emscripten_get_now() - app.last_frame_start_ms < quiet_ms) return 0;
+  advance(app, budget_ms, emscripten_get_now);
+  return 1;
+}
+
+// Who the keyboard's keys are for, as the last frame left it: {"text_input": a text field has the keyboard,
+// "shortcuts": Space, S and R act on the run (everywhere but in an embed without its controls panel)}. An embed gives
+// every other key that moves a slide back to its host (web/guest_keys.js).
+EMSCRIPTEN_KEEPALIVE const char* muplay_keyboard() {
+  const View& v = the_app().view;
+  json::Value k = json::Value::make_object();
+  k.set("text_input", json::Value::make_bool(ImGui::GetIO().WantTextInput));
+  k.set("shortcuts", json::Value::make_bool(!v.embed || v.controls));
+  return out(json::write(k));
+}
+
 // Every run's recorded metrics: the same result document as `muplay run` writes (examples/README.md: the result
 // document).
 EMSCRIPTEN_KEEPALIVE const char* muplay_get_results() {

@@ -14,6 +14,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "imgui_internal.h"  // the window the wheel would scroll (wheel_scrolls_a_panel)
 #include "web/app.hpp"
 #include "web/drawn.hpp"
 #include "web/font.hpp"
@@ -80,6 +81,38 @@ void release_deferred_keys(GLFWwindow* window) {
   deferred_releases.clear();
 }
 
+// Whether a wheel turn (in ImGui's notches and signs) would scroll a panel: the one ImGui 1.86's UpdateMouseWheel
+// would pick (a widget that takes the wheel itself, else the window under the mouse or the one it is still scrolling,
+// else the nearest parent that has room on that axis), and only if it has room left in that direction once the
+// turns queued since the last frame are applied. The event arrives before the frame that handles it, so this reads
+// the last frame's hover and scroll state: a panel at its end gives the next turn to the host.
+bool wheel_scrolls_a_panel(const ImGuiIO& io, float wheel_y, float wheel_x) {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  if (io.KeyCtrl) return false;  // ImGui does not scroll with Ctrl held: that turn is the browser's zoom
+  if ((g.ActiveId != 0 && g.ActiveIdUsingMouseWheel) || (g.HoveredId != 0 && g.HoveredIdUsingMouseWheel)) return true;
+  if (io.KeyShift && !io.ConfigMacOSXBehaviors) {  // ImGui turns a vertical wheel with Shift into a horizontal one
+    wheel_x = wheel_y;
+    wheel_y = 0;
+  }
+  const bool vertical = wheel_y != 0;
+  const float turn = vertical ? wheel_y : wheel_x, queued = vertical ? io.MouseWheel : io.MouseWheelH;
+  if (turn == 0) return false;
+  ImGuiWindow* window = g.WheelingWindow ? g.WheelingWindow : g.HoveredWindow;
+  if (!window || window->Collapsed) return false;
+  const auto scroll_max = [&](const ImGuiWindow* w) { return vertical ? w->ScrollMax.y : w->ScrollMax.x; };
+  const auto passes_on = [](const ImGuiWindow* w) {
+    return (w->Flags & ImGuiWindowFlags_NoScrollWithMouse) && !(w->Flags & ImGuiWindowFlags_NoMouseInputs);
+  };
+  while ((window->Flags & ImGuiWindowFlags_ChildWindow) && (scroll_max(window) == 0.0f || passes_on(window)))
+    window = window->ParentWindow;
+  if (window->Flags & (ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoMouseInputs)) return false;
+  const float size = vertical ? window->InnerRect.GetHeight() : window->InnerRect.GetWidth();
+  const float notch = std::floor(std::min(5 * window->CalcFontSize(), size * 0.67f));  // ImGui's step for one notch
+  const float scroll = (vertical ? window->Scroll.y : window->Scroll.x) - queued * notch;  // after the queued turns
+  // Positive turns scroll towards 0 (up, left); a half pixel absorbs ImGui's rounding of its scroll.
+  return turn > 0 ? scroll > 0.5f : scroll < scroll_max(window) - 0.5f;
+}
+
 // Emscripten 3.1.6's GLFW hands ImGui the DOM wheel event's raw deltaY: pixels (Chromium sends 100 a notch) with the
 // DOM's sign (down is positive). ImGui counts one notch as 1 (it scrolls 5 lines) and up as positive, so a notch down
 // scrolled up by 100 notches and a notch up jumped to the end. We read the DOM event ourselves instead: its delta in
@@ -91,8 +124,13 @@ EM_BOOL wheel_callback(int, const EmscriptenWheelEvent* e, void*) {
   // DOM_DELTA_PAGE (a "scroll a page" setting): a page is the canvas' height in pixels.
   if (e->deltaMode == DOM_DELTA_PAGE) per_notch = 100.0 / std::max(1.0f, io.DisplaySize.y);
   // ImGui: positive MouseWheel scrolls up, positive MouseWheelH scrolls left; the DOM's deltas point the other way.
-  io.MouseWheel -= static_cast<float>(e->deltaY / per_notch);
-  io.MouseWheelH -= static_cast<float>(e->deltaX / per_notch);
+  const float wheel_y = -static_cast<float>(e->deltaY / per_notch), wheel_x = -static_cast<float>(e->deltaX / per_notch);
+  // An embed is a guest in someone's lecture notes: a turn of the wheel it cannot use scrolls the notes. Returning
+  // EM_FALSE leaves the event's default alone, and the iframe's document cannot scroll (index.html), so the browser
+  // scrolls the host page. The full page keeps every turn: its own document neither scrolls nor zooms.
+  if (the_app().view.embed && !wheel_scrolls_a_panel(io, wheel_y, wheel_x)) return EM_FALSE;
+  io.MouseWheel += wheel_y;
+  io.MouseWheelH += wheel_x;
   return EM_TRUE;  // preventDefault: the page itself neither scrolls nor zooms
 }
 

@@ -11,6 +11,7 @@
 import { startDataLoader } from './data_loader.js';
 import { startEmbedApi } from './embed_api.js';
 import { startFiles } from './files.js';
+import { startGuestKeys } from './guest_keys.js';
 import { startImports } from './imports.js';
 import { startSavedRuns } from './saved_runs.js';
 import { startShare } from './share.js';
@@ -74,10 +75,22 @@ async function openFirstExperiment(m, options, storage, ui) {
   }
 }
 
-// Follows the app: `onEdit()` in the frame after each change of the editor's spec or of the view shown, `onSettled()` once it has not
-// changed for `ms`, and `onState(state, previous)` on each change of the run state.
-function follow(m, { onEdit, onSettled, onState }, ms = 300) {
+// Follows the app: `onEdit()` in the frame after each change of the editor's spec or of the view shown, `onSettled()`
+// once it has not changed for `ms`, and `onState(state, previous)` on each change of the run state, `onProgress()` on
+// every look at it. Returns the function that looks at the run state: call it wherever the state may have changed (a training
+// worker's message), since animation frames stop where the page is not seen (an embed out of view, on a hidden
+// slide, a hidden tab) while training goes on.
+function follow(m, { onEdit, onSettled, onState, onProgress }, ms = 300) {
   let revision = '', state = '', timer = 0;
+  const lookAtState = () => {
+    const s = m.muplay_state();
+    if (s !== state) {
+      const previous = state;
+      state = s;
+      onState(s, previous);
+    }
+    onProgress();
+  };
   const tick = () => {
     const r = `${m.muplay_spec_revision()} ${m.muplay_view_revision()}`;  // the view travels in the link too
     if (r !== revision) {
@@ -86,15 +99,26 @@ function follow(m, { onEdit, onSettled, onState }, ms = 300) {
       clearTimeout(timer);
       timer = setTimeout(onSettled, ms);
     }
-    const s = m.muplay_state();
-    if (s !== state) {
-      const previous = state;
-      state = s;
-      onState(s, previous);
-    }
+    lookAtState();
     requestAnimationFrame(tick);
   };
   tick();
+  return lookAtState;
+}
+
+// Where no animation frame comes (the page unseen), a timer keeps the run going and its events flowing: the app
+// trains a slice when no frame has started for UNSEEN_MS (it trains in its frames when no worker trains for it), and
+// the run state is looked at. Timers of unseen pages are slowed by browsers, so a slice takes half the time since the
+// last one, within [10, 250] ms.
+const UNSEEN_MS = 500;
+function keepGoingUnseen(m, lookAtState) {
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    m.muplay_advance_unseen(UNSEEN_MS, Math.min(250, Math.max(10, (now - last) / 2)));
+    last = now;
+    lookAtState();
+  }, 200);
 }
 
 function wireToolbar(m) {
@@ -158,7 +182,8 @@ async function main() {
   startDataLoader(m, ui);
   // The training worker loads beside the app (a few hundred ms); an autoplayed run waits for it so that it trains
   // there. Without it the app trains on the page's thread.
-  const trainerStarted = startTrainer(m);
+  let lookAtState = () => {};  // set once the page follows the app (below)
+  const trainerStarted = startTrainer(m, () => lookAtState());
   const gpuStarted = startGpu(m);
   if (options.scale > 1) m.muplay_set_scale(options.scale);  // NaN and values below 1 keep the screen's resolution
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
@@ -187,12 +212,15 @@ async function main() {
   const saved = startSavedRuns(m, storage, ui, addressBar);
   const api = startEmbedApi(m, options, ui);
   api?.ready();
+  if (options.embed && window.parent !== window) {
+    startGuestKeys(m, { tell: (e) => api?.keyGivenBack(e), toHost: (text) => api?.toHost(text) });
+  }
   // The draft is saved at once (a browser may drop a write begun while the page unloads); the address bar, which
   // the draft records, follows once the edits pause.
   const saveDraft = () => saved.specChanged();
   const checkBackend = backendNotice(m, ui);
   gpuStarted.then(() => setInterval(checkBackend, 500));  // a device can be lost at any moment of a run
-  follow(m, {
+  lookAtState = follow(m, {
     onEdit: saveDraft,
     onSettled() {
       linkBefore = location.hash.slice(1);
@@ -204,7 +232,9 @@ async function main() {
       api?.stateChanged(state);
       if (state === 'finished' && previous) saved.runFinished();
     },
+    onProgress: () => api?.progressed(),
   });
+  keepGoingUnseen(m, lookAtState);
 }
 
 main().catch((e) => makeUi().notice(`The page's controls failed to start: ${e.message}`));

@@ -26,7 +26,9 @@ function dataFiles() {
 }
 
 // Resolves once every worker is ready (true) or one could not start (false): the app then trains on the page's thread.
-export function startTrainer(m) {
+// `applied()` is called after each progress message the app took on (the run may have finished): messages arrive
+// whether or not the page is drawn, animation frames do not.
+export function startTrainer(m, applied = () => {}) {
   const count = workerCount(navigator.hardwareConcurrency || 1);
   const workers = [];
   try {
@@ -73,6 +75,7 @@ export function startTrainer(m) {
         } else if (d.type === 'progress') {
           window.muplayTrainer.pending = d.bytes;
           m.muplay_trainer_progress(d.generation);
+          applied();
         } else if (d.type === 'failed') {
           fail(d.generation, d.message);
         }

@@ -9,6 +9,7 @@
 //
 //   const b = await launchEngine('firefox' | 'webkit')   -> { name, version, display, top, frame(sel), goto(url),
 //                                                              screenshot(name), errors(), close() }
+//   Firefox also has b.page: puppeteer's page, for real mouse, wheel and keyboard input (page.mouse, page.keyboard).
 //   b.top / b.frame('iframe')  -> a context: eval(fn, ...args), waitFor(fn, arg, options), click(selector)
 // `fn` is a function whose source runs in the page (like playwright's page.evaluate): it sees only its JSON arguments.
 import { spawn, spawnSync } from 'node:child_process';
@@ -125,6 +126,7 @@ async function launchFirefox({ headless = false, viewport }) {
       version: `Firefox ${(await browser.version()).replace(/^firefox\//i, '')}`,
       display: xvfb?.display ?? 'headless',
       top: context(() => page.mainFrame()),
+      page,
       // The document of the first iframe that matches a CSS selector.
       frame: (selector) => context(async () => {
         const f = await (await page.$(selector))?.contentFrame();
