@@ -47,6 +47,7 @@ DepthSource page_source(const Runner& runner, const std::string& loss) {
                       &m->series()});
   }
   if (runner.spec().sweep.lr.size() >= 2) s.fits = lr_curves(runner, loss);
+  for (const LrCurve& f : s.fits) s.training.push_back(net_training(runner, f));
   return s;
 }
 
@@ -101,18 +102,25 @@ void quantity_curves(const DepthSource& s, const DepthQuantity& q, int step, std
 // η* of a fit, when it has one to draw (a depth, a finite loss at its grid minimum).
 bool has_eta(const LrCurve& f) { return f.depth > 0 && f.grid_min >= 0 && std::isfinite(f.best_loss) && f.best_lr > 0; }
 
+// η* of the source's i-th fit is known: it has one, and it will not move (its net's runs are done, or finished runs
+// bracket it already).
+bool eta_known(const DepthSource& s, size_t i) {
+  return has_eta(s.fits[i]) && (s.fits[i].bracketed || i >= s.training.size() || !s.training[i]);
+}
+
 void eta_curves(const DepthSource& s, std::vector<PlotCurve>& out) {
   std::set<int> widths;
-  for (const LrCurve& f : s.fits)
-    if (has_eta(f)) widths.insert(f.width);
+  for (size_t k = 0; k < s.fits.size(); k++)
+    if (eta_known(s, k)) widths.insert(s.fits[k].width);
   int i = 0;
   for (int width : widths) {
     const std::string name = s.rule + " n=" + std::to_string(width);
     const ImU32 color = source_color(s, i++, int(widths.size()));
     PlotCurve c;
     std::vector<PlotCurve> rings;
-    for (const LrCurve& f : s.fits) {  // ascending in depth
-      if (f.width != width || !has_eta(f)) continue;
+    for (size_t k = 0; k < s.fits.size(); k++) {  // ascending in depth
+      const LrCurve& f = s.fits[k];
+      if (f.width != width || !eta_known(s, k)) continue;
       c.x.push_back(f.depth);
       c.y.push_back(f.best_lr);
       if (!at_grid_edge(f)) continue;
@@ -140,7 +148,7 @@ void with_rule(PlotCurve& c, const std::string& rule) {
 void lr_curves_per_depth(const DepthSource& s, std::vector<PlotCurve>& out) {
   for (size_t i = 0; i < s.fits.size(); i++) {
     const ImU32 color = source_color(s, int(i), int(s.fits.size()));
-    std::vector<PlotCurve> curves = lr_width_curves(s.fits[i], color);
+    std::vector<PlotCurve> curves = lr_width_curves(s.fits[i], color, i < s.training.size() && s.training[i]);
     if (s.fits[i].bracketed) curves.push_back(lr_parabola(s.fits[i], color));
     for (PlotCurve& c : curves) {
       with_rule(c, s.rule);

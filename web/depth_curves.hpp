@@ -28,6 +28,7 @@ struct DepthSource {
   int set_index = -1;                // the set's place among the drawn sets (its marker)
   std::vector<DepthRun> runs;
   std::vector<LrCurve> fits;  // a curve per (width, depth) when it swept 2 or more learning rates
+  std::vector<bool> training;  // per fit: a run of that net still trains (the page's; an imported set's are done)
   int depths() const;         // how many depths its runs have
 };
 
