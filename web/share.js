@@ -23,11 +23,17 @@ const attribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').
 
 // The frame for each kind of page. A text column: the column's width and a fixed aspect ratio, so that the figure
 // keeps its shape on a phone and on a wide screen. A slide (reveal.js lays slides out at 960×700 and scales them):
-// the slide's width and room for a two-line title above it.
+// the room the slide has left under its title, whatever the title's size. A fixed height cannot give that: the
+// default theme's h1 is 2.5 em against its h2's 1.6 em, so a frame that fits under a two-line h2 runs off the slide
+// under a two-line h1. reveal.js (4 and later) sizes an `r-stretch` child of a slide to the slide's width and the
+// height it has left at every layout; 480 px is the height where it does not (an older reveal.js, the frame inside
+// another element).
 function snippet(system, url, name) {
   const title = attribute(`\u03bcPlayground: ${name}`);
-  const style = system === 'slides' ? 'width: 100%; height: 480px; border: 0' : 'width: 100%; aspect-ratio: 3 / 2; border: 0';
-  const iframe = `<iframe src="${attribute(url)}" title="${title}" style="${style}" loading="lazy"></iframe>`;
+  const slides = system === 'slides';
+  const style = slides ? 'width: 100%; height: 480px; border: 0' : 'width: 100%; aspect-ratio: 3 / 2; border: 0';
+  const iframe = `<iframe ${slides ? 'class="r-stretch" ' : ''}src="${attribute(url)}" title="${title}" ` +
+                 `style="${style}" loading="lazy"></iframe>`;
   return system === 'sphinx' ? `.. raw:: html\n\n   ${iframe}\n` : iframe;
 }
 
