@@ -337,12 +337,20 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
   add_opaque_fill(dl, l.a, l.b, darkened_page_background(60 / 255.0f));
   draw_ticks(dl, tx, ty, sx, sy, l.a, l.b);
   draw_labels(dl, axes, l.a, l.b, origin.x, origin.x + size.x);
-  if (curves.empty()) {
+  // Before a run its members' curves are there (their legend rows name them) but hold no point yet, or only their
+  // grid (a learning rate without a loss: NaN): say so, rather than leave an empty box.
+  const auto has_point = [](const PlotCurve& c) {
+    for (size_t i = 0; i < std::min(c.x.size(), c.y.size()); i++)
+      if (std::isfinite(c.x[i]) && std::isfinite(c.y[i])) return true;
+    return false;
+  };
+  if (std::none_of(curves.begin(), curves.end(), has_point)) {
     const char* hint = "no data yet: press Run";
     const ImVec2 ts = ImGui::CalcTextSize(hint);
     dl->AddText(ImVec2((l.a.x + l.b.x - ts.x) / 2, (l.a.y + l.b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                 hint);
-    return;
+    if (drawn) drawn->notes.push_back(hint);
+    if (curves.empty()) return;
   }
   dl->PushClipRect(l.a, l.b, true);
   draw_references(dl, axes, rx, ry, sx, sy, l.a, l.b, drawn);
