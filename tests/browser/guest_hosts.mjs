@@ -40,23 +40,26 @@ export function notesPage(playgroundUrl, embeds, { gap = 12, sandbox } = {}) {
 ${PROSE(Math.max(gap, 20))}</body></html>`;
 }
 
-// A reveal.js deck from Markdown, by pandoc: `slides` is [{title, embed?: {id, query}}], one horizontal slide each.
-export function buildDeck(dir, playgroundUrl, slides) {
+// A reveal.js deck from Markdown, by pandoc: `slides` is [{title, embed?: {id, query}, html?}], one horizontal slide
+// each; `html` is raw HTML pasted into the slide as it is (a snippet from the Share dialog). Written to NAME.html.
+export function buildDeck(dir, playgroundUrl, slides, { name = 'deck' } = {}) {
   const markdown = [];  // no title block: pandoc would make it a slide of its own before the first
-  for (const { title, embed } of slides) {
+  for (const { title, embed, html } of slides) {
     markdown.push(`# ${title}`, '');
-    if (embed) {
+    if (html) {
+      markdown.push(html, '');
+    } else if (embed) {
       markdown.push(`<iframe id="${embed.id}" src="${playgroundUrl}?${embed.query}" width="640" height="400" ` +
                     'style="border: 0" title="μPlayground"></iframe>', '');
     } else {
       markdown.push(`Text of the slide "${title}".`, '');
     }
   }
-  writeFileSync(path.join(dir, 'deck.md'), markdown.join('\n'));
+  writeFileSync(path.join(dir, `${name}.md`), markdown.join('\n'));
   writeFileSync(path.join(dir, 'recorder.html'), RECORDER);
   const r = spawnSync(PANDOC, ['-t', 'revealjs', '-s', '-V', 'revealjs-url=reveal.js', '-V', 'transition=none',
                                '-M', 'pagetitle=An embed in a deck',
-                               '--include-in-header', 'recorder.html', '-o', 'deck.html', 'deck.md'],
+                               '--include-in-header', 'recorder.html', '-o', `${name}.html`, `${name}.md`],
                       { cwd: dir, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`pandoc: ${r.error ?? r.stderr}`);
 }
