@@ -36,11 +36,19 @@ void load_default(App& app) {
   load_spec_text(app, json::write(spec_to_json(ExperimentSpec{}), 2));  // no presets: the defaults
 }
 
+std::string view_to_write(const App& app, const std::string& named) {
+  // Until the next frame opens a just-loaded spec's view, that spec's own is the one to keep; the default view ("")
+  // keeps a spec's way of naming it ("" or "step"), so that a spec round-trips unchanged.
+  if (app.view_pending || (app.shown_view.empty() && (named.empty() || named == "step"))) return named;
+  return app.shown_view;
+}
+
 json::Value spec_doc_with_view(const App& app) {
   json::Value doc = app.spec_doc;
-  // Until the next frame opens a just-loaded spec's view, that spec's own "view" is the one to keep.
-  if (doc.is_object() && !app.shown_view.empty() && !app.view_pending)
-    doc.set("view", json::Value::make_string(app.shown_view));
+  if (!doc.is_object()) return doc;
+  const json::Value* named = doc.find("view");
+  const std::string view = view_to_write(app, named && named->is_string() ? named->string : "");
+  if (named || !view.empty()) doc.set("view", json::Value::make_string(view));
   return doc;
 }
 
@@ -187,7 +195,7 @@ std::string share_link(const App& app) {
   if (!r.ok()) return "";
   // Pinned, so that the link trains on this backend wherever it opens (auto could choose otherwise there).
   r.spec.backend = resolved_backend(r.spec.backend, app.gpu.get());
-  if (!app.shown_view.empty() && !app.view_pending) r.spec.view = app.shown_view;  // the reader opens on what its author sees
+  r.spec.view = view_to_write(app, r.spec.view);  // the reader opens on what its author sees
   return spec_to_link(r.spec);
 }
 

@@ -149,6 +149,8 @@ bool remove_import(App& app, int index);
 // The imported sets drawn over the current experiment (none without a runner).
 std::vector<const ImportedSet*> drawn_imports(const App& app);
 
+// The view to write into a link, a file or a result whose spec names `named`: the one the page shows.
+std::string view_to_write(const App& app, const std::string& named);
 // The editor's spec document with the view the page shows now in its "view" field: what a draft, a saved run or a
 // spec file keeps.
 json::Value spec_doc_with_view(const App& app);

@@ -148,7 +148,8 @@ void with_rule(PlotCurve& c, const std::string& rule) {
 void lr_curves_per_depth(const DepthSource& s, std::vector<PlotCurve>& out) {
   for (size_t i = 0; i < s.fits.size(); i++) {
     const ImU32 color = source_color(s, int(i), int(s.fits.size()));
-    std::vector<PlotCurve> curves = lr_width_curves(s.fits[i], color, i < s.training.size() && s.training[i]);
+    std::vector<PlotCurve> curves = lr_width_curves(s.fits[i], color,
+                                                    i < s.training.size() && s.training[i] ? "runs not finished" : nullptr);
     if (s.fits[i].bracketed) curves.push_back(lr_parabola(s.fits[i], color));
     for (PlotCurve& c : curves) {
       with_rule(c, s.rule);

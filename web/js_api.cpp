@@ -241,7 +241,17 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_spec_file() {
   return out(r.ok() ? spec_file_text(r.spec) : json::write(doc, 2) + "\n");
 }
 EMSCRIPTEN_KEEPALIVE const char* muplay_result_file() {
-  return out(the_app().runner ? result_file_text(the_app().runner->results()) : "");
+  if (!the_app().runner) return out("");
+  json::Value results = the_app().runner->results();
+  // The view shown, as the spec file has it: `muplay run` on that file writes this document, byte for byte.
+  for (auto& [key, spec] : results.object) {
+    if (key != "spec") continue;
+    SpecResult r = parse_spec(spec, the_app().spec_limits);
+    if (!r.ok()) continue;
+    r.spec.view = view_to_write(the_app(), r.spec.view);
+    spec = spec_to_json(r.spec);
+  }
+  return out(result_file_text(results));
 }
 EMSCRIPTEN_KEEPALIVE const char* muplay_results_csv() {
   return out(the_app().runner ? results_csv(the_app().runner->results()) : "");
@@ -250,7 +260,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_results_csv() {
 // The editor's spec as a standalone PyTorch project (engine/export/torch_export.hpp), for the Export menu's zip:
 // {"ok", "errors": the spec's problems or the fields the exporter cannot express, "files": [{"path", "text"}]}.
 EMSCRIPTEN_KEEPALIVE const char* muplay_export_torch() {
-  const SpecResult r = parse_spec(the_app().spec_doc, the_app().spec_limits);
+  const SpecResult r = parse_spec(spec_doc_with_view(the_app()), the_app().spec_limits);  // as the spec file has it
   std::vector<std::string> errors = r.errors;
   const std::vector<ExportFile> files = r.ok() ? export_torch_project(r.spec, errors) : std::vector<ExportFile>{};
   json::Value list = json::Value::make_array();

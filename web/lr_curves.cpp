@@ -33,13 +33,14 @@ std::string lr_net_name(const LrCurve& c) {
   return "n=" + std::to_string(c.width) + (c.depth > 0 ? " L=" + std::to_string(c.depth) : "");
 }
 
-std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, bool training) {
+std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, const char* training) {
   const std::string width = lr_net_name(c);
   char label[128];
-  // While some of its runs train, η* is shown only once the grid minimum has a finished neighbour on each side: an
-  // unfinished run counts as an infinite loss, which would put a premature η* at the grid's edge.
+  // While some of its runs train, η* is shown only once the grid minimum (of the values known so far) has a neighbour
+  // on each side, and says that it may still move; a run with nothing recorded yet counts as an infinite loss, which
+  // would put a premature η* at the grid's edge.
   if (training && !c.bracketed) {
-    std::snprintf(label, sizeof label, "%s  eta*: - (runs not finished)", width.c_str());
+    std::snprintf(label, sizeof label, "%s  eta*: - (%s)", width.c_str(), training);
     std::vector<PlotCurve> out{solid_curve(label, c.lrs, c.losses, color)};
     out[0].key = out[0].name = width;
     return out;
@@ -48,7 +49,9 @@ std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, bool train
     std::snprintf(label, sizeof label, "%s  eta*=%.3g%s%s", width.c_str(), c.best_lr, at_grid_edge(c) ? " " : "",
                   at_grid_edge(c) ? kGridEdgeFlag : "");
   else std::snprintf(label, sizeof label, "%s  no eta*: no finite loss at any lr", width.c_str());
-  std::vector<PlotCurve> out{solid_curve(label, c.lrs, c.losses, color)};
+  std::string text = label;
+  if (training) text += std::string(" (") + training + ")";
+  std::vector<PlotCurve> out{solid_curve(text, c.lrs, c.losses, color)};
   out[0].key = width;
   out[0].name = width;
   if (c.grid_min < 0) return out;

@@ -20,8 +20,9 @@ std::string lr_net_name(const LrCurve& c);
 // A net's curve and its η* dot, coloured `color`, in the page's style (solid; the caller restyles imported ones):
 // the curve's label "n=64  eta*=0.548" (flagged at the grid's edge), the dot named "n=64 eta*" with how it was found
 // (a residual MLP's: "n=128 L=8  eta*=0.548", "n=128 L=8 eta*").
-// `training`: some run of this net is still training; η* is then shown only once it is bracketed by finished runs.
-std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, bool training = false);
+// `training`: some run of this net is still training (what the legend says instead of η*: "runs not finished", "so
+// far: step 40"); η* is then shown only once finished runs bracket it. Null: the net's runs are done.
+std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, const char* training = nullptr);
 // Whether some member of `runner` with the net's width and depth is still training.
 bool net_training(const Runner& runner, const LrCurve& c);
 

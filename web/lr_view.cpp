@@ -1,5 +1,7 @@
 #include "web/lr_view.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "imgui.h"
@@ -9,14 +11,43 @@
 
 namespace {
 
-// The page's curves: a curve per width and its η* dot.
+// A member's point on its net's curve: its final value once finished (+inf when it diverged or failed), and while it
+// trains its last record after step 0 (the mean over the run so far, for batch_loss_mean), so that the figure forms as
+// the sweep trains. `step`: the step of that record (0: nothing recorded yet).
+struct SoFar {
+  double value = INFINITY;
+  int step = 0;
+};
+
+SoFar point_so_far(const Member& run, const std::string& series) {
+  const Series* s = run.find_series(series);
+  const std::vector<int>& steps = run.recorded_steps();
+  if (!s || s->values.empty() || steps.size() < s->values.size()) return {};
+  const double last = s->values.back();
+  if (run.status() == RunStatus::finished) return {std::isfinite(last) ? last : INFINITY, steps[s->values.size() - 1]};
+  if (run.status() != RunStatus::running || steps[s->values.size() - 1] == 0) return {};
+  return {std::isfinite(last) ? last : INFINITY, steps[s->values.size() - 1]};
+}
+
+// The page's curves: a curve per net and its η* dot. While a net's runs train, its curve holds their records so far
+// and its legend says at which step.
 std::vector<PlotCurve> page_lr_curves(const Runner& runner, const std::string& series) {
   std::vector<PlotCurve> curves;
   if (runner.spec().sweep.lr.size() < 2) return curves;
-  const std::vector<LrCurve> found = lr_curves(runner, series);
-  for (size_t i = 0; i < found.size(); i++)
-    for (PlotCurve& c : lr_width_curves(found[i], curve_color(int(i), int(found.size())), net_training(runner, found[i])))
+  std::vector<LrPoint> points;
+  int earliest = runner.spec().schedule.steps;  // the least advanced running member's last record
+  for (const auto& run : runner.members()) {
+    const SoFar p = point_so_far(*run, series);
+    points.push_back({run->width(), run->coords().lr, p.value, member_depth(runner.spec(), run->coords())});
+    if (run->status() == RunStatus::running) earliest = std::min(earliest, p.step);
+  }
+  const std::string so_far = earliest > 0 ? "so far: step " + std::to_string(earliest) : "runs not finished";
+  const std::vector<LrCurve> found = lr_curves(points);
+  for (size_t i = 0; i < found.size(); i++) {
+    const char* training = net_training(runner, found[i]) ? so_far.c_str() : nullptr;
+    for (PlotCurve& c : lr_width_curves(found[i], curve_color(int(i), int(found.size())), training))
       curves.push_back(std::move(c));
+  }
   return curves;
 }
 

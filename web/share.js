@@ -42,7 +42,7 @@ export function describeView(text) {
   const [tab, ...settings] = text.split(';');
   const s = Object.fromEntries(settings.map((kv) => kv.split('=')));
   switch (tab) {
-    case 'step': return `vs step: ${s.metric ?? 'train_loss'} against the training step, one curve per run`;
+    case '': case 'step': return `vs step: ${s.metric ?? 'the first metric'} against the training step, one curve per run`;
     case 'width': return `vs width: ${s.quantity ?? 'act_delta_rms'} against the width at record ${s.record ?? 1}` +
       (s.refs === '1' ? ', with the reference slopes' : '');
     case 'lr': return 'vs learning rate: the loss against the learning rate, one curve per width, with each width\'s eta*';

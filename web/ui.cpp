@@ -433,9 +433,9 @@ void right_column(App& app, float height) {
     settle_asked_tab(app);
     app.tab_asked = false;
     bool draws_model = false;
-    const bool shows_tab = v.plot || (v.runs && app.tab == ViewTab::step);
-    if (shows_tab) draws_model = tab_content(app, app.tab);
-    if (v.phenomena && app.runner && !(shows_tab && app.tab == ViewTab::phenomena)) {
+    if (v.plot) draws_model = tab_content(app, app.tab);  // vs step draws the runs table too, when asked for
+    if (v.runs && !(v.plot && app.tab == ViewTab::step)) runs_table(app);
+    if (v.phenomena && app.runner && !(v.plot && app.tab == ViewTab::phenomena)) {
       phenomena_view(app.phenomena_view, *app.runner);
       draws_model = true;
     }

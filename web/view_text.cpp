@@ -26,12 +26,12 @@ std::vector<std::string> keys_of(ViewTab tab) {
   }
 }
 
-std::string plotted_metric(const App& app) {
-  if (!app.asked_metric.empty()) return app.asked_metric;
+// The metric vs step plots, or "" for the default one (the runs' first series).
+std::string chosen_metric(const App& app) {
   const std::vector<std::string> names = metric_names(app);
-  if (names.empty()) return "train_loss";
-  const int i = app.plot_metric < 0 || app.plot_metric >= int(names.size()) ? 0 : app.plot_metric;
-  return names[size_t(i)];
+  if (!app.asked_metric.empty()) return names.empty() || app.asked_metric != names[0] ? app.asked_metric : "";
+  if (app.plot_metric <= 0 || app.plot_metric >= int(names.size())) return "";
+  return names[size_t(app.plot_metric)];
 }
 
 std::string flag(bool on) { return on ? "1" : "0"; }
@@ -42,10 +42,12 @@ std::vector<std::string> settings(const App& app) {
   std::vector<std::string> out;
   switch (app.tab) {
     case ViewTab::step: {
-      const std::string metric = plotted_metric(app);
-      out.push_back("metric=" + metric);
+      const std::string metric = chosen_metric(app);
+      const std::vector<std::string> names = metric_names(app);
+      if (!metric.empty()) out.push_back("metric=" + metric);
       if (app.log_x) out.push_back("logx=1");
-      if (app.log_y == linear_by_default(metric)) out.push_back("logy=" + flag(app.log_y));
+      const std::string plotted = !metric.empty() ? metric : names.empty() ? "train_loss" : names[0];
+      if (app.log_y == linear_by_default(plotted)) out.push_back("logy=" + flag(app.log_y));
       if (!app.show_limit) out.push_back("limit=0");
       break;
     }
@@ -176,8 +178,10 @@ void open_spec_view(App& app) {
 }
 
 std::string view_text(const App& app) {
+  const std::vector<std::string> chosen = settings(app);
+  if (app.tab == ViewTab::step && chosen.empty()) return "";  // the default view: links and files name none
   std::string text = view_tab_id(app.tab);
-  for (const std::string& s : settings(app)) text += ";" + s;
+  for (const std::string& s : chosen) text += ";" + s;
   return text;
 }
 

@@ -16,7 +16,7 @@
 
 // Opens on the view the editor's spec names (after a load: App::view_pending); a problem with it goes to app.message.
 void open_spec_view(App& app);
-// The view the page shows now.
+// The view the page shows now; "" for the default one (vs step, the first metric, its usual axes).
 std::string view_text(const App& app);
 // Switches the page to `text`'s view (from the next frame) and takes on its settings. Returns the problems (an
 // unknown tab or setting, a value out of range), each naming what is wrong; the parts that are right are still taken.

@@ -53,6 +53,7 @@ test('a hover is drawn: the button under the mouse changes colour on the canvas'
 test('training progress is drawn as it arrives', T, async () => {
   await pg.page.evaluate(() => {
     window.muplay.muplay_load_preset(window.muplay.muplay_find_preset('14-lr-transfer-toy-mup'));
+    window.muplay.muplay_apply_view('step');  // its curves per step (the preset opens on vs learning rate)
   });
   await waitFrames(pg.page, 3);
   const shot = async () => Buffer.from(await pg.page.screenshot());

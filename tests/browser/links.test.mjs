@@ -153,9 +153,7 @@ test('a version-0 link opens its migrated spec and trains like its version-1 twi
   const { page } = pg;
   const old = STORED.find((s) => s.link.startsWith('#s=0.'));
   await openFresh(page, pg.url + old.link);
-  // The page writes the view it shows into the spec (web/view_text.hpp): an old link names none, and no preset has
-  // its name, so it opens on vs step.
-  assert.deepEqual(await json(page, 'muplay_get_spec'), { ...old.spec, view: 'step;metric=train_loss' });
+  assert.deepEqual(await json(page, 'muplay_get_spec'), old.spec);
   assert.equal(await page.isVisible('#notice'), false);
   const fromOld = await firstSeries(page, 5);
   assert.equal((await json(page, 'muplay_load_spec', JSON.stringify(old.spec))).ok, true);

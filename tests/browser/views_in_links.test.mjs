@@ -17,7 +17,7 @@ const presets = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json')).sort()
   .map((file) => ({ file, spec: JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) }));
 const LABELS = { step: 'vs step', width: 'vs width', lr: 'vs learning rate', depth: 'vs depth', embeddings: 'embeddings',
                  anchor: 'anchor', phenomena: 'phenomena', parametrization: 'parametrization', maxlr: 'max LR' };
-const tabOf = (view) => view.split(';')[0];
+const tabOf = (view) => view.split(';')[0] || 'step';  // "": the default view, vs step
 
 let pg;
 before(async () => { pg = await openPlayground(); }, T);
@@ -46,7 +46,7 @@ test('loading a preset opens on its view, whatever was shown before', T, async (
   for (const { file, spec } of presets) {
     await loadPreset(page, file);
     const shown = (await shownView(page)).split(';');
-    assert.equal(shown[0], tabOf(spec.view), file);
+    assert.equal(tabOf(shown.join(';')), tabOf(spec.view), file);
     for (const setting of spec.view.split(';').slice(1)) assert.ok(shown.includes(setting), `${file}: ${shown.join(';')}`);
   }
   // The two cases of the report: 02 after 27 (phenomena), 01 after 45 (vs learning rate).
@@ -128,4 +128,35 @@ test('an embed draws the view it names, without the tab bar; a bad view says why
   } finally {
     await embed.close();
   }
+});
+
+test('vs learning rate says what is known while the sweep trains: the grid\'s axis, the loss so far, no early eta*', T, async () => {
+  const { page } = pg;
+  await loadPreset(page, '14-lr-transfer-toy-mup.json');  // 4 widths × 8 rates 2^-6 … 2^1, 100 steps, a record every 5
+  const lrPlot = async () => {
+    await page.evaluate(() => window.muplay.muplay_drawn());  // turns the frame trace on
+    await waitFrames(page, 3);
+    return (await plots(page, / vs learning rate \(dot: eta\*\)$/))[0];
+  };
+  let plot = await lrPlot();
+  assert.ok(plot, 'the vs learning rate plot, before any run');
+  assert.ok(plot.x.lo <= 2 ** -6 && plot.x.hi >= 2, `the x axis spans the grid: ${plot.x.lo} … ${plot.x.hi}`);
+  const rows = (p) => p.legend.filter((r) => /^n=\d+ /.test(r));
+  assert.deepEqual(rows(plot), [32, 64, 128, 256].map((n) => `n=${n}  eta*: - (runs not finished)`));
+  assert.ok(!plot.curves.some((c) => / eta\*/.test(c.name)), 'no eta* dot before any run');
+
+  await page.evaluate(() => window.muplay.muplay_run());
+  await page.waitForFunction(() => window.muplay.muplay_total_steps() >= 1600);  // half of the 32 × 100 steps
+  await page.evaluate(() => window.muplay.muplay_pause());
+  await waitFrames(page, 5);
+  plot = await lrPlot();
+  assert.equal(rows(plot).length, 4, JSON.stringify(plot.legend));
+  for (const row of rows(plot)) assert.match(row, /\(so far: step \d+\)$/, row);
+  assert.ok(plot.y.data_lo > 0 && Number.isFinite(plot.y.data_hi), 'the losses so far are drawn');
+
+  await page.evaluate(() => window.muplay.muplay_run());
+  await page.waitForFunction(() => window.muplay.muplay_state() === 'finished');
+  plot = await lrPlot();
+  for (const row of rows(plot)) assert.match(row, /^n=\d+  eta\*=[\d.]+$/, row);
+  await screenshot(page, 'view-lr-transfer-finished');
 });
