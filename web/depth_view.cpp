@@ -1,6 +1,7 @@
 #include "web/depth_view.hpp"
 
 #include <algorithm>
+#include <set>
 #include <cstdio>
 
 #include "imgui.h"
@@ -50,7 +51,16 @@ int record_slider(DepthView& v, const std::vector<int>& steps) {
   return step;
 }
 
-PlotAxes quantity_axes(const DepthQuantity& q, int step, const std::vector<PlotCurve>& curves, bool references) {
+// The depths of the sources' runs: the x axis spans them from the start, before any record.
+std::vector<double> swept_depths(const std::vector<DepthSource>& sources) {
+  std::set<double> depths;
+  for (const DepthSource& s : sources)
+    for (const DepthRun& r : s.runs) depths.insert(r.depth);
+  return {depths.begin(), depths.end()};
+}
+
+PlotAxes quantity_axes(const DepthQuantity& q, int step, const std::vector<PlotCurve>& curves, bool references,
+                       const std::vector<double>& depths) {
   PlotAxes axes;
   axes.title = q.label + (step >= 0 ? " at step " + std::to_string(step) : "") +
                " vs depth L (geometric mean over seeds)";
@@ -58,7 +68,8 @@ PlotAxes quantity_axes(const DepthQuantity& q, int step, const std::vector<PlotC
   axes.y_label = q.label;
   axes.log_x = axes.log_y = true;
   axes.x_ticks = TickRule::at_values;
-  axes.x_tick_values = distinct_x(curves);
+  axes.x_extent = depths;
+  axes.x_tick_values = curves.empty() ? depths : distinct_x(curves);
   axes.notes = {"slope: of log value vs log L (0: the same at every depth)"};
   if (!q.note.empty()) axes.notes.push_back(q.note);
   if (references) axes.references = {{0, "L^0"}, {0.5, "L^1/2"}, {-0.5, "L^-1/2"}, {1, "L^1"}};
@@ -79,7 +90,7 @@ void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
                     ImGui::CalcTextSize("reference slopes").x);
   ImGui::Checkbox("reference slopes##depth", &v.references);
   const std::vector<PlotCurve> curves = step < 0 ? std::vector<PlotCurve>{} : depth_quantity_curves(sources, q, step);
-  line_plot("##depth", quantity_axes(q, step, curves, v.references), curves, ImVec2(0, 0));
+  line_plot("##depth", quantity_axes(q, step, curves, v.references, swept_depths(sources)), curves, ImVec2(0, 0));
 }
 
 // The nets whose η* is ringed, "standard n=32 L=16, ...": named in a note, which wraps (a legend row does not).
@@ -91,14 +102,15 @@ std::string ringed_nets(const std::vector<PlotCurve>& curves) {
   return out;
 }
 
-PlotAxes eta_axes(const std::vector<PlotCurve>& curves) {
+PlotAxes eta_axes(const std::vector<PlotCurve>& curves, const std::vector<double>& depths) {
   PlotAxes axes;
   axes.title = "eta* vs depth L (the parabolas' vertices, right)";
   axes.x_label = "depth L (residual blocks)";
   axes.y_label = "eta*";
   axes.log_x = axes.log_y = true;
   axes.x_ticks = TickRule::at_values;
-  axes.x_tick_values = distinct_x(curves);
+  axes.x_extent = depths;
+  axes.x_tick_values = curves.empty() ? depths : distinct_x(curves);
   axes.notes = {"slope: of log2 eta* vs log2 L (0: eta* transfers across depth)"};
   const std::string edges = ringed_nets(curves);
   if (!edges.empty())
@@ -117,7 +129,7 @@ void eta_picture(const std::vector<DepthSource>& sources, const std::string& los
   // curves it comes from (a legend row per depth) on the right.
   const std::vector<PlotCurve> eta = eta_depth_curves(sources), losses = depth_lr_curves(sources);
   const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x;
-  line_plot("##eta depth", eta_axes(eta), eta, ImVec2(0.45f * width, 0));
+  line_plot("##eta depth", eta_axes(eta, swept_depths(sources)), eta, ImVec2(0.45f * width, 0));
   ImGui::SameLine();
   line_plot("##loss depth", lr_loss_axes(loss, "lr per depth", losses), losses, ImVec2(0.55f * width, 0));
 }

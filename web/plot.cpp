@@ -314,7 +314,9 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
   const std::vector<LegendRow> rows = curves.empty() ? std::vector<LegendRow>{} : legend_rows(curves, axes.notes);
   Layout l = layout(origin, size, rows);
 
-  const Range rx = data_range(curves, hidden, true, axes.log_x, axes.log_y);
+  Range rx = data_range(curves, hidden, true, axes.log_x, axes.log_y);
+  for (double x : axes.x_extent)
+    if (usable(x, axes.log_x)) rx.add(unit_of(x, axes.log_x));
   const Range ry = data_range(curves, hidden, false, axes.log_x, axes.log_y);
   const double y_margin = axes.log_y ? kMargin : std::max(kMargin, axes.y_margin);
   const Scale sy{axis_extent(ry.lo, ry.hi, axes.log_y ? axes.min_y_decades : 0, y_margin), l.b.y, l.a.y, axes.log_y};

@@ -22,6 +22,7 @@ struct PlotAxes {
   bool log_x = false, log_y = true;
   TickRule x_ticks = TickRule::automatic;
   std::vector<double> x_tick_values;  // TickRule::at_values
+  std::vector<double> x_extent;  // values the x axis spans with or without data: a sweep's widths before its first record
   double min_y_decades = 1;  // a log y axis spans at least this: a ±15% spread reads flat, not as a V
   std::vector<PlotReference> references;  // log-log only
   std::vector<std::string> notes;  // lines under the legend (how to read a marker, a flag)

@@ -47,7 +47,9 @@ std::vector<std::string> settings(const App& app) {
       if (!metric.empty()) out.push_back("metric=" + metric);
       if (app.log_x) out.push_back("logx=1");
       const std::string plotted = !metric.empty() ? metric : names.empty() ? "train_loss" : names[0];
-      if (app.log_y == linear_by_default(plotted)) out.push_back("logy=" + flag(app.log_y));
+      // log_y is the plot's choice for log_y_metric only: for another metric the plot has yet to set its axis.
+      if (app.log_y_metric == plotted && app.log_y == linear_by_default(plotted))
+        out.push_back("logy=" + flag(app.log_y));
       if (!app.show_limit) out.push_back("limit=0");
       break;
     }
@@ -103,7 +105,11 @@ bool take_setting(App& app, ViewTab tab, const std::string& key, const std::stri
     if (key == "metric") return !value.empty() && (app.asked_metric = value, true);
     if (!is_flag) return false;
     if (key == "logx") app.log_x = n;
-    if (key == "logy") app.log_y = n, app.log_y_metric = app.asked_metric;
+    if (key == "logy") {  // for the metric named before it, else the runs' first
+      const std::vector<std::string> names = metric_names(app);
+      app.log_y = n;
+      app.log_y_metric = !app.asked_metric.empty() ? app.asked_metric : names.empty() ? "train_loss" : names[0];
+    }
     if (key == "limit") app.show_limit = n;
     return true;
   }

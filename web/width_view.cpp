@@ -1,6 +1,7 @@
 #include "web/width_view.hpp"
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <cstdio>
 
@@ -130,14 +131,18 @@ float slopes_height(const std::vector<WidthSlopes>& rows) {
 
 // Log-log axes with a tick at each width drawn, and the exponents a coordinate check tells apart as reference lines
 // (after one step, μP: n^0 for every layer's change; SP: n^-1/2 for h1, n^+1/2 for h2).
-PlotAxes width_axes(const std::string& quantity, int step, const std::vector<PlotCurve>& curves, bool references) {
+PlotAxes width_axes(const std::string& quantity, int step, const std::vector<PlotCurve>& curves, bool references,
+                    const Runner& runner) {
   PlotAxes axes;
   axes.title = quantity + (step >= 0 ? " at step " + std::to_string(step) : "") + " vs width (geometric mean over seeds)";
   axes.x_label = "width n";
   axes.y_label = quantity;
   axes.log_x = axes.log_y = true;
   axes.x_ticks = TickRule::at_values;
-  axes.x_tick_values = distinct_x(curves);
+  std::set<double> widths;  // the sweep's, on the axis from the start
+  for (const auto& member : runner.members()) widths.insert(member->width());
+  axes.x_extent.assign(widths.begin(), widths.end());
+  axes.x_tick_values = curves.empty() ? axes.x_extent : distinct_x(curves);
   if (references) axes.references = {{0, "n^0"}, {0.5, "n^1/2"}, {-0.5, "n^-1/2"}, {1, "n^1"}};
   return axes;
 }
@@ -215,7 +220,7 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   ImGui::SameLine();
   ImGui::Checkbox("reference slopes", &v.references);
 
-  PlotAxes axes = width_axes(quantity, records ? v.picture.step : -1, v.picture.curves, v.references);
+  PlotAxes axes = width_axes(quantity, records ? v.picture.step : -1, v.picture.curves, v.references, runner);
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;
   const float tables_height = slopes.empty() ? 0 : slopes_height(slopes);
   line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - tables_height)));

@@ -46,8 +46,9 @@ async function shareSnippet(page, stem) {
   await page.selectOption('#embed-system', 'html');
   const text = await page.inputValue('#embed-snippet');
   const words = await page.textContent('#share-view');
+  const local = await page.isVisible('#share-local');
   await page.keyboard.press('Escape');
-  return { text, words };
+  return { text, words, local };
 }
 
 before(async () => {
@@ -90,6 +91,8 @@ test('the Share dialog writes a column-wide snippet on the current view, and say
   assert.match(text, /style="width: 100%; aspect-ratio: 3 \/ 2; border: 0"/);
   assert.match(words, /^A reader opens it on vs width: act_delta_rms against the width at record 1\.$/);
   assert.match(snippets['14-lr-transfer-toy-mup'].words, /vs learning rate/);
+  // The playground is served on 127.0.0.1 here: the dialog warns that nobody else can open such a link.
+  assert.ok(Object.values(snippets).every((s) => s.local), 'no warning about a 127.0.0.1 address');
 });
 
 // What an embed's frame shows: its view, and the titles of the plots and heatmaps of its last frame.
