@@ -117,6 +117,37 @@ __attribute__((target("avx512f"))) void panel8_rows_avx512(double* C, const doub
   for (int i0 = 0; i0 < m8; i0 += 8) tile_avx512<8>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
   for (int i = m8; i < m; i++) tile_avx512<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
 }
+
+// Panels of sixteen columns: two 8-lane registers per row, so a tile of eight rows keeps sixteen independent sums in
+// flight and each broadcast feeds two multiply-adds: more work per load, and more sums for the vector units to
+// interleave. Every lane is still one output element summed in the order above: the same bits.
+template <int ROWS, class Coef>
+__attribute__((target("avx512f"))) void tile16_avx512(double* C, const double* panel, int i0, int j0, int n, int p0,
+                                                      int kc, bool first, Coef coef) {
+  __m512d acc[ROWS][2];
+  for (int r = 0; r < ROWS; r++)
+    for (int h = 0; h < 2; h++)
+      acc[r][h] = first ? _mm512_setzero_pd() : _mm512_loadu_pd(C + long(i0 + r) * n + j0 + 8 * h);
+  for (int p = 0; p < kc; p++) {
+    const __m512d b0 = _mm512_loadu_pd(panel + 16 * p), b1 = _mm512_loadu_pd(panel + 16 * p + 8);
+    for (int r = 0; r < ROWS; r++) {
+      const __m512d a = _mm512_set1_pd(coef(i0 + r, p0 + p));
+      acc[r][0] = _mm512_add_pd(acc[r][0], _mm512_mul_pd(a, b0));
+      acc[r][1] = _mm512_add_pd(acc[r][1], _mm512_mul_pd(a, b1));
+    }
+  }
+  for (int r = 0; r < ROWS; r++)
+    for (int h = 0; h < 2; h++) _mm512_storeu_pd(C + long(i0 + r) * n + j0 + 8 * h, acc[r][h]);
+}
+
+// Rows [0, m) of one packed 16-column panel: eight at a time, then one at a time.
+template <class Coef>
+__attribute__((target("avx512f"))) void panel16_rows_avx512(double* C, const double* panel, int m, int j0, int n,
+                                                            int p0, int kc, Coef coef) {
+  const int m8 = m / 8 * 8;
+  for (int i0 = 0; i0 < m8; i0 += 8) tile16_avx512<8>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
+  for (int i = m8; i < m; i++) tile16_avx512<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
+}
 #endif
 
 // Rows [0, m) of one packed panel: on the AVX tile where the processor has it, else on the 2-lane tile four at a
@@ -149,7 +180,11 @@ void panels(double* C, const double* B, int m, int n, int k, int j_begin, int j_
       const int kc = k - p0 < KC ? k - p0 : KC;
       for (int p = 0; p < kc; p++)
         for (int j = 0; j < W; j++) panel[W * p + j] = B[long(p0 + p) * n + j0 + j];
-      if constexpr (W == 8) {
+      if constexpr (W == 16) {
+#if MUPLAY_AVX_TILES
+        panel16_rows_avx512(C, panel, m, j0, n, p0, kc, coef);
+#endif
+      } else if constexpr (W == 8) {
 #if MUPLAY_AVX_TILES
         panel8_rows_avx512(C, panel, m, j0, n, p0, kc, coef);
 #endif
@@ -161,12 +196,13 @@ void panels(double* C, const double* B, int m, int n, int k, int j_begin, int j_
 
 template <class Coef>
 void product(double* C, const double* B, int m, int n, int k, double alpha, Coef coef) {
-  // Column panels outside, row tiles inside: 8 columns a panel where the processor has AVX-512, then 4, then the
-  // last n mod 4 columns one element at a time.
+  // Column panels outside, row tiles inside: 16 columns a panel where the processor has AVX-512, then 8, then 4,
+  // then the last n mod 4 columns one element at a time.
   int j = 0;
 #if MUPLAY_AVX_TILES
   if (cpu_has_avx512()) {
-    panels<8>(C, B, m, n, k, 0, n / 8 * 8, coef);
+    panels<16>(C, B, m, n, k, 0, n / 16 * 16, coef);
+    panels<8>(C, B, m, n, k, n / 16 * 16, n / 8 * 8, coef);
     j = n / 8 * 8;
   }
 #endif
