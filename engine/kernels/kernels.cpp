@@ -91,62 +91,36 @@ __attribute__((target("avx"))) void panel_rows_avx(double* C, const double* pane
   for (int i = m8; i < m; i++) tile_avx<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
 }
 
-// Processors with AVX-512 take panels of eight columns on 8-lane vectors: one register holds a row's eight columns,
-// so each panel load and each broadcast feed twice the multiply-adds of the 4-lane tile. Every lane is still one
-// output element summed in the order above: the same bits again.
-template <int ROWS, class Coef>
+// Processors with AVX-512 take panels of 8·VECS columns on 8-lane vectors: VECS registers hold a row's columns, so
+// each broadcast feeds VECS multiply-adds. Panels of sixteen columns (VECS = 2) keep sixteen independent sums in
+// flight in a tile of eight rows (more work per load, more sums for the vector units to interleave); eight-column
+// panels take what is left. Every lane is still one output element summed in the order above: the same bits again.
+template <int ROWS, int VECS, class Coef>
 __attribute__((target("avx512f"))) void tile_avx512(double* C, const double* panel, int i0, int j0, int n, int p0,
                                                     int kc, bool first, Coef coef) {
-  __m512d acc[ROWS];
-  for (int r = 0; r < ROWS; r++) acc[r] = first ? _mm512_setzero_pd() : _mm512_loadu_pd(C + long(i0 + r) * n + j0);
-  for (int p = 0; p < kc; p++) {
-    const __m512d b = _mm512_loadu_pd(panel + 8 * p);
-    for (int r = 0; r < ROWS; r++) {
-      const __m512d a = _mm512_set1_pd(coef(i0 + r, p0 + p));
-      acc[r] = _mm512_add_pd(acc[r], _mm512_mul_pd(a, b));
-    }
-  }
-  for (int r = 0; r < ROWS; r++) _mm512_storeu_pd(C + long(i0 + r) * n + j0, acc[r]);
-}
-
-// Rows [0, m) of one packed 8-column panel: eight at a time, then one at a time.
-template <class Coef>
-__attribute__((target("avx512f"))) void panel8_rows_avx512(double* C, const double* panel, int m, int j0, int n,
-                                                           int p0, int kc, Coef coef) {
-  const int m8 = m / 8 * 8;
-  for (int i0 = 0; i0 < m8; i0 += 8) tile_avx512<8>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
-  for (int i = m8; i < m; i++) tile_avx512<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
-}
-
-// Panels of sixteen columns: two 8-lane registers per row, so a tile of eight rows keeps sixteen independent sums in
-// flight and each broadcast feeds two multiply-adds: more work per load, and more sums for the vector units to
-// interleave. Every lane is still one output element summed in the order above: the same bits.
-template <int ROWS, class Coef>
-__attribute__((target("avx512f"))) void tile16_avx512(double* C, const double* panel, int i0, int j0, int n, int p0,
-                                                      int kc, bool first, Coef coef) {
-  __m512d acc[ROWS][2];
+  __m512d acc[ROWS][VECS];
   for (int r = 0; r < ROWS; r++)
-    for (int h = 0; h < 2; h++)
-      acc[r][h] = first ? _mm512_setzero_pd() : _mm512_loadu_pd(C + long(i0 + r) * n + j0 + 8 * h);
+    for (int v = 0; v < VECS; v++)
+      acc[r][v] = first ? _mm512_setzero_pd() : _mm512_loadu_pd(C + long(i0 + r) * n + j0 + 8 * v);
   for (int p = 0; p < kc; p++) {
-    const __m512d b0 = _mm512_loadu_pd(panel + 16 * p), b1 = _mm512_loadu_pd(panel + 16 * p + 8);
+    __m512d b[VECS];
+    for (int v = 0; v < VECS; v++) b[v] = _mm512_loadu_pd(panel + 8 * VECS * p + 8 * v);
     for (int r = 0; r < ROWS; r++) {
       const __m512d a = _mm512_set1_pd(coef(i0 + r, p0 + p));
-      acc[r][0] = _mm512_add_pd(acc[r][0], _mm512_mul_pd(a, b0));
-      acc[r][1] = _mm512_add_pd(acc[r][1], _mm512_mul_pd(a, b1));
+      for (int v = 0; v < VECS; v++) acc[r][v] = _mm512_add_pd(acc[r][v], _mm512_mul_pd(a, b[v]));
     }
   }
   for (int r = 0; r < ROWS; r++)
-    for (int h = 0; h < 2; h++) _mm512_storeu_pd(C + long(i0 + r) * n + j0 + 8 * h, acc[r][h]);
+    for (int v = 0; v < VECS; v++) _mm512_storeu_pd(C + long(i0 + r) * n + j0 + 8 * v, acc[r][v]);
 }
 
-// Rows [0, m) of one packed 16-column panel: eight at a time, then one at a time.
-template <class Coef>
-__attribute__((target("avx512f"))) void panel16_rows_avx512(double* C, const double* panel, int m, int j0, int n,
-                                                            int p0, int kc, Coef coef) {
+// Rows [0, m) of one packed panel of 8·VECS columns: eight at a time, then one at a time.
+template <int VECS, class Coef>
+__attribute__((target("avx512f"))) void panel_rows_avx512(double* C, const double* panel, int m, int j0, int n,
+                                                          int p0, int kc, Coef coef) {
   const int m8 = m / 8 * 8;
-  for (int i0 = 0; i0 < m8; i0 += 8) tile16_avx512<8>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
-  for (int i = m8; i < m; i++) tile16_avx512<1>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
+  for (int i0 = 0; i0 < m8; i0 += 8) tile_avx512<8, VECS>(C, panel, i0, j0, n, p0, kc, p0 == 0, coef);
+  for (int i = m8; i < m; i++) tile_avx512<1, VECS>(C, panel, i, j0, n, p0, kc, p0 == 0, coef);
 }
 #endif
 
@@ -180,13 +154,9 @@ void panels(double* C, const double* B, int m, int n, int k, int j_begin, int j_
       const int kc = k - p0 < KC ? k - p0 : KC;
       for (int p = 0; p < kc; p++)
         for (int j = 0; j < W; j++) panel[W * p + j] = B[long(p0 + p) * n + j0 + j];
-      if constexpr (W == 16) {
+      if constexpr (W % 8 == 0) {
 #if MUPLAY_AVX_TILES
-        panel16_rows_avx512(C, panel, m, j0, n, p0, kc, coef);
-#endif
-      } else if constexpr (W == 8) {
-#if MUPLAY_AVX_TILES
-        panel8_rows_avx512(C, panel, m, j0, n, p0, kc, coef);
+        panel_rows_avx512<W / 8>(C, panel, m, j0, n, p0, kc, coef);
 #endif
       } else {
         panel_rows(C, panel, m, j0, n, p0, kc, coef);
