@@ -24,9 +24,9 @@ SoFar point_so_far(const Member& run, const std::string& series) {
   const std::vector<int>& steps = run.recorded_steps();
   if (!s || s->values.empty() || steps.size() < s->values.size()) return {};
   const double last = s->values.back();
-  if (run.status() == RunStatus::finished) return {std::isfinite(last) ? last : INFINITY, steps[s->values.size() - 1]};
-  if (run.status() != RunStatus::running || steps[s->values.size() - 1] == 0) return {};
-  return {std::isfinite(last) ? last : INFINITY, steps[s->values.size() - 1]};
+  const int step = steps[s->values.size() - 1];
+  const bool known = run.status() == RunStatus::finished || (run.status() == RunStatus::running && step > 0);
+  return known ? SoFar{std::isfinite(last) ? last : INFINITY, step} : SoFar{};
 }
 
 // The page's curves: a curve per net and its η* dot. While a net's runs train, its curve holds their records so far

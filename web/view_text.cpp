@@ -9,8 +9,7 @@ namespace {
 
 // The settings of each tab, in the order view_text writes them.
 const char* const kStepKeys[] = {"metric", "logx", "logy", "limit"};
-const char* const kWidthKeys[] = {"quantity", "record", "refs"};
-const char* const kDepthKeys[] = {"quantity", "record", "refs"};
+const char* const kSweepKeys[] = {"quantity", "record", "refs"};  // vs width, vs depth
 const char* const kMemberKeys[] = {"member"};
 const char* const kAnchorKeys[] = {"member", "set", "seq", "layer", "head"};
 
@@ -18,12 +17,18 @@ std::vector<std::string> keys_of(ViewTab tab) {
   auto list = [](const auto& keys) { return std::vector<std::string>(std::begin(keys), std::end(keys)); };
   switch (tab) {
     case ViewTab::step: return list(kStepKeys);
-    case ViewTab::width: return list(kWidthKeys);
-    case ViewTab::depth: return list(kDepthKeys);
+    case ViewTab::width:
+    case ViewTab::depth: return list(kSweepKeys);
     case ViewTab::phenomena: return list(kMemberKeys);
     case ViewTab::anchor: return list(kAnchorKeys);
     default: return {};
   }
+}
+
+// The runs' first series: the metric vs step shows unless another is chosen.
+std::string first_metric(const App& app) {
+  const std::vector<std::string> names = metric_names(app);
+  return names.empty() ? "train_loss" : names[0];
 }
 
 // The metric vs step plots, or "" for the default one (the runs' first series).
@@ -43,10 +48,9 @@ std::vector<std::string> settings(const App& app) {
   switch (app.tab) {
     case ViewTab::step: {
       const std::string metric = chosen_metric(app);
-      const std::vector<std::string> names = metric_names(app);
       if (!metric.empty()) out.push_back("metric=" + metric);
       if (app.log_x) out.push_back("logx=1");
-      const std::string plotted = !metric.empty() ? metric : names.empty() ? "train_loss" : names[0];
+      const std::string plotted = !metric.empty() ? metric : first_metric(app);
       // log_y is the plot's choice for log_y_metric only: for another metric the plot has yet to set its axis.
       if (app.log_y_metric == plotted && app.log_y == linear_by_default(plotted))
         out.push_back("logy=" + flag(app.log_y));
@@ -97,40 +101,69 @@ int count(const std::string& value) {
   return n <= 100000 ? n : -1;
 }
 
-// Takes one setting of `tab`; false when its value is not valid.
-bool take_setting(App& app, ViewTab tab, const std::string& key, const std::string& value) {
-  const int n = count(value);
-  const bool is_flag = value == "0" || value == "1";
-  if (tab == ViewTab::step) {
-    if (key == "metric") return !value.empty() && (app.asked_metric = value, true);
-    if (!is_flag) return false;
-    if (key == "logx") app.log_x = n;
-    if (key == "logy") {  // for the metric named before it, else the runs' first
-      const std::vector<std::string> names = metric_names(app);
-      app.log_y = n;
-      app.log_y_metric = !app.asked_metric.empty() ? app.asked_metric : names.empty() ? "train_loss" : names[0];
-    }
-    if (key == "limit") app.show_limit = n;
-    return true;
+// A 0/1 setting: -1 when `value` is neither.
+int flag_value(const std::string& value) { return value == "0" ? 0 : value == "1" ? 1 : -1; }
+
+bool take_step_setting(App& app, const std::string& key, const std::string& value) {
+  if (key == "metric") {
+    app.asked_metric = value;
+    return !value.empty();
   }
-  if (tab == ViewTab::width || tab == ViewTab::depth) {
-    if (key == "quantity" && value.empty()) return false;
-    if (key == "quantity" && tab == ViewTab::width) return app.width_view.family = value, true;
-    if (key == "quantity") return app.depth_view.eta = value == "eta", app.depth_view.quantity = app.depth_view.eta ? "" : value, true;
-    if (key == "record" && n < 0) return false;
-    if (key == "record") return (tab == ViewTab::width ? app.width_view.record : app.depth_view.record) = n, true;
-    if (!is_flag) return false;
-    (tab == ViewTab::width ? app.width_view.references : app.depth_view.references) = n;
-    return true;
+  const int on = flag_value(value);
+  if (on < 0) return false;
+  if (key == "logx") app.log_x = on;
+  if (key == "limit") app.show_limit = on;
+  if (key == "logy") {  // for the metric named before it, else the runs' first
+    app.log_y = on;
+    app.log_y_metric = !app.asked_metric.empty() ? app.asked_metric : first_metric(app);
   }
-  if (n < 0 || (key == "set" && n > 1)) return false;
-  if (tab == ViewTab::phenomena) app.phenomena_view.run = n;
-  if (key == "member") app.anchor_view.run = n, app.anchor_view.picked = true;
-  if (key == "set") app.anchor_view.set = n;
-  if (key == "seq") app.anchor_view.sequence = n;
-  if (key == "layer") app.anchor_view.layer = n;
-  if (key == "head") app.anchor_view.head = n;
   return true;
+}
+
+// vs width and vs depth: a quantity (for vs depth, "eta": η* against L), a record, the reference slopes.
+bool take_sweep_setting(App& app, ViewTab tab, const std::string& key, const std::string& value) {
+  const bool width = tab == ViewTab::width;
+  if (key == "quantity" && value.empty()) return false;
+  if (key == "quantity" && width) app.width_view.family = value;
+  if (key == "quantity" && !width) {
+    app.depth_view.eta = value == "eta";
+    app.depth_view.quantity = app.depth_view.eta ? "" : value;
+  }
+  if (key == "record") {
+    const int n = count(value);
+    if (n < 0) return false;
+    (width ? app.width_view.record : app.depth_view.record) = n;
+  }
+  if (key == "refs") {
+    const int on = flag_value(value);
+    if (on < 0) return false;
+    (width ? app.width_view.references : app.depth_view.references) = on;
+  }
+  return true;
+}
+
+// The per-run views: the member shown, and for the anchor view its sequence, layer and head.
+bool take_run_setting(App& app, ViewTab tab, const std::string& key, const std::string& value) {
+  const int n = count(value);
+  if (n < 0 || (key == "set" && n > 1)) return false;
+  if (tab == ViewTab::phenomena) {
+    app.phenomena_view.run = n;
+    return true;
+  }
+  AnchorView& v = app.anchor_view;
+  if (key == "member") v.run = n, v.picked = true;
+  if (key == "set") v.set = n;
+  if (key == "seq") v.sequence = n;
+  if (key == "layer") v.layer = n;
+  if (key == "head") v.head = n;
+  return true;
+}
+
+// Takes one setting of `tab` (a key keys_of lists); false when its value is not valid.
+bool take_setting(App& app, ViewTab tab, const std::string& key, const std::string& value) {
+  if (tab == ViewTab::step) return take_step_setting(app, key, value);
+  if (tab == ViewTab::width || tab == ViewTab::depth) return take_sweep_setting(app, tab, key, value);
+  return take_run_setting(app, tab, key, value);
 }
 
 // Every view's settings at their defaults: a view names only what differs, whatever was shown before.
