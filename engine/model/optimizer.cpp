@@ -29,6 +29,29 @@ std::vector<double>& Optimizer::second_moment() {
   return v_;
 }
 
+namespace {
+
+struct AdamStep {
+  double beta1, beta2, bias1, bias2, eps, lr, decay;
+};
+
+// One Adam (decoupled: AdamW) update of n parameters. A branch-free body over unaliased arrays, so that the compiler
+// vectorizes it: the three divisions and the square root, which bound this loop, then run two or more lanes at a
+// time. Each lane performs the same IEEE operations in the same order, so the bits do not change.
+template <bool kDecoupled>
+void adam_update(const AdamStep& a, double* __restrict w, const double* __restrict g, double* __restrict m,
+                 double* __restrict v, long n) {
+  for (long i = 0; i < n; i++) {
+    const double gi = kDecoupled ? g[i] : g[i] + a.decay * w[i];
+    m[i] = a.beta1 * m[i] + (1 - a.beta1) * gi;
+    v[i] = a.beta2 * v[i] + (1 - a.beta2) * gi * gi;
+    const double update = (m[i] / a.bias1) / (std::sqrt(v[i] / a.bias2) + a.eps);
+    w[i] -= a.lr * (kDecoupled ? update + a.decay * w[i] : update);
+  }
+}
+
+}  // namespace
+
 double lr_schedule_factor(const LrSchedule& s, long step) {
   if (step < s.warmup_steps) return double(step + 1) / s.warmup_steps;
   if (!s.cosine || s.total_steps <= s.warmup_steps) return 1;
@@ -69,15 +92,10 @@ void Optimizer::step(double* params, const double* grads, double lr_factor) {
     // Adam: bias-corrected moments. pow() of integers is replaced by exp(t log β) from detmath for determinism.
     const double bias1 = 1 - detmath::exp(double(t_) * detmath::log(c.beta1));
     const double bias2 = 1 - detmath::exp(double(t_) * detmath::log(c.beta2));
-    const bool decoupled = c.kind == OptimizerKind::adamw;
-    double* m = m_.data() + s.offset;
-    double* v = v_.data() + s.offset;
-    for (long i = 0; i < s.size; i++) {
-      const double gi = decoupled ? g[i] : g[i] + decay * w[i];
-      m[i] = c.beta1 * m[i] + (1 - c.beta1) * gi;
-      v[i] = c.beta2 * v[i] + (1 - c.beta2) * gi * gi;
-      const double update = (m[i] / bias1) / (std::sqrt(v[i] / bias2) + c.eps);
-      w[i] -= lr * (decoupled ? update + decay * w[i] : update);
-    }
+    const AdamStep a{c.beta1, c.beta2, bias1, bias2, c.eps, lr, decay};
+    if (c.kind == OptimizerKind::adamw)
+      adam_update<true>(a, w, g, m_.data() + s.offset, v_.data() + s.offset, s.size);
+    else
+      adam_update<false>(a, w, g, m_.data() + s.offset, v_.data() + s.offset, s.size);
   }
 }
