@@ -3,9 +3,12 @@
 // quote names the words of the description it checks, how the page arrives at the number (the same engine functions
 // its views call), and the precision the text gives it. A description edited without a new run, or a change of
 // the engine that moves a number a description quotes, fails here with both numbers.
-// The tests that check the same effects at full size are listed per preset in examples/presets.md.
+// The same run shows that the preset trains (tests/unit/preset_trains.hpp); a preset that quotes no number trains a
+// shortened copy for that check alone. The tests that check the same effects at full size are listed per preset in
+// examples/presets.md.
 #include "engine/spec/presets.hpp"
 #include "tests/unit/preset_quotes.hpp"
+#include "tests/unit/preset_trains.hpp"
 
 namespace {
 
@@ -287,17 +290,60 @@ TEST_P(PresetQuotesHold, AsShipped) {
   }
   expect_quotes(p.file, spec.spec.description, runner, p.quotes);
   expect_bounds(p.file, runner, p.bounds);
+  preset_trains::expect_trains(runner, spec.spec, p.file);
 }
 
-std::string test_name(const ::testing::TestParamInfo<PresetQuotes>& info) {
-  std::string name = "p" + info.param.file.substr(0, info.param.file.rfind(".json"));
+// "15-fashion-mnist-transfer-sp.json" → "p15_fashion_mnist_transfer_sp": a test name.
+std::string test_name(const std::string& file) {
+  std::string name = "p" + file.substr(0, file.rfind(".json"));
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return name;
 }
+std::string quotes_test_name(const ::testing::TestParamInfo<PresetQuotes>& info) { return test_name(info.param.file); }
 
 // The anchor presets first: ctest starts tests in this order (equal COST), so the longest runs do not end it alone.
-INSTANTIATE_TEST_SUITE_P(Anchor, PresetQuotesHold, ::testing::ValuesIn(anchor_quotes()), test_name);
-INSTANTIATE_TEST_SUITE_P(Mlp, PresetQuotesHold, ::testing::ValuesIn(mlp_quotes()), test_name);
+INSTANTIATE_TEST_SUITE_P(Anchor, PresetQuotesHold, ::testing::ValuesIn(anchor_quotes()), quotes_test_name);
+INSTANTIATE_TEST_SUITE_P(Mlp, PresetQuotesHold, ::testing::ValuesIn(mlp_quotes()), quotes_test_name);
+
+// The presets without quotes above.
+std::vector<PresetFile> unquoted_presets() {
+  std::vector<PresetFile> out;
+  for (const PresetFile& p : list_presets(MUPLAY_EXAMPLES_DIR, with_data())) {
+    const std::string file = p.path.substr(p.path.find_last_of('/') + 1);
+    auto quoted = [&](const PresetQuotes& q) { return q.file == file; };
+    if (std::none_of(mlp_quotes().begin(), mlp_quotes().end(), quoted) &&
+        std::none_of(anchor_quotes().begin(), anchor_quotes().end(), quoted))
+      out.push_back(p);
+  }
+  return out;
+}
+
+class PresetTrains : public ::testing::TestWithParam<PresetFile> {};
+
+TEST(PresetTrains, EveryPresetIsCheckedOnce) {
+  const size_t all = list_presets(MUPLAY_EXAMPLES_DIR, with_data()).size();
+  EXPECT_GE(all, 3u);
+  EXPECT_EQ(unquoted_presets().size() + mlp_quotes().size() + anchor_quotes().size(), all);
+}
+
+// A preset that quotes nothing: a shortened copy of it trains.
+TEST_P(PresetTrains, LossFalls) {
+  const PresetFile& p = GetParam();
+  ASSERT_TRUE(p.errors.empty()) << p.path << ": " << p.errors[0];
+  SpecResult r = parse_spec_text(p.text, with_data());
+  r.spec.schedule.steps = std::min(r.spec.schedule.steps, preset_trains::steps_to_fall(r.spec));
+  Runner runner(r.spec, MUPLAY_FASHION_MNIST_DIR);
+  while (runner.step()) {
+  }
+  preset_trains::expect_trains(runner, r.spec, p.path);
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, PresetTrains, ::testing::ValuesIn(unquoted_presets()),
+                         [](const ::testing::TestParamInfo<PresetFile>& info) {
+                           return test_name(info.param.path.substr(info.param.path.find_last_of('/') + 1));
+                         });
 
 }  // namespace
+
+void PrintTo(const PresetFile& p, std::ostream* os) { *os << p.path; }
