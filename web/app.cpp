@@ -61,10 +61,17 @@ int find_preset(const App& app, const std::string& stem) {
   return -1;
 }
 
+int preset_named(const App& app, const std::string& name) {
+  for (int i = 0; i < int(app.presets.size()); i++)
+    if (app.presets[size_t(i)].errors.empty() && app.presets[size_t(i)].name == name) return i;
+  return -1;
+}
+
 bool load_preset(App& app, int index) {
   if (index < 0 || index >= int(app.presets.size())) return false;
-  app.preset_index = index;
-  return load_spec_text(app, app.presets[size_t(index)].text).empty();
+  const bool loaded = load_spec_text(app, app.presets[size_t(index)].text).empty();
+  app.preset_index = index;  // this one, should two presets share a name
+  return loaded;
 }
 
 void spec_doc_changed(App& app) {
@@ -72,6 +79,7 @@ void spec_doc_changed(App& app) {
   app.spec_text = json::write(app.spec_doc, 2);
   app.spec_edited = true;
   app.spec_revision += 1;
+  if (app.spec_errors.empty() && !app.message.empty() && app.message == app.spec_problem) app.message.clear();
 }
 
 std::vector<std::string> load_spec_text(App& app, const std::string& text) {
@@ -88,11 +96,15 @@ std::vector<std::string> load_spec_text(App& app, const std::string& text) {
   app.spec_doc = std::move(migrated.doc);
   spec_doc_changed(app);
   if (!app.spec_errors.empty()) {
-    app.message = std::to_string(app.spec_errors.size()) + " problem(s) in the spec: " + app.spec_errors[0];
+    app.message = app.spec_problem =
+        std::to_string(app.spec_errors.size()) + " problem(s) in the spec: " + app.spec_errors[0];
     return app.spec_errors;
   }
   // A valid spec: show it in canonical form (every field, so every field is editable) and get it ready to run.
-  app.spec_doc = spec_to_json(parse_spec(app.spec_doc, app.spec_limits).spec);
+  const ExperimentSpec spec = parse_spec(app.spec_doc, app.spec_limits).spec;
+  app.spec_doc = spec_to_json(spec);
+  app.preset_index = preset_named(app, spec.name);  // the list marks the preset it came from, if any, in view
+  app.scroll_to_preset = app.preset_index >= 0;
   app.spec_text = json::write(app.spec_doc, 2);
   app.message.clear();
   reset(app);
@@ -219,7 +231,7 @@ std::string cannot_start_message(const std::vector<std::string>& errors) {
 bool reset(App& app) {
   SpecResult r = parse_spec(app.spec_doc, app.spec_limits);
   if (!r.ok()) {
-    app.message = cannot_start_message(r.errors);
+    app.message = app.spec_problem = cannot_start_message(r.errors);
     // The runs of the last valid spec stay on screen; they stop, so nothing reads as running the edited experiment.
     if (app.state == RunState::running) app.state = RunState::paused;
     return false;

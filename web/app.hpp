@@ -29,6 +29,11 @@
 enum class RunState { idle, running, paused, finished };
 const char* run_state_name(RunState s);
 
+// The UI's zoom (each mode's: ui_zoom below) stays within these, as a browser's does.
+constexpr double kMinZoom = 0.5, kMaxZoom = 4;
+// Presenting's zoom until the reader picks another: the 15-px font's tick labels are then 26 px high.
+constexpr float kPresentZoom = 1.75f;
+
 struct App {
   // The experiment being edited: a JSON document that may be invalid while the user types.
   json::Value spec_doc;
@@ -40,6 +45,7 @@ struct App {
   SpecLimits spec_limits;  // the page's time budget and data folder (web/page_limits.hpp), set before app_init
   std::vector<PresetFile> presets;  // listed under spec_limits
   int preset_index = -1;
+  bool scroll_to_preset = false;  // a spec came from a preset not picked in the list: the list scrolls to it
 
   // The experiment being trained, built from a valid spec, and its width-∞ curves (or why there are none).
   std::unique_ptr<Runner> runner;
@@ -80,6 +86,11 @@ struct App {
 
   View view;  // which panels are shown (all, or an embed's choice)
   double render_scale = 1;  // the canvas is drawn at devicePixelRatio × this (an embed's scale=, for a scaled slide)
+  // Presenting (the toolbar's Present, P, a link's present=1): the view alone, for the back of a lecture hall. Each
+  // mode has its zoom: the whole UI is drawn that many times larger (fonts, widgets, plot text, lines), as a
+  // browser's zoom would draw it (ImGui's coordinates are CSS pixels / ui_zoom(app): web/main.cpp).
+  bool presenting = false;
+  float page_zoom = 1, present_zoom = kPresentZoom;
   PanelShares shares;  // how they share the page (the splitters)
   WidthView width_view;  // the "vs width" tab
   DepthView depth_view;  // the "vs depth" tab
@@ -104,6 +115,7 @@ struct App {
   std::string gpu_why_none = "WebGPU has not started yet";
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
+  std::string spec_problem;  // the last message about a problem of the spec: an edit that mends the spec clears it
   double frame_count = 0;  // ImGui frames: the page's answers to input and to new training data
   double drawn_count = 0;  // the frames drawn on the canvas: those that differ from the one before (web/main.cpp)
   uint64_t drawn_fingerprint = 0;  // of the frame on the canvas (web/frame_fingerprint.hpp)
@@ -123,12 +135,17 @@ struct App {
 // main-loop callback takes no context we could thread it through cleanly, so one accessor it is.
 App& the_app();
 
+// The zoom of the mode the page is in.
+inline float ui_zoom(const App& app) { return app.presenting ? app.present_zoom : app.page_zoom; }
+
 // Reads the presets from `dir` and loads the default experiment: the first valid preset.
 void app_init(App& app, const std::string& presets_dir);
 void load_default(App& app);
 bool load_preset(App& app, int index);
 // The index of the preset whose file is named `stem` (+ ".json"), or -1.
 int find_preset(const App& app, const std::string& stem);
+// The index of the first valid preset whose spec is named `name`, or -1: the preset a link or file was made from.
+int preset_named(const App& app, const std::string& name);
 // Replaces the editor's spec with `text` (older spec versions are migrated). Returns the problems (empty if it is a
 // valid spec); on a JSON syntax error, or a spec from a newer build, the editor keeps its previous document, so
 // nothing the user made is lost.

@@ -7,6 +7,7 @@
 #include "imgui.h"
 #include "web/depth_curves.hpp"
 #include "web/drawn.hpp"
+#include "web/same_line.hpp"
 #include "web/lr_curves.hpp"
 #include "web/plot.hpp"
 
@@ -30,12 +31,6 @@ void quantity_combo(DepthView& v, const std::vector<DepthQuantity>& quantities, 
       if (ImGui::Selectable(q.label.c_str(), q.label == shown.label)) v.quantity = q.label;
     ImGui::EndCombo();
   }
-}
-
-// The next widget on this line when `width` pixels are left on it, else on the next (a narrow panel: never cut).
-void same_line_if_room(float width) {
-  ImGui::SameLine();
-  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
 // The record slider; returns the step shown (-1 when nothing is recorded yet).
@@ -86,8 +81,7 @@ void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
   quantity_combo(v, quantities, q);
   ImGui::SameLine();
   const int step = record_slider(v, depth_record_steps(sources));
-  same_line_if_room(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
-                    ImGui::CalcTextSize("reference slopes").x);
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "reference slopes"));
   ImGui::Checkbox("reference slopes##depth", &v.references);
   const std::vector<PlotCurve> curves = step < 0 ? std::vector<PlotCurve>{} : depth_quantity_curves(sources, q, step);
   line_plot("##depth", quantity_axes(q, step, curves, v.references, swept_depths(sources)), curves, ImVec2(0, 0));

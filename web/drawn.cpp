@@ -24,6 +24,7 @@ struct Recorder {
   std::unordered_map<ImGuiID, std::pair<std::string, bool>> labels;  // id -> (label, checked)
   std::unordered_map<ImGuiID, std::string> values;                    // id -> the value it shows
   int textures = 0;  // heat-map textures alive: noted after the frame is rendered, so kept across frames
+  float css_per_unit = 1;  // CSS pixels per ImGui unit (the UI's zoom): the trace is in CSS pixels
 };
 
 Recorder& recorder() {
@@ -160,10 +161,14 @@ void drawn_set_recording(bool on) { recorder().on = on; }
 bool drawn_recording() { return recorder().on; }
 DrawnFrame& drawn_now() { return recorder().now; }
 
-DrawnRect drawn_rect(ImVec2 min, ImVec2 max) { return {min.x, min.y, max.x, max.y}; }
+DrawnRect drawn_rect(ImVec2 min, ImVec2 max) {
+  const float k = recorder().css_per_unit;
+  return {min.x * k, min.y * k, max.x * k, max.y * k};
+}
 
-void drawn_begin_frame() {
+void drawn_begin_frame(float css_per_unit) {
   Recorder& r = recorder();
+  r.css_per_unit = css_per_unit;
   r.now = DrawnFrame{};
   r.added.clear();
   r.order.clear();
@@ -226,6 +231,11 @@ void drawn_item_value(const char* label, const std::string& value) {
   if (recorder().on) recorder().values[ImGui::GetID(label)] = value;
 }
 
+void drawn_item_checked() {
+  auto label = recorder().labels.find(ImGui::GetCurrentContext()->LastItemData.ID);
+  if (recorder().on && label != recorder().labels.end()) label->second.second = true;
+}
+
 void drawn_note_textures(int count) { recorder().textures = count; }
 
 json::Value drawn_last_json() {
@@ -261,7 +271,7 @@ json::Value drawn_last_json() {
     rects.push(o);
   }
   v.set("text_rects", rects);
-  v.set("font_size", json::Value::make_number(ImGui::GetFontSize()));
+  v.set("font_size", json::Value::make_number(ImGui::GetFontSize() * r.css_per_unit));  // in CSS pixels
   v.set("largest_draw_list", json::Value::make_number(r.last.largest_draw_list));
   v.set("index_bytes", json::Value::make_number(r.last.index_bytes));
   v.set("heatmap_textures", json::Value::make_number(r.textures));

@@ -89,8 +89,9 @@ struct DrawnFrame {
 // Recording: off until the test hook turns it on.
 void drawn_set_recording(bool on);
 bool drawn_recording();
-// Brackets one frame (web/main.cpp): begin before ImGui::NewFrame, end after ImGui::Render.
-void drawn_begin_frame();
+// Brackets one frame (web/main.cpp): begin before ImGui::NewFrame, end after ImGui::Render. The trace's rectangles
+// are in CSS pixels: ImGui's coordinates times css_per_unit (the UI's zoom).
+void drawn_begin_frame(float css_per_unit);
 void drawn_end_frame();
 // The frame being drawn, for the panels to add to (only while drawn_recording()).
 DrawnFrame& drawn_now();
@@ -102,6 +103,8 @@ void drawn_note_text(const std::string& text);
 // Names the value that the widget `label` of the current window shows (a slider's number, a combo's choice), which
 // ImGui's hooks do not report.
 void drawn_item_value(const char* label, const std::string& value);
+// Notes the last widget as checked: a selected Selectable, which ImGui 1.86's hooks do not report as such.
+void drawn_item_checked();
 // Draws `text` greyed and wrapped at the window's edge, as a view says what it needs to draw anything, and notes it
 // as "hint: " + text.
 void drawn_hint(const std::string& text);

@@ -40,11 +40,6 @@ export function startImports(m, ui) {
     render();
     (menu.hidden ? $('import') : $('imports-summary')).focus();
   }
-  menu.addEventListener('keydown', (e) => {
-    if (e.key !== 'Escape') return;
-    menu.open = false;
-    $('imports-summary').focus();
-  });
   render();
   // Cheap to poll (a few sets, redrawn only when their description changes): at once on an import or removal, and
   // every half second or so for the rest (a new experiment may draw other sets).

@@ -223,6 +223,24 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) 
 
 // Draws the canvas at devicePixelRatio × `scale` (1 to 4; an embed's scale=): sharp where a slide scales the frame up.
 EMSCRIPTEN_KEEPALIVE void muplay_set_scale(double scale) { the_app().render_scale = std::clamp(scale, 1.0, 4.0); }
+// Presenting (App::presenting) and each mode's zoom (kept between kMinZoom and kMaxZoom): web/page.js sets them from
+// the toolbar, the keys and what the browser remembers. muplay_zooms: {"presenting", "page", "present",
+// "present_default"}.
+EMSCRIPTEN_KEEPALIVE void muplay_set_presenting(int on) { the_app().presenting = on != 0; }
+EMSCRIPTEN_KEEPALIVE void muplay_set_zooms(double page, double present) {
+  App& app = the_app();
+  if (std::isfinite(page)) app.page_zoom = float(std::clamp(page, kMinZoom, kMaxZoom));
+  if (std::isfinite(present)) app.present_zoom = float(std::clamp(present, kMinZoom, kMaxZoom));
+}
+EMSCRIPTEN_KEEPALIVE const char* muplay_zooms() {
+  const App& app = the_app();
+  json::Value v = json::Value::make_object();
+  v.set("presenting", json::Value::make_bool(app.presenting));
+  v.set("page", json::Value::make_number(app.page_zoom));
+  v.set("present", json::Value::make_number(app.present_zoom));
+  v.set("present_default", json::Value::make_number(kPresentZoom));
+  return out(json::write(v));
+}
 
 // The view the page shows, as links carry it (web/view_text.hpp): "width;record=5", say; its count of changes; and a
 // switch to another ({"ok", "errors"}: the problems of a view text; what is right in it is still taken).

@@ -32,7 +32,8 @@ namespace {
 }
 
 struct CanvasSize {
-  double css_w, css_h;  // CSS pixels: ImGui's coordinate space
+  double css_w, css_h;  // CSS pixels
+  double w, h;          // ImGui's coordinate space: CSS pixels / ui_zoom (web/app.hpp): a zoom draws all larger
   int fb_w, fb_h;       // backing-store pixels: CSS size x devicePixelRatio, so text and lines stay sharp
 };
 
@@ -42,6 +43,8 @@ struct CanvasSize {
 CanvasSize fit_canvas() {
   CanvasSize s{};
   emscripten_get_element_css_size("#canvas", &s.css_w, &s.css_h);
+  s.w = s.css_w / ui_zoom(the_app());
+  s.h = s.css_h / ui_zoom(the_app());
   const double dpr = emscripten_get_device_pixel_ratio() * the_app().render_scale;
   s.fb_w = std::max(1, static_cast<int>(std::lround(s.css_w * dpr)));
   s.fb_h = std::max(1, static_cast<int>(std::lround(s.css_h * dpr)));
@@ -138,7 +141,7 @@ EM_BOOL wheel_callback(int, const EmscriptenWheelEvent* e, void*) {
 // what the user sees, at the screen's resolution. Read right after drawing, before the browser may clear the buffer.
 void capture_plot(App& app, const CanvasSize& s) {
   app.plot_capture_requested = false;
-  const double sx = s.fb_w / s.css_w, sy = s.fb_h / s.css_h;
+  const double sx = s.fb_w / s.w, sy = s.fb_h / s.h;
   const int x0 = std::max(0, int(std::floor(app.plot_min.x * sx))), x1 = std::min(s.fb_w, int(std::ceil(app.plot_max.x * sx)));
   const int y0 = std::max(0, int(std::floor(app.plot_min.y * sy))), y1 = std::min(s.fb_h, int(std::ceil(app.plot_max.y * sy)));
   const int w = std::max(0, x1 - x0), h = std::max(0, y1 - y0);
@@ -162,11 +165,12 @@ void show_rates(App& app, double now_ms) {
   app.drawn_count_when_shown = app.drawn_count;
 }
 
-// The font's rasterisation follows the device pixels per CSS pixel (a screen's DPR, times an embed's scale=), so
-// text stays sharp; rebuilt only when that ratio, rounded to 1, 2 or 3, changes (moving to another screen, a zoom).
+// The font's rasterisation follows the device pixels per ImGui unit (a screen's DPR, times an embed's scale=, times
+// the UI's zoom), so text stays sharp; rebuilt only when that ratio, rounded to 1 … 4, changes (moving to another
+// screen, a zoom).
 void follow_pixel_ratio(const CanvasSize& s) {
   static int font_ratio = 1;  // load_page_font(1) ran in main()
-  const int ratio = std::clamp(int(std::lround(s.css_w > 0 ? s.fb_w / s.css_w : 1)), 1, 3);
+  const int ratio = std::clamp(int(std::lround(s.w > 0 ? s.fb_w / s.w : 1)), 1, 4);
   if (ratio == font_ratio) return;
   if (!load_page_font(ratio)) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
   ImGui_ImplOpenGL3_DestroyFontsTexture();
@@ -183,9 +187,9 @@ void frame() {
   // The GLFW backend reports its fixed window size and mouse positions in backing-store pixels; restate both in
   // CSS pixels with the framebuffer scale, the way ImGui expects a high-DPI display.
   ImGuiIO& io = ImGui::GetIO();
-  if (s.css_w > 0 && s.css_h > 0) {
-    const float sx = static_cast<float>(s.fb_w / s.css_w), sy = static_cast<float>(s.fb_h / s.css_h);
-    io.DisplaySize = ImVec2(static_cast<float>(s.css_w), static_cast<float>(s.css_h));
+  if (s.w > 0 && s.h > 0) {
+    const float sx = static_cast<float>(s.fb_w / s.w), sy = static_cast<float>(s.fb_h / s.h);
+    io.DisplaySize = ImVec2(static_cast<float>(s.w), static_cast<float>(s.h));
     io.DisplayFramebufferScale = ImVec2(sx, sy);
     if (ImGui::IsMousePosValid(&io.MousePos)) io.MousePos = ImVec2(io.MousePos.x / sx, io.MousePos.y / sy);
   }
@@ -201,7 +205,7 @@ void frame() {
   advance(app, std::clamp(rest_ms, 10.0, 50.0), emscripten_get_now);
   const double trained_ms = emscripten_get_now();
 
-  drawn_begin_frame();
+  drawn_begin_frame(ui_zoom(app));
   ImGui::NewFrame();
   release_deferred_keys(glfwGetCurrentContext());
   draw_ui(app);
@@ -217,7 +221,7 @@ void frame() {
     glClearColor(background.x, background.y, background.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (app.plot_capture_requested && s.css_w > 0 && s.css_h > 0) capture_plot(app, s);
+    if (app.plot_capture_requested && s.w > 0 && s.h > 0) capture_plot(app, s);
     app.drawn_fingerprint = fingerprint;
     app.drawn_count += 1;
   }

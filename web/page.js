@@ -13,9 +13,12 @@ import { startEmbedApi } from './embed_api.js';
 import { startFiles } from './files.js';
 import { startGuestKeys } from './guest_keys.js';
 import { startImports } from './imports.js';
+import { startMenus } from './menus.js';
+import { startPresenting } from './present.js';
 import { startSavedRuns } from './saved_runs.js';
 import { startShare } from './share.js';
 import { describeStorageError, openStorage } from './storage.js';
+import { startTouch } from './touch.js';
 import { startTrainer } from './trainer_client.js';
 import { openGpu } from './webgpu_backend.js';
 
@@ -31,6 +34,7 @@ function pageOptions(search) {
     preset: p.get('preset'),
     view: p.get('view') ?? (p.get('metric') !== null ? `step;metric=${p.get('metric')}` : null),
     origin: p.get('origin'),
+    present: p.get('present') === '1',
   };
 }
 
@@ -186,6 +190,7 @@ async function main() {
   const trainerStarted = startTrainer(m, () => lookAtState());
   const gpuStarted = startGpu(m);
   if (options.scale > 1) m.muplay_set_scale(options.scale);  // NaN and values below 1 keep the screen's resolution
+  startPresenting(m, options);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
@@ -202,6 +207,8 @@ async function main() {
 
   wireToolbar(m);
   const share = startShare(m, ui);
+  startMenus();
+  startTouch($('canvas'));
   startFiles(m, ui);
   startImports(m, ui);
   // The address bar's links for the draft: the current one, and the one it showed before the spec's own link last
@@ -235,6 +242,15 @@ async function main() {
     onProgress: () => api?.progressed(),
   });
   keepGoingUnseen(m, lookAtState);
+  startOffline();
+}
+
+// Offline use (web/service_worker.js): registered once the page runs, so that the first visit loads as fast as
+// before. Without service workers (an old browser, a page opened as a file) the page needs the network each time.
+function startOffline() {
+  if (!('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol)) return;
+  navigator.serviceWorker.register('./service_worker.js')
+    .catch((e) => console.warn(`Offline use is off: ${e.message}`));
 }
 
 main().catch((e) => makeUi().notice(`The page's controls failed to start: ${e.message}`));

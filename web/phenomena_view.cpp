@@ -589,8 +589,10 @@ void cosine_panel(PhenomenaView& v, const Member& run, float width) {
   heatmap_image("##cosine", d.data(), n, n, cosine_colour, a, b, text);
 }
 
+// Each run's sharpness, and its threshold 2/η as a thin dashed line in the run's colour, drawn under it: at the edge
+// of stability the sharpness rides on its own threshold, where a solid line of the same colour would hide it.
 void sharpness_panel(const Runner& runner) {
-  std::vector<PlotCurve> curves;
+  std::vector<PlotCurve> thresholds, curves;
   int i = 0;
   const int count = int(runner.members().size());
   for (const auto& r : runner.members()) {
@@ -599,11 +601,16 @@ void sharpness_panel(const Runner& runner) {
     const ImU32 color = curve_color(i++, count);
     std::vector<double> steps(r->recorded_steps().begin(), r->recorded_steps().begin() + long(s->values.size()));
     curves.push_back(solid_curve("sharpness " + r->label(), steps, s->values, color, r->status() == RunStatus::diverged));
-    if (!steps.empty() && r->coords().lr > 0)
-      curves.push_back(solid_curve("2/eta", {steps.front(), steps.back()}, {2 / r->coords().lr, 2 / r->coords().lr}, color));
+    if (steps.empty() || r->coords().lr <= 0) continue;
+    const double limit = 2 / r->coords().lr;
+    PlotCurve line = solid_curve("2/eta, " + r->label(), {steps.front(), steps.back()}, {limit, limit}, color);
+    line.dashed = true;
+    line.thin = true;
+    thresholds.push_back(std::move(line));
   }
+  curves.insert(curves.begin(), thresholds.begin(), thresholds.end());
   PlotAxes axes;
-  axes.title = "sharpness (top Hessian eigenvalue) vs step; flat lines: 2/eta";
+  axes.title = "sharpness (top Hessian eigenvalue) vs step; dashed: 2/eta";
   axes.x_label = "step";
   axes.y_label = "lambda_max";
   axes.log_y = false;

@@ -270,12 +270,22 @@ void draw_references(ImDrawList* dl, const PlotAxes& axes, Range rx, Range ry, c
   }
 }
 
-// Tooltip with each shown curve's value at the recorded x nearest the mouse, a row per curve naming it and the axes'
-// quantities ("n=64 lr=0.5 seed=0: step = 40, train_loss = 0.0073").
+// More rows would cover the plot they describe (a sweep has dozens of curves).
+constexpr size_t kHoverRows = 8;
+
+// Tooltip with the shown curves' values at the recorded x nearest the mouse: a row for each of the kHoverRows curves
+// nearest the pointer there, top to bottom, naming the curve and the axes' quantities ("n=64 lr=0.5 seed=0: step =
+// 40, train_loss = 0.0073"), then how many more curves pass there.
 void hover_readout(const PlotAxes& axes, const std::vector<PlotCurve>& curves, const std::vector<bool>& hidden,
-                   const Scale& sx, DrawnPlot* drawn) {
-  const double mouse = sx.e.lo + double((ImGui::GetIO().MousePos.x - sx.p0) / (sx.p1 - sx.p0)) * (sx.e.hi - sx.e.lo);
-  ImGui::BeginTooltip();
+                   const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
+  const ImVec2 pointer = ImGui::GetIO().MousePos;
+  const double mouse = sx.e.lo + double((pointer.x - sx.p0) / (sx.p1 - sx.p0)) * (sx.e.hi - sx.e.lo);
+  struct Row {
+    float y;  // the value's pixel row
+    std::string text;
+    ImU32 color;
+  };
+  std::vector<Row> rows;
   for (size_t k = 0; k < curves.size(); k++) {
     const PlotCurve& c = curves[k];
     size_t best = 0;
@@ -289,8 +299,24 @@ void hover_readout(const PlotAxes& axes, const std::vector<PlotCurve>& curves, c
     char row[320];
     std::snprintf(row, sizeof row, "%s: %s = %g, %s = %.4g", readout_name(c).c_str(), axes.x_label.c_str(), c.x[best],
                   axes.y_label.c_str(), c.y[best]);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.color), "%s", row);
-    if (drawn) drawn->hover.push_back(row);
+    const float y = usable(c.y[best], sy.log) ? sy.pixel(c.y[best]) : INFINITY;
+    rows.push_back({y, row, c.color});
+  }
+  const size_t shown = std::min(rows.size(), kHoverRows);
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    return std::fabs(a.y - pointer.y) < std::fabs(b.y - pointer.y);
+  });
+  std::stable_sort(rows.begin(), rows.begin() + long(shown), [](const Row& a, const Row& b) { return a.y < b.y; });
+  ImGui::BeginTooltip();
+  for (size_t i = 0; i < shown; i++) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(rows[i].color), "%s", rows[i].text.c_str());
+    if (drawn) drawn->hover.push_back(rows[i].text);
+  }
+  if (rows.size() > shown) {
+    const std::string more = "+" + std::to_string(rows.size() - shown) +
+                             " more curves here: point nearer one, or hide rows in the legend";
+    ImGui::TextDisabled("%s", more.c_str());
+    if (drawn) drawn->hover.push_back(more);
   }
   ImGui::EndTooltip();
 }
@@ -359,7 +385,7 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
   for (size_t k = 0; k < curves.size(); k++)
     if (!hidden[k]) draw_curve(dl, curves[k], sx, sy, drawn);
   dl->PopClipRect();
-  if (hovered) hover_readout(axes, curves, hidden, sx, drawn);
+  if (hovered) hover_readout(axes, curves, hidden, sx, sy, drawn);
 }
 
 }  // namespace

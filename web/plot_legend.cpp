@@ -1,7 +1,6 @@
 #include "web/plot_legend.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "imgui_internal.h"
 
@@ -105,6 +104,37 @@ void disabled_wrapped(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+// Where each of `columns` columns starts in `rows` (after the leading notes, which run across the whole legend), then
+// rows.size(). Each column is filled top to bottom, as a list is read; a column never ends on a heading: the heading
+// moves to the top of the next, above its rows.
+std::vector<size_t> column_starts(const std::vector<LegendRow>& rows, int columns) {
+  size_t first = 0;
+  while (first < rows.size() && rows[first].kind == LegendRow::note) first++;
+  const size_t per = (rows.size() - first + size_t(columns) - 1) / size_t(std::max(1, columns));
+  std::vector<size_t> starts{first};
+  for (int c = 1; c < columns; c++) {
+    size_t start = std::min(rows.size(), first + size_t(c) * per);
+    if (start > starts.back() + 1 && rows[start - 1].kind == LegendRow::heading) start--;
+    starts.push_back(std::max(start, starts.back()));
+  }
+  starts.push_back(rows.size());
+  return starts;
+}
+
+// The lines the legend takes: the leading notes, then its longest column.
+size_t legend_lines(const std::vector<LegendRow>& rows, int columns) {
+  const std::vector<size_t> starts = column_starts(rows, columns);
+  size_t longest = 0;
+  for (size_t c = 0; c + 1 < starts.size(); c++) longest = std::max(longest, starts[c + 1] - starts[c]);
+  return starts.front() + longest;
+}
+
+void draw_row(const std::vector<LegendRow>& rows, const LegendRow& row, const LegendState& state) {
+  if (row.kind == LegendRow::heading) ImGui::TextUnformatted(row.text.c_str());
+  else if (row.kind == LegendRow::note) disabled_wrapped(row.text);
+  else curve_row(rows, row, state);
+}
+
 void note_drawn(const std::vector<LegendRow>& rows, const LegendState& state, ImVec2 min, ImVec2 max,
                 DrawnPlot* drawn) {
   if (!drawn) return;
@@ -159,8 +189,7 @@ float legend_width(const std::vector<LegendRow>& rows) {
 
 float legend_height(const std::vector<LegendRow>& rows, int columns) {
   const float row = ImGui::GetTextLineHeightWithSpacing();
-  const float lines = std::ceil(float(rows.size()) / float(std::max(1, columns)));
-  return lines * row + 2 * ImGui::GetStyle().WindowPadding.y;
+  return float(legend_lines(rows, std::max(1, columns))) * row + 2 * ImGui::GetStyle().WindowPadding.y;
 }
 
 void draw_legend(const char* plot_id, const std::vector<LegendRow>& rows, const LegendState& state, ImVec2 min,
@@ -171,13 +200,17 @@ void draw_legend(const char* plot_id, const std::vector<LegendRow>& rows, const 
   const std::string id = std::string(plot_id) + "##legend";
   const bool open = ImGui::BeginChild(id.c_str(), ImVec2(max.x - min.x, max.y - min.y));
   ImGui::PopStyleColor();
-  if (open && ImGui::BeginTable("##rows", std::max(1, columns))) {
-    for (const LegendRow& row : rows) {
-      ImGui::TableNextColumn();
-      if (row.kind == LegendRow::heading) ImGui::TextUnformatted(row.text.c_str());
-      else if (row.kind == LegendRow::note) disabled_wrapped(row.text);
-      else curve_row(rows, row, state);
-    }
+  columns = std::max(1, columns);
+  const std::vector<size_t> starts = column_starts(rows, columns);
+  if (open)
+    for (size_t i = 0; i < starts.front(); i++) disabled_wrapped(rows[i].text);
+  if (open && ImGui::BeginTable("##rows", columns)) {
+    for (size_t line = 0; line + starts.front() < legend_lines(rows, columns); line++)
+      for (int c = 0; c < columns; c++) {
+        ImGui::TableNextColumn();
+        const size_t i = starts[size_t(c)] + line;
+        if (i < starts[size_t(c) + 1]) draw_row(rows, rows[i], state);
+      }
     ImGui::EndTable();
   }
   ImGui::EndChild();

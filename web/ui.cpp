@@ -42,8 +42,15 @@ void presets_panel(App& app) {
   for (int i = 0; i < int(app.presets.size()); i++) {
     const PresetFile& p = app.presets[size_t(i)];
     const std::string label = (p.name.empty() ? p.path : p.name) + (p.errors.empty() ? "" : "  [invalid]");
-    if (ImGui::Selectable(label.c_str(), i == app.preset_index)) load_preset(app, i);
+    if (ImGui::Selectable(label.c_str(), i == app.preset_index)) {
+      load_preset(app, i);
+      app.scroll_to_preset = false;  // picked here: it is in view, and the list stays under the pointer
+    }
     if (ImGui::IsItemHovered() && !p.description.empty()) wrapped_tooltip(p.description);
+    if (i != app.preset_index) continue;
+    drawn_item_checked();
+    if (app.scroll_to_preset) ImGui::SetScrollHereY(0.5f);
+    app.scroll_to_preset = false;
   }
 }
 
@@ -130,17 +137,21 @@ void controls(App& app) {
     ImGui::SameLine();
     ImGui::TextUnformatted(app.run_when_data_arrives ? "loading data... (runs once it has arrived)" : "loading data...");
   }
-  if (app.view.backend) backend_controls(app);
+  if (app.view.backend && !app.presenting) backend_controls(app);  // not for the back of the room
 }
 
-// Space run/pause, S step, R reset: whichever panels are shown (the page's help lists them), unless a text field
-// has the keyboard. GLFW's codes for letters are their ASCII capitals.
+// Space run/pause, S step, R reset, and on the full page P present (Esc stops): whichever panels are shown (the
+// page's help lists them), unless a text field has the keyboard. GLFW's codes for letters are their ASCII capitals.
 void shortcuts(App& app) {
   if (!ImGui::GetIO().WantTextInput)
     for (int key : app.pressed_keys) {
       if (key == ' ') app.state == RunState::running ? pause(app) : run(app);
       if (key == 'S') step_once(app);
       if (key == 'R') reset(app);
+      if (app.view.embed) continue;  // an embed gives P and Esc back to its host (a slide deck's "previous")
+      const bool command = ImGui::GetIO().KeyCtrl || ImGui::GetIO().KeySuper;  // Ctrl+P prints
+      if (key == 'P' && !command) app.presenting = !app.presenting;
+      if (key == ImGui::GetKeyIndex(ImGuiKey_Escape)) app.presenting = false;
     }
   app.pressed_keys.clear();
 }
@@ -425,9 +436,19 @@ void left_column(App& app, ImVec2 size) {
   ImGui::EndChild();
 }
 
+// Presenting: the experiment's name over the view, larger than the rest, as a slide's title.
+void presentation_title(const App& app) {
+  const json::Value* name = app.spec_doc.is_object() ? app.spec_doc.find("name") : nullptr;
+  if (!name || !name->is_string() || name->string.empty()) return;
+  ImGui::SetWindowFontScale(1.35f);
+  drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), name->string, "title: " + name->string);
+  ImGui::SetWindowFontScale(1);
+}
+
 void right_column(App& app, float height) {
   const View& v = app.view;
-  ImGui::BeginChild("right", ImVec2(0, height), !v.embed);
+  ImGui::BeginChild("right", ImVec2(0, height), !v.embed && !app.presenting);
+  if (app.presenting && !v.embed) presentation_title(app);  // an embed's host page has its own title
   if (v.controls) controls(app);
   if (v.embed) {  // an embed shows just the panels it asked for: its view, without the tab bar
     settle_asked_tab(app);
@@ -473,8 +494,10 @@ void draw_ui(App& app) {
                    ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBackground);
   if (v.embed) ImGui::PopStyleVar();
   app.plot_min = app.plot_max = ImVec2(0, 0);  // no plot unless plot_panel draws one this frame
-  const float height = ImGui::GetContentRegionAvail().y - (v.status ? status_bar_height(app) : 0);
-  const bool left = v.presets || v.editor, right = v.controls || v.plot || v.runs;
+  // Presenting folds the list and the editor away, and the status bar unless it has a problem to tell.
+  const bool status = v.status && (!app.presenting || !app.message.empty());
+  const float height = ImGui::GetContentRegionAvail().y - (status ? status_bar_height(app) : 0);
+  const bool left = !app.presenting && (v.presets || v.editor), right = v.controls || v.plot || v.runs;
   if (left && right) {
     // The columns share the width at the splitter between them; each keeps room for its widgets.
     const float total = ImGui::GetContentRegionAvail().x - splitter_thickness();
@@ -489,6 +512,6 @@ void draw_ui(App& app) {
   if (right) right_column(app, height);
   shortcuts(app);
   follow_view(app);
-  if (v.status) status_bar(app);
+  if (status) status_bar(app);
   ImGui::End();
 }

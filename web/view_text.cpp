@@ -198,12 +198,10 @@ std::string joined(const std::vector<std::string>& words) {
 // the same name, if any.
 std::string opening_view(const App& app, const ExperimentSpec& spec) {
   if (!spec.view.empty()) return spec.view;
-  for (const PresetFile& p : app.presets)
-    if (p.errors.empty() && p.name == spec.name) {
-      const SpecResult preset = parse_spec_text(p.text, app.spec_limits);
-      if (preset.ok()) return preset.spec.view;
-    }
-  return "";
+  const int index = preset_named(app, spec.name);
+  if (index < 0) return "";
+  const SpecResult preset = parse_spec_text(app.presets[size_t(index)].text, app.spec_limits);
+  return preset.ok() ? preset.spec.view : "";
 }
 
 }  // namespace

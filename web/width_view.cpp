@@ -7,6 +7,7 @@
 
 #include "imgui.h"
 #include "web/drawn.hpp"
+#include "web/same_line.hpp"
 #include "web/loglog_curve.hpp"
 #include "web/overlay.hpp"
 #include "web/plot.hpp"
@@ -212,12 +213,12 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
     v.curves_record = record;
     v.curves_imports = imports_revision;
   }
-  ImGui::SameLine();
+  same_line_if_room(labelled_width(200, "record"));
   ImGui::SetNextItemWidth(200);
   char step_label[32];
   std::snprintf(step_label, sizeof step_label, "step %d", v.picture.step);
   if (ImGui::SliderInt("record", &record, 0, std::max(0, records - 1), step_label)) v.record = record;
-  ImGui::SameLine();
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "reference slopes"));
   ImGui::Checkbox("reference slopes", &v.references);
 
   PlotAxes axes = width_axes(quantity, records ? v.picture.step : -1, v.picture.curves, v.references, runner);

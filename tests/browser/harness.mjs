@@ -25,7 +25,7 @@ export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 // (scripts/serve --isolated), so the page loads its threaded build.
 // Returns { page, context, errors, url (the served site's), close }.
 export async function openPlayground({ waitReady = true, beforeLoad, viewport = { width: 1280, height: 800 }, suffix = '',
-                                       url, deviceScaleFactor = 1, args = [], isolated = false } = {}) {
+                                       url, deviceScaleFactor = 1, args = [], isolated = false, hasTouch = false } = {}) {
   const server = await startServer({ root: SITE, port: 0, isolated });
   const profile = mkdtempSync(path.join(tmpdir(), 'muplay-chromium-'));
   let context;
@@ -41,6 +41,7 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
       args: [...CHROMIUM_ARGS, ...args],
       viewport,
       deviceScaleFactor,
+      hasTouch,  // a touch screen: page.touchscreen, and CDP's Input.dispatchTouchEvent for swipes
       acceptDownloads: true,
     });
     // Waits that name no timeout get two minutes: a loaded machine (or a VM losing CPU to steal) is several

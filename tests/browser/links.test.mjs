@@ -280,14 +280,14 @@ test('keyboard: Tab reaches the toolbar, Space on its Run button runs once, the 
   assert.equal(await page.textContent('#run'), 'Pause');
   await page.keyboard.press('Space');
   await page.waitForFunction(() => window.muplay.muplay_state() === 'paused');
-  for (const name of ['Step', 'Reset', 'Copy link', 'Share & embed…', 'Export', 'Import…', 'Saved…', 'Help']) {
+  for (const name of ['Step', 'Reset', 'Copy link', 'Share & embed…', 'Export', 'Import…', 'Saved…', 'Present', 'Help']) {
     await page.keyboard.press('Tab');
     assert.equal((await page.evaluate(() => document.activeElement.textContent)).trim(), name);
   }
   await page.keyboard.press('Enter');
   assert.equal(await page.isVisible('#help-dialog'), true);
   const help = await page.textContent('#help-dialog');
-  for (const words of [/Space\s*Run \/ pause/, /S\s*One step/, /R\s*Reset/]) assert.match(help, words);
+  for (const words of [/Space\s*Run \/ pause/, /S\s*One step/, /R\s*Reset/, /P\s*Present/]) assert.match(help, words);
   await screenshot(page, 'help');
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('#help-dialog'), false);

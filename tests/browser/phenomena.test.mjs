@@ -142,13 +142,16 @@ test('edge of stability: sharpness against 2/eta', T, async () => {
   const d = await showPhenomena('edge-of-stability');
   const plot = d.plots.find((p) => p.id === '##sharpness');
   assert.ok(plot, 'no sharpness plot');
-  // A sharpness curve per run through its records, then its 2/eta line across the same steps.
+  // Each run's 2/eta line across its records' steps, drawn first (under the curves: at the edge of stability the
+  // sharpness rides on it), then a sharpness curve per run through its records.
   assert.equal(plot.curves.length, 2 * r.runs.length);
+  const n = r.runs.length;
   for (const [i, run] of r.runs.entries()) {
-    const [sharpness, limit] = plot.curves.slice(2 * i, 2 * i + 2);
+    const [limit, sharpness] = [plot.curves[i], plot.curves[n + i]];
     const series = run.series.sharpness;
     assert.deepEqual([sharpness.points, sharpness.last_y], [series.length, series.at(-1)], sharpness.name);
-    assert.deepEqual([limit.name, limit.points, limit.last_x, limit.last_y], ['2/eta', 2, 300, 2 / run.lr]);
+    assert.deepEqual([limit.points, limit.last_x, limit.last_y], [2, 300, 2 / run.lr], limit.name);
+    assert.equal(limit.name, sharpness.name.replace(/^sharpness /, '2/eta, '));
   }
   assert.deepEqual(pg.errors, []);
 });

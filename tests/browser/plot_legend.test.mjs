@@ -2,7 +2,8 @@
 // "Legends cover the plot"): it sits beside the plot or under it, never over the data frame; it lists each width and
 // each learning rate once, every row in view; a click on a row hides its runs, a second click shows them, and
 // Ctrl+click shows a row's runs alone; the trace (web/drawn.hpp) says which rows are hidden, and the hover read-out
-// leaves hidden runs out. All through real mouse and keyboard input. Screenshots: build/screenshots/plot-legend-*.png.
+// leaves hidden runs out and names at most the 8 curves nearest the pointer (so it does not cover the plot). All
+// through real mouse and keyboard input. Screenshots: build/screenshots/plot-legend-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot, waitFrames } from './harness.mjs';
@@ -31,6 +32,22 @@ const overlap = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[
 function panelOf(d, plot) {
   const own = d.windows.find((w) => w.name.includes(`/${plot.id}_`));
   return d.windows.find((w) => own.name.startsWith(`${w.name}/`) && !w.name.includes('/##'));
+}
+// The legend's rows read down its first column, then down the next (a legend under a narrow plot has several): the
+// curve rows, in the legend's order, never step back to a column to the left, and go down within a column. Returns
+// how many columns the rows fill.
+function assertReadsDownColumns(d, plot) {
+  const items = d.items.filter((i) => i.window.includes(`${plot.id}##legend`) && i.visible);
+  const order = plot.legend.map((text) => items.find((i) => i.label === text)).filter(Boolean);
+  const columns = [...new Set(order.map((i) => Math.round(i.rect[0])))].sort((a, b) => a - b);
+  for (let k = 1; k < order.length; k++) {
+    const [a, b] = [order[k - 1].rect, order[k].rect];
+    const sameColumn = Math.round(a[0]) === Math.round(b[0]);
+    assert.ok(sameColumn ? b[1] > a[1] : b[0] > a[0], `${plot.title}: "${order[k].label}" comes before `
+      + `"${order[k - 1].label}" in reading order (${a} then ${b})`);
+  }
+  if (order.length) assert.equal(Math.round(order[0].rect[0]), columns[0], `${plot.title}: the first row is not left`);
+  return columns.length;
 }
 const middle = (plot) => ({ x: (plot.frame[0] + plot.frame[2]) / 2, y: (plot.frame[1] + plot.frame[3]) / 2 });
 
@@ -67,8 +84,10 @@ test('a click hides a width and a second shows it; ctrl+click solos an lr', T, a
   await click(pg.page, row('n=64'));
   let plot = await stepPlot();
   assert.deepEqual(plot.legend_hidden, ['n=64']);
+  // The read-out names the 8 curves nearest the pointer and counts the rest: 24 shown, the 4 of n=64 left out.
   let rows = await hover(pg.page, middle(plot).x, middle(plot).y);
-  assert.equal(rows.length, 24, JSON.stringify(rows));
+  assert.equal(rows.length, 9, JSON.stringify(rows));
+  assert.match(rows.at(-1), /^\+16 more curves here/);
   assert.ok(rows.every((r) => !r.startsWith('n=64 ')), JSON.stringify(rows));
   await screenshot(pg.page, 'plot-legend-hidden-1024');
 
@@ -81,8 +100,9 @@ test('a click hides a width and a second shows it; ctrl+click solos an lr', T, a
   assert.equal(plot.legend_solo, 'lr=0.5');
   assert.deepEqual(plot.legend_hidden, ['lr=0.0625']);
   rows = await hover(pg.page, middle(plot).x, middle(plot).y);
-  assert.equal(rows.length, 14, JSON.stringify(rows));
-  assert.ok(rows.every((r) => / lr=0\.5 /.test(r)), JSON.stringify(rows));
+  assert.equal(rows.length, 9, JSON.stringify(rows));
+  assert.match(rows.at(-1), /^\+6 more curves here/);
+  assert.ok(rows.slice(0, -1).every((r) => / lr=0\.5 /.test(r)), JSON.stringify(rows));
 
   await ctrlClick('lr=0.5');
   plot = await stepPlot();
@@ -96,6 +116,7 @@ test('vs width and vs learning rate at 1024 x 768: the legend beside or under th
     const [plot] = await plots(pg.page, title);
     assert.ok(plot.legend.length > 0, `${tab}: no legend`);
     assert.ok(!overlap(plot.legend_rect, plot.frame), `${tab}: legend ${plot.legend_rect} over ${plot.frame}`);
+    console.log(`${tab}: legend in ${assertReadsDownColumns(await drawn(pg.page), plot)} column(s)`);
     await screenshot(pg.page, shot);
   }
   // This sweep records no act_rms, which max LR's verdict reads: the tab says so instead of failing.
@@ -118,6 +139,7 @@ test('max LR at 1024 x 768: two plots side by side with their legends, the panel
     assert.ok(plot.legend.length > 0, `${plot.title}: no legend`);
     assert.ok(!overlap(plot.legend_rect, plot.frame), `${plot.title}: legend ${plot.legend_rect} over ${plot.frame}`);
     assert.equal(panelOf(d, plot).scroll_max_y, 0, `${plot.title}: its panel scrolls`);
+    console.log(`${plot.title}: legend in ${assertReadsDownColumns(d, plot)} column(s)`);
   }
   await screenshot(pg.page, 'plot-legend-max-lr-1024');
   assert.deepEqual(pg.errors, []);
