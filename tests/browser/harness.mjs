@@ -25,7 +25,8 @@ export const WEBGPU_ARGS = ['--enable-unsafe-webgpu'];
 // (scripts/serve --isolated), so the page loads its threaded build.
 // Returns { page, context, errors, url (the served site's), close }.
 export async function openPlayground({ waitReady = true, beforeLoad, viewport = { width: 1280, height: 800 }, suffix = '',
-                                       url, deviceScaleFactor = 1, args = [], isolated = false, hasTouch = false } = {}) {
+                                       url, deviceScaleFactor = 1, args = [], isolated = false, hasTouch = false,
+                                       serviceWorkers = 'block' } = {}) {
   const server = await startServer({ root: SITE, port: 0, isolated });
   const profile = mkdtempSync(path.join(tmpdir(), 'muplay-chromium-'));
   let context;
@@ -42,6 +43,9 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
       viewport,
       deviceScaleFactor,
       hasTouch,  // a touch screen: page.touchscreen, and CDP's Input.dispatchTouchEvent for swipes
+      // The offline worker (web/service_worker.js) only where a test asks for it (tests/browser/offline.test.mjs):
+      // requests it answers pass by page.route, and each page would fetch the whole site into its cache.
+      serviceWorkers,
       acceptDownloads: true,
     });
     // Waits that name no timeout get two minutes: a loaded machine (or a VM losing CPU to steal) is several

@@ -10,7 +10,7 @@ const T = { timeout: 300_000 };
 let server, pg;
 before(async () => {
   server = await startServer({ root: SITE, port: 0 });
-  pg = await openPlayground({ url: server.url });
+  pg = await openPlayground({ url: server.url, serviceWorkers: 'allow' });
 }, T);
 after(async () => {
   await pg?.close();
