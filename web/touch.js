@@ -7,7 +7,8 @@
 // - a swipe: the wheel, turned under the finger, so that the preset list, the fields, the description or a legend
 //   scrolls (in an embed, a swipe the panels cannot use scrolls the host page, as the wheel does there);
 // - a finger held still for HOLD_MS, then moved: a mouse drag (a slider, a splitter).
-// Two fingers are left to the browser (pinch zoom).
+// Two fingers are left to the browser (pinch zoom). When the finger lifts, the pointer leaves the canvas a few frames
+// later: no hover highlight or tooltip stays behind where nobody points.
 const HOLD_MS = 350;
 const HOVER_FRAMES = 3;
 const SLOP_PX = 8;  // a finger that moves less than this is still tapping
@@ -81,13 +82,12 @@ export function startTouch(canvas) {
     clearTimeout(finger.timer);
     if (e.cancelable) e.preventDefault();  // no emulated mouse events after it: they would click a second time
     if (finger.mode === 'drag') mouse('mouseup', t.clientX, t.clientY);
-    if (finger.mode === 'tap' && e.type === 'touchend') {
-      const { x0, y0, hovered } = finger;
-      hovered.then(() => {
-        mouse('mousedown', x0, y0, 1);
-        mouse('mouseup', x0, y0);
-      });
-    }
+    const { x0, y0, hovered, mode } = finger;
+    const pressed = mode === 'tap' && e.type === 'touchend' ? hovered.then(() => {
+      mouse('mousedown', x0, y0, 1);
+      mouse('mouseup', x0, y0);
+    }) : Promise.resolve();
+    pressed.then(() => frames(HOVER_FRAMES)).then(() => { if (!finger) mouse('mousemove', -1e4, -1e4); });
     finger = null;
   };
   window.addEventListener('touchend', end, { capture: true, passive: false });

@@ -1,7 +1,8 @@
 // A student's tablet: the page on a 1024×1366 touch screen, driven with touch only (taps, and swipes through CDP's
 // Input.dispatchTouchEvent, a finger's start, moves and end). A tap acts on the first touch: it picks a preset, opens
 // a view's tab and presses Run (Space). A swipe scrolls what is under the finger: the preset list down to its last
-// preset (which a tap then loads and runs), and the fields. Checked through the frame trace (web/drawn.hpp).
+// preset (which a tap then loads and runs), and the fields; a lifted finger leaves no tooltip behind. Checked
+// through the frame trace (web/drawn.hpp).
 // Screenshots: build/screenshots/touch-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -71,6 +72,9 @@ test('a swipe scrolls the preset list to its last preset, which a tap loads and 
     assert.ok(list.scroll_y > 0, `the list did not scroll: ${JSON.stringify(list)}`);
     const item = await visibleItem(last.name, 'presets');
     assert.ok(item, `${last.name} never came into view`);
+    // The lifted finger leaves no hover behind: no description tooltip over the panels.
+    const tooltips = (await drawn(pg.page)).windows.filter((w) => w.name.startsWith('##Tooltip'));
+    assert.deepEqual(tooltips.map((w) => w.name), []);
     await screenshot(pg.page, 'touch-list-scrolled');
     await tap(centre(item.rect).x, centre(item.rect).y);
     assert.equal(JSON.parse(await call('muplay_get_spec')).name, last.name);
