@@ -204,8 +204,9 @@ void draw_legend(const char* plot_id, const std::vector<LegendRow>& rows, const 
   const std::vector<size_t> starts = column_starts(rows, columns);
   if (open)
     for (size_t i = 0; i < starts.front(); i++) disabled_wrapped(rows[i].text);
+  const size_t lines = legend_lines(rows, columns) - starts.front();
   if (open && ImGui::BeginTable("##rows", columns)) {
-    for (size_t line = 0; line + starts.front() < legend_lines(rows, columns); line++)
+    for (size_t line = 0; line < lines; line++)
       for (int c = 0; c < columns; c++) {
         ImGui::TableNextColumn();
         const size_t i = starts[size_t(c)] + line;

@@ -28,7 +28,7 @@ export function startPresenting(m, { embed, present }) {
 
   let fullScreenAsked = false;
   $('present').addEventListener('click', () => {
-    const on = !zooms().presenting;
+    const on = m.muplay_presenting() !== 1;
     m.muplay_set_presenting(on ? 1 : 0);
     if (on && document.documentElement.requestFullscreen) {
       fullScreenAsked = true;
@@ -57,7 +57,7 @@ export function startPresenting(m, { embed, present }) {
   // The toolbar follows the app (P and Esc switch there): Present pressed, the other controls folded away.
   let shown = null;
   const follow = () => {
-    const on = zooms().presenting;
+    const on = m.muplay_presenting() === 1;
     if (on !== shown) {
       shown = on;
       document.documentElement.classList.toggle('presenting', on);
