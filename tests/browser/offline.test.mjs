@@ -1,7 +1,11 @@
 // Offline use (web/service_worker.js), as a lecture hall meets it: a student opens the page once; then the network
 // is gone (the server stops), and the page still loads, trains a preset to its end and opens a share link, and the
-// lecture notes, visited once, open with their embeds. Screenshots: build/screenshots/offline-*.png.
+// lecture notes, visited once, open with their embeds. A new version of the site is shown from the second load after
+// it is served. Screenshots: build/screenshots/offline-*.png.
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/static-server.mjs';
 import { SITE, openPlayground, runPreset, screenshot, waitForPlayground } from './harness.mjs';
@@ -50,3 +54,38 @@ test('after one visit the page loads, trains and opens a share link with the ser
   await screenshot(page, 'offline-lecture-notes');
   assert.deepEqual(pg.errors.filter((e) => !/net::ERR_CONNECTION_REFUSED/.test(e)), []);
 });
+
+test('a new version of the site is shown from the second load after it is served (the README says: reload twice)',
+  T, async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'muplay-site-'));
+    cpSync(SITE, root, { recursive: true });
+    const site = await startServer({ root, port: 0 });
+    const visit = await openPlayground({ url: site.url, serviceWorkers: 'allow' });
+    try {
+      const { page } = visit;
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      const title = await page.title();
+      // A new version: another title in index.html, and a worker whose file list hash differs.
+      const edit = (file, from, to) => writeFileSync(path.join(root, file),
+                                                    readFileSync(path.join(root, file), 'utf8').replace(from, to));
+      edit('index.html', `<title>${title}</title>`, `<title>${title} (new)</title>`);
+      edit('service_worker.js', /"version":"([0-9a-f]+)"/, '"version":"$1-new"');
+      await page.reload();
+      await waitForPlayground(page);
+      assert.equal(await page.title(), title, 'the first load after the change comes from the cache');
+      // The browser found the new worker on that load; once it has taken over, the next load is the new version.
+      const updated = async () => page.evaluate(async () => {
+        const names = await caches.keys();
+        return names.some((k) => k.endsWith('-new')) && !names.some((k) => /^muplay-[0-9a-f]+$/.test(k));
+      });
+      for (let i = 0; i < 120 && !(await updated()); i++) await new Promise((r) => setTimeout(r, 500));
+      assert.equal(await updated(), true, 'the new worker did not take over');
+      await page.reload();
+      await waitForPlayground(page);
+      assert.equal(await page.title(), `${title} (new)`);
+    } finally {
+      await visit.close();
+      await site.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
