@@ -1,6 +1,7 @@
 #include "engine/kernels/gemm_f32.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "engine/kernels/avx.hpp"
@@ -68,11 +69,15 @@ namespace {
 int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 // A strided view of a row-major buffer: element (i, j) is at data[i·rs + j·cs]. Transposes are free.
+// at() reads an element as the products do (gemm_f32.hpp): float32, or a zero of its sign below kGemmF32FlushBelow.
 template <class T>
 struct View {
   const T* data;
   long rs, cs;
-  float at(int i, int j) const { return float(data[i * rs + j * cs]); }
+  float at(int i, int j) const {
+    const T x = data[i * rs + j * cs];
+    return std::fabs(x) < T(kGemmF32FlushBelow) ? std::copysign(0.0f, float(x)) : float(x);
+  }
 };
 
 // A[i0.., p0..] (mc×kc) into MR-row panels, each stored p-major (MR floats per p), rows past m zero.

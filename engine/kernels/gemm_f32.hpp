@@ -8,12 +8,22 @@
 // Determinism: every output element is one float32 sum in the fixed order p = 0, 1, ..., k-1, starting from 0,
 // with a separate multiply and add (no FMA; -ffp-contract=off). The k-blocking reloads the partial sums from memory
 // rather than restarting them, so the blocking constants do not change a single bit: the result equals the plain
-// scalar loop `s = 0; for p: s = s + float(a_ip) * float(b_pj); C_ij = alpha * double(s)`, natively and in wasm.
+// scalar loop `s = 0; for p: s = s + f(a_ip) * f(b_pj); C_ij = alpha * double(s)`, natively and in wasm, where
+// f(x) = float(x), or a zero of x's sign when |x| < 2^-63.
+//
+// Why f flushes: a product of two operands of at least 2^-63 is at least 2^-126, float32's smallest normal, so no
+// multiply yields a subnormal. A subnormal result takes x86 a microcode assist, many times a multiply's cost, and
+// wasm has no flush-to-zero mode to avoid it; a sharp attention softmax or a saturated activation fills whole rows
+// of a backward pass with such products. A flushed operand changes a sum by less than 2^-63 times its partner,
+// far below what Adam (whose epsilon dominates gradients that small) or SGD would act on.
 #pragma once
 #include <array>
 #include <vector>
 
 #include "engine/base/enum_names.hpp"
+
+// Operands smaller than this in magnitude enter the float32 products as zeros (see above).
+inline constexpr double kGemmF32FlushBelow = 0x1p-63;
 
 // How the dense products of a model are computed. float64 (the default) is the reference; float32 is faster.
 enum class Precision { float64, float32 };

@@ -14,13 +14,16 @@
 
 namespace {
 
+// An operand as the contract reads it: float32, or a zero of its sign below 2^-63.
+float operand(double x) { return std::fabs(x) < 0x1p-63 ? std::copysign(0.0f, float(x)) : float(x); }
+
 // The contract of gemm_f32.hpp written as the plainest loop: one float sum per element in p order from 0.
 // volatile keeps the compiler from fusing or reordering (the build has -ffp-contract=off anyway).
 double reference_f32(const double* A, long ars, long acs, const double* B, long brs, long bcs, int i, int j, int k,
                      double alpha) {
   volatile float s = 0.0f;
   for (int p = 0; p < k; p++) {
-    const volatile float prod = float(A[i * ars + p * acs]) * float(B[p * brs + j * bcs]);
+    const volatile float prod = operand(A[i * ars + p * acs]) * operand(B[p * brs + j * bcs]);
     s = s + prod;
   }
   return alpha * double(s);
@@ -71,6 +74,25 @@ void check_layout(Layout layout) {
 TEST(GemmF32, NnMatchesFloatLoopAndDouble) { check_layout(Layout::nn); }
 TEST(GemmF32, TnMatchesFloatLoopAndDouble) { check_layout(Layout::tn); }
 TEST(GemmF32, NtMatchesFloatLoopAndDouble) { check_layout(Layout::nt); }
+
+// Operands below 2^-63 are read as zeros, so no product is subnormal; those at 2^-63 and above are kept.
+TEST(GemmF32, OperandsBelowTwoToTheMinus63AreZeros) {
+  GemmF32Workspace ws;
+  const double tiny = 0x1p-64, kept = 0x1p-63;
+  const double A[2] = {tiny, kept}, B[2] = {1.0, kept};  // 1×2 times 2×1
+  double C = -1;
+  matmul_nn_f32(&C, A, B, 1, 1, 2, 1.0, ws);
+  EXPECT_EQ(C, 0x1p-126);  // the tiny term is gone; 2^-63 · 2^-63 is float32's smallest normal, kept exactly
+  const double tiny_only[1] = {-tiny}, one[1] = {1.0};
+  matmul_nn_f32(&C, tiny_only, one, 1, 1, 1, 1.0, ws);
+  EXPECT_EQ(C, 0.0);
+  const std::vector<double> A2 = random_matrix(6 * 5, 5);
+  std::vector<double> scaled(A2);
+  for (double& x : scaled) x *= 0x1p-70;  // every operand below the threshold
+  std::vector<double> out(6 * 6, -1.0);
+  matmul_nt_f32(out.data(), scaled.data(), A2.data(), 6, 6, 5, 1.0, ws);
+  for (double x : out) EXPECT_EQ(x, 0.0);
+}
 
 TEST(GemmF32, SgemmOnFloats) {
   GemmF32Workspace ws;
