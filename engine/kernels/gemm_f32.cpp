@@ -69,16 +69,18 @@ namespace {
 int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 // A strided view of a row-major buffer: element (i, j) is at data[i·rs + j·cs]. Transposes are free.
-// at() reads an element as the products do (gemm_f32.hpp): float32, or a zero of its sign below kGemmF32FlushBelow.
 template <class T>
 struct View {
   const T* data;
   long rs, cs;
-  float at(int i, int j) const {
-    const T x = data[i * rs + j * cs];
-    return std::fabs(x) < T(kGemmF32FlushBelow) ? std::copysign(0.0f, float(x)) : float(x);
-  }
+  float at(int i, int j) const { return float(data[i * rs + j * cs]); }
 };
+
+// Packed operands below kGemmF32FlushBelow in magnitude become zeros (gemm_f32.hpp says why). A pass of its own over
+// the packed panel, which is contiguous, so that it vectorizes: inside the packers' strided loops it cost more.
+void flush_small(float* panel, long count) {
+  for (long i = 0; i < count; i++) panel[i] = std::fabs(panel[i]) < kGemmF32FlushBelow ? 0.0f : panel[i];
+}
 
 // A[i0.., p0..] (mc×kc) into MR-row panels, each stored p-major (MR floats per p), rows past m zero.
 template <class T>
@@ -194,9 +196,11 @@ void gemm_into(float* Cf, long ldc, View<T> A, View<T> B, int m, int n, int k, G
     for (int j0 = 0; j0 < n; j0 += NC) {
       const int nc = std::min(NC, n - j0);
       pack_b(pb, B, p0, kc, j0, nc);
+      flush_small(pb, long(round_up(nc, NR)) * kc);
       for (int i0 = 0; i0 < m; i0 += MC) {
         const int mc = std::min(MC, m - i0);
         pack_a(pa, A, i0, mc, p0, kc);
+        flush_small(pa, long(round_up(mc, MR)) * kc);
         block_product(kc, mc, nc, pa, pb, Cf + i0 * ldc + j0, ldc, p0 == 0);
       }
     }

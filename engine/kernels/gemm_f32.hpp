@@ -9,7 +9,7 @@
 // with a separate multiply and add (no FMA; -ffp-contract=off). The k-blocking reloads the partial sums from memory
 // rather than restarting them, so the blocking constants do not change a single bit: the result equals the plain
 // scalar loop `s = 0; for p: s = s + f(a_ip) * f(b_pj); C_ij = alpha * double(s)`, natively and in wasm, where
-// f(x) = float(x), or a zero of x's sign when |x| < 2^-63.
+// f(x) = float(x), or 0 when |float(x)| < 2^-63.
 //
 // Why f flushes: a product of two operands of at least 2^-63 is at least 2^-126, float32's smallest normal, so no
 // multiply yields a subnormal. A subnormal result takes x86 a microcode assist, many times a multiply's cost, and
@@ -22,8 +22,8 @@
 
 #include "engine/base/enum_names.hpp"
 
-// Operands smaller than this in magnitude enter the float32 products as zeros (see above).
-inline constexpr double kGemmF32FlushBelow = 0x1p-63;
+// Operands smaller than this in magnitude, once rounded to float32, enter the products as zeros (see above).
+inline constexpr float kGemmF32FlushBelow = 0x1p-63f;
 
 // How the dense products of a model are computed. float64 (the default) is the reference; float32 is faster.
 enum class Precision { float64, float32 };

@@ -14,8 +14,8 @@
 
 namespace {
 
-// An operand as the contract reads it: float32, or a zero of its sign below 2^-63.
-float operand(double x) { return std::fabs(x) < 0x1p-63 ? std::copysign(0.0f, float(x)) : float(x); }
+// An operand as the contract reads it: float32, or zero where that is below 2^-63 in magnitude.
+float operand(double x) { return std::fabs(float(x)) < 0x1p-63f ? 0.0f : float(x); }
 
 // The contract of gemm_f32.hpp written as the plainest loop: one float sum per element in p order from 0.
 // volatile keeps the compiler from fusing or reordering (the build has -ffp-contract=off anyway).
@@ -83,7 +83,7 @@ TEST(GemmF32, OperandsBelowTwoToTheMinus63AreZeros) {
   double C = -1;
   matmul_nn_f32(&C, A, B, 1, 1, 2, 1.0, ws);
   EXPECT_EQ(C, 0x1p-126);  // the tiny term is gone; 2^-63 · 2^-63 is float32's smallest normal, kept exactly
-  const double tiny_only[1] = {-tiny}, one[1] = {1.0};
+  const double tiny_only[1] = {-tiny}, one[1] = {1.0};  // alone in its sum
   matmul_nn_f32(&C, tiny_only, one, 1, 1, 1, 1.0, ws);
   EXPECT_EQ(C, 0.0);
   const std::vector<double> A2 = random_matrix(6 * 5, 5);
