@@ -90,6 +90,9 @@ struct App {
   // mode has its zoom: the whole UI is drawn that many times larger (fonts, widgets, plot text, lines), as a
   // browser's zoom would draw it (ImGui's coordinates are CSS pixels / ui_zoom(app): web/main.cpp).
   bool presenting = false;
+  // A narrow screen (a phone, set by web/narrow.js): the list and the editor fold away, as when presenting; the
+  // toolbar's preset menu picks presets instead.
+  bool narrow = false;
   float page_zoom = 1, present_zoom = kPresentZoom;
   PanelShares shares;  // how they share the page (the splitters)
   WidthView width_view;  // the "vs width" tab

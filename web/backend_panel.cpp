@@ -33,11 +33,13 @@ void backend_controls(App& app) {
     ImGui::SetTooltip("auto: the CPU (WebGPU's speed on a real GPU is not measured yet). WebGPU: use it, even on a "
                       "software adapter.");
   ImGui::SameLine();
+  ImGui::PushTextWrapPos(0);  // a narrow panel wraps the adapter's name instead of cutting it
   if (app.gpu)
     ImGui::TextDisabled("adapter: %s%s%s", app.gpu->name().c_str(), app.gpu->is_fallback() ? " (software fallback)" : "",
                         app.gpu->lost() ? " (lost)" : "");
   else
     ImGui::TextDisabled("no WebGPU: %s", app.gpu_why_none.c_str());
+  ImGui::PopTextWrapPos();
   const std::string note = app.runner ? app.runner->backend_note() : "";
   if (!note.empty()) {
     ImGui::PushTextWrapPos(0);

@@ -228,6 +228,7 @@ EMSCRIPTEN_KEEPALIVE void muplay_set_scale(double scale) { the_app().render_scal
 // "present_default"}.
 EMSCRIPTEN_KEEPALIVE void muplay_set_presenting(int on) { the_app().presenting = on != 0; }
 EMSCRIPTEN_KEEPALIVE int muplay_presenting() { return the_app().presenting ? 1 : 0; }  // polled every frame: no JSON
+EMSCRIPTEN_KEEPALIVE void muplay_set_narrow(int on) { the_app().narrow = on != 0; }  // App::narrow
 EMSCRIPTEN_KEEPALIVE void muplay_set_zooms(double page, double present) {
   App& app = the_app();
   if (std::isfinite(page)) app.page_zoom = float(std::clamp(page, kMinZoom, kMaxZoom));

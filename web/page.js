@@ -14,6 +14,7 @@ import { startFiles } from './files.js';
 import { startGuestKeys } from './guest_keys.js';
 import { startImports } from './imports.js';
 import { startMenus } from './menus.js';
+import { startNarrow } from './narrow.js';
 import { startPresenting } from './present.js';
 import { startSavedRuns } from './saved_runs.js';
 import { startShare } from './share.js';
@@ -191,6 +192,7 @@ async function main() {
   const gpuStarted = startGpu(m);
   if (options.scale > 1) m.muplay_set_scale(options.scale);  // NaN and values below 1 keep the screen's resolution
   startPresenting(m, options);
+  startNarrow(m, options);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.

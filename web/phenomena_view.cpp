@@ -337,6 +337,12 @@ std::vector<std::string> point_rows(const Runner& runner, const PhasePointFit& f
   return rows;
 }
 
+// S_w's colour: red below 0, blue above, saturated at ±0.5. The ramp rises as √|S_w|, so that S_w = ±0.1 is already
+// plainly coloured (a linear ramp drew +0.11 near-white) while 0 stays white.
+ImU32 slope_colour(double slope) {
+  return diverging_color(std::copysign(std::sqrt(std::min(1.0, std::fabs(slope) / 0.5)), slope), 1.0);
+}
+
 // Diagonal hatching clipped to a disc: the mark of a point with unconverged runs.
 void hatch_disc(ImDrawList* dl, ImVec2 c, float radius, ImU32 colour) {
   for (float o = -radius * 0.9f; o <= radius * 0.9f; o += 4) {  // lines x − y = o·√2 across the disc
@@ -347,10 +353,10 @@ void hatch_disc(ImDrawList* dl, ImVec2 c, float radius, ImU32 colour) {
 }
 
 // One point of the map: coloured by the converged widths' S_w (grey without one), hatched with "k/N unconverged"
-// under it when some runs did not converge. Returns the texts drawn beside it.
-std::string draw_point(ImDrawList* dl, ImVec2 c, const PhasePointFit& f, bool chosen) {
+// under it (kept inside the frame [left, right]) when some runs did not converge. Returns the texts drawn beside it.
+std::string draw_point(ImDrawList* dl, ImVec2 c, const PhasePointFit& f, bool chosen, float left, float right) {
   const bool known = std::isfinite(f.slope);
-  dl->AddCircleFilled(c, 11, known ? diverging_color(f.slope, 0.5) : IM_COL32(110, 110, 110, 255));
+  dl->AddCircleFilled(c, 11, known ? slope_colour(f.slope) : IM_COL32(110, 110, 110, 255));
   if (f.all.unconverged > 0) hatch_disc(dl, c, 11, IM_COL32(30, 30, 30, 255));
   dl->AddCircle(c, 11, IM_COL32(20, 20, 20, 255));
   if (chosen) dl->AddCircle(c, 15, IM_COL32(255, 200, 60, 255), 0, 2.5f);
@@ -361,7 +367,8 @@ std::string draw_point(ImDrawList* dl, ImVec2 c, const PhasePointFit& f, bool ch
   if (f.all.unconverged > 0) {
     std::snprintf(note, sizeof note, "%d/%d unconverged", f.all.unconverged, f.runs);
     const float w = ImGui::CalcTextSize(note).x;
-    dl->AddText(ImVec2(c.x - w / 2, c.y + 12), IM_COL32(200, 200, 200, 255), note);
+    const float x = std::clamp(c.x - w / 2, left + 2, std::max(left + 2, right - w - 2));
+    dl->AddText(ImVec2(x, c.y + 12), IM_COL32(200, 200, 200, 255), note);
     drawn += std::string(" ") + note;
   }
   return drawn;
@@ -376,9 +383,11 @@ void phase_axes(ImDrawList* dl, ImVec2 a, ImVec2 b, DrawnPlot& trace) {
   const ImU32 line = IM_COL32(200, 200, 200, 255), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   dl->AddLine(at(1, trace.y.lo), at(1, 0), line, 2);           // γ = 1, γ′ ≤ 0
   dl->AddLine(at(1, 0), at(trace.x.hi, trace.x.hi - 1), line, 2);  // γ′ = γ − 1
-  dl->AddText(at(0.15, 1.3), dim, "linear");
-  dl->AddText(at(1.3, -0.85), dim, "condensed");  // below the points at γ′ = −0.5 and their notes
-  dl->AddText(at(1.04, -0.6), dim, "critical");
+  dl->AddText(at(0.1, 1.1), dim, "linear");
+  // Along the bottom, below the points at γ′ = −0.5 and their notes: either side of the line γ = 1.
+  const float bottom = b.y - ImGui::GetTextLineHeight() - 2, line_x = at(1, 0).x;
+  dl->AddText(ImVec2(line_x - ImGui::CalcTextSize("critical").x - 4, bottom), dim, "critical");
+  dl->AddText(ImVec2(line_x + 4, bottom), dim, "condensed");
   char buf[48];
   for (double g : {0.0, 0.5, 1.0, 1.5, 2.0}) {
     std::snprintf(buf, sizeof buf, "%g", g);
@@ -393,8 +402,7 @@ void phase_axes(ImDrawList* dl, ImVec2 a, ImVec2 b, DrawnPlot& trace) {
     trace.y.ticks.push_back(buf);
   }
   dl->AddText(ImVec2((a.x + b.x) / 2, b.y + 14), dim, "gamma");
-  dl->AddText(ImVec2(a.x - 48, a.y - 18), dim, "gamma'");
-  dl->AddText(ImVec2(a.x + 4, a.y + 2), dim, trace.legend[0].c_str());
+  dl->AddText(ImVec2(a.x + 4, a.y + 2), dim, "gamma'");  // inside the frame: above it, a long title ran over it
 }
 
 // The (γ, γ′) map: each phase point coloured by S_w, with the theory's boundaries γ = 1 (γ′ ≤ 0) and γ′ = γ − 1.
@@ -405,10 +413,10 @@ void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
   const Member& chosen = *runner.members()[size_t(v.run)];
   DrawnPlot trace;
   trace.id = "##phase_map";
-  trace.title = "S_w: red linear, blue condensed (click a point)";
+  // The hatch's meaning is in the title, which wraps to the frame's width (a note inside the map ran out of it).
+  trace.title = "S_w: red linear, blue condensed; hatched: unconverged runs, left out of S_w (click a point)";
   trace.x = {"gamma", false, 0, 2.5, {}, {}};  // gamma on x, gamma' on y
-  trace.y = {"gamma'", false, -1, 1.5, {}, {}};
-  trace.legend = {"hatched: unconverged runs, left out of S_w"};
+  trace.y = {"gamma'", false, -1.25, 1.5, {}, {}};  // below −1: room for the regions' names under the points
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 a, b;
   frame("##phase_map", trace.title.c_str(), size, a, b);
@@ -422,7 +430,7 @@ void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
     centres.push_back(c);
     char at[64];
     std::snprintf(at, sizeof at, "(%g, %g): ", p.gamma, p.gamma_prime);
-    trace.notes.push_back(at + draw_point(dl, c, f, same_point(chosen, p)));
+    trace.notes.push_back(at + draw_point(dl, c, f, same_point(chosen, p), a.x, b.x));
   }
   trace.markers = int(centres.size());
   // frame() drew the map as an invisible button: the last item is the map

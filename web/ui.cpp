@@ -15,6 +15,7 @@
 #include "web/backend_panel.hpp"
 #include "web/depth_view.hpp"
 #include "web/plot.hpp"
+#include "web/same_line.hpp"
 #include "web/lr_view.hpp"
 #include "web/max_lr_view.hpp"
 #include "web/spec_editor.hpp"
@@ -127,7 +128,7 @@ void controls(App& app) {
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) reset(app);
   if (app.runner) {
-    ImGui::SameLine();
+    same_line_if_room(9 * ImGui::GetFontSize());  // room for "1234 / 5678 steps"
     // progress_steps: a run that diverged early counts as complete, so a finished sweep shows 100%.
     const float done = app.runner->planned_steps() ? float(app.runner->progress_steps()) / float(app.runner->planned_steps()) : 0;
     char overlay[64];
@@ -172,7 +173,7 @@ void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
     drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), why, "hint: " + why);
     return;
   }
-  ImGui::SameLine();
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "n=inf curve"));
   ImGui::Checkbox("n=inf curve", &app.show_limit);
   if (!app.show_limit) return;
   for (const LimitCurve& c : app.limits)
@@ -201,9 +202,9 @@ void plot_panel(App& app) {
     app.log_y = !linear_by_default(metric);
     app.log_y_metric = metric;
   }
-  ImGui::SameLine();
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "log x"));
   ImGui::Checkbox("log x", &app.log_x);
-  ImGui::SameLine();
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "log y"));
   ImGui::Checkbox("log y", &app.log_y);
   std::vector<PlotCurve> curves = step_curves(app, metric);
   if (metric == "train_loss") limit_toggle(app, curves);
@@ -354,7 +355,9 @@ void settle_asked_tab(App& app) {
 // and the largest stable learning rate (E1). A tab asked for (app.tab_asked) is selected through ImGui's SetSelected,
 // which shows it from the next frame on: until then the tab shown does not overwrite the one asked for.
 void views(App& app) {
-  if (!ImGui::BeginTabBar("views")) return;
+  // Tabs keep their whole label (a zoomed or narrow page scrolls the bar instead of cutting "vs learning rate" to
+  // "vs le"), and the list button names every tab, one tap away on a touch screen.
+  if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll | ImGuiTabBarFlags_TabListPopupButton)) return;
   settle_asked_tab(app);
   bool draws_model = false;
   for (const ViewTabName& name : view_tab_names()) {
@@ -494,10 +497,11 @@ void draw_ui(App& app) {
                    ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBackground);
   if (v.embed) ImGui::PopStyleVar();
   app.plot_min = app.plot_max = ImVec2(0, 0);  // no plot unless plot_panel draws one this frame
-  // Presenting folds the list and the editor away, and the status bar unless it has a problem to tell.
+  // Presenting folds the list and the editor away (so does a narrow screen), and the status bar unless it has a
+  // problem to tell.
   const bool status = v.status && (!app.presenting || !app.message.empty());
   const float height = ImGui::GetContentRegionAvail().y - (status ? status_bar_height(app) : 0);
-  const bool left = !app.presenting && (v.presets || v.editor), right = v.controls || v.plot || v.runs;
+  const bool left = !app.presenting && !app.narrow && (v.presets || v.editor), right = v.controls || v.plot || v.runs;
   if (left && right) {
     // The columns share the width at the splitter between them; each keeps room for its widgets.
     const float total = ImGui::GetContentRegionAvail().x - splitter_thickness();

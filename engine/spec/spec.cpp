@@ -649,10 +649,11 @@ json::Value spec_to_json(const ExperimentSpec& s) {
   if (!s.view.empty()) root.set("view", Value::make_string(s.view));
 
   Value model = Value::make_object();
-  model.set("widths", numbers(s.model.widths));
-  model.set("activation", Value::make_string(activation_name(s.model.activation)));
-  model.set("input_bias", Value::make_bool(s.model.input_bias));
-  if (s.model.kind == ModelKind::transformer) {  // MLP specs keep their exact form
+  if (s.model.kind != ModelKind::transformer) {  // a Transformer reads none of the MLP's fields: the editor shows its own
+    model.set("widths", numbers(s.model.widths));
+    model.set("activation", Value::make_string(activation_name(s.model.activation)));
+    model.set("input_bias", Value::make_bool(s.model.input_bias));
+  } else {  // MLP specs keep their exact form
     const TransformerSpec& t = s.model.transformer;
     model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
     Value tf = Value::make_object();

@@ -1,0 +1,24 @@
+// A narrow screen (a phone held upright): the app folds the preset list and the editor away (App::narrow), so the
+// view keeps the width, and the toolbar's preset menu picks presets in their place. The page follows the screen as
+// it turns or a window is resized. An embed shows no list anyway and is left as it is.
+const NARROW = '(max-width: 640px)';  // index.html's @media rule for the toolbar names the same width
+
+export function startNarrow(m, { embed }) {
+  if (embed) return;
+  const menu = document.getElementById('preset-menu');
+  const presets = JSON.parse(m.muplay_list_presets());
+  const prompt = new Option('Preset…', '');
+  prompt.disabled = true;
+  menu.append(prompt, ...presets.map((p, i) => new Option(p.name, String(i), false, false)));
+  menu.value = '';
+  menu.disabled = false;
+  menu.addEventListener('change', () => {
+    const index = Number(menu.value);
+    if (!m.muplay_load_preset(index)) menu.value = '';  // the app said why in its status line
+  });
+
+  const screen = window.matchMedia(NARROW);
+  const follow = () => m.muplay_set_narrow(screen.matches ? 1 : 0);
+  screen.addEventListener('change', follow);
+  follow();
+}
