@@ -45,9 +45,10 @@ std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, const char
     out[0].key = out[0].name = width;
     return out;
   }
+  // η* as the presets' descriptions and the grid's ticks write it, 2^-0.50, and as a decimal.
   if (c.grid_min >= 0 && std::isfinite(c.best_lr))
-    std::snprintf(label, sizeof label, "%s  eta*=%.3g%s%s", width.c_str(), c.best_lr, at_grid_edge(c) ? " " : "",
-                  at_grid_edge(c) ? kGridEdgeFlag : "");
+    std::snprintf(label, sizeof label, "%s  eta*=2^%.2f (%.3g)%s%s", width.c_str(), std::log2(c.best_lr), c.best_lr,
+                  at_grid_edge(c) ? " " : "", at_grid_edge(c) ? kGridEdgeFlag : "");
   else std::snprintf(label, sizeof label, "%s  no eta*: no finite loss at any lr", width.c_str());
   std::string text = label;
   if (training) text += std::string(" (") + training + ")";

@@ -130,7 +130,7 @@ test('vs learning rate: a minimum at the grid edge is flagged in the legend and 
   const [plot] = await plots(page, /vs learning rate/);
   const widthRows = plot.legend.filter((r) => /^n=\d+ /.test(r));
   assert.equal(widthRows.length, 2, JSON.stringify(plot.legend));
-  for (const r of widthRows) assert.match(r, /eta\*=0\.125 at grid edge$/);
+  for (const r of widthRows) assert.match(r, /eta\*=2\^-3\.00 \(0\.125\) at grid edge$/);
   assert.ok(plot.legend.some((r) => /widen the grid/.test(r)), JSON.stringify(plot.legend));
   const rows = await hover(page, pageX(plot, 2 ** -3), (plot.frame[1] + plot.frame[3]) / 2);
   const flagged = rows.filter((r) => / eta\* \(at grid edge\): learning rate = 0\.125,/.test(r));

@@ -6,7 +6,9 @@
 // - a Transformer preset's fields are the Transformer's: no MLP widths or activation (they read "64, 64" and "relu");
 // - the phase map at 1024×768: an S_w of ±0.1 is plainly red or blue (a linear ramp drew +0.11 near-white), read from
 //   the screenshot's pixels at each point;
-// - the view tabs keep their whole labels at zoom 2: the bar scrolls instead of cutting "vs learning rate" short.
+// - the view tabs keep their whole labels at zoom 2: the bar scrolls instead of cutting "vs learning rate" short;
+// - eta* reads as its description writes it: preset 14's legend shows each width's 2^-0.50 … that the text quotes
+//   (it showed 0.708).
 // Screenshots: build/screenshots/rough-edges-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -149,4 +151,17 @@ test('the view tabs keep their whole labels at zoom 2', T, async () => {
     await press(page, 'Control+Digit0');
   }
   assert.deepEqual(pg.errors, []);
+});
+
+test('eta* in the legend reads as the description quotes it (2^-0.50, not 0.708)', T, async () => {
+  const { page } = pg;
+  await runPreset(page, /14-lr-transfer-toy-mup/, () => {});
+  const description = JSON.parse(await call('muplay_get_spec')).description;
+  await waitFrames(page, 3);
+  const [plot] = await plots(page, /vs learning rate \(dot: eta\*\)$/);
+  assert.ok(plot, 'preset 14 does not open on vs learning rate');
+  const quoted = plot.legend.map((r) => r.match(/eta\*=(2\^-?\d+\.\d\d) \(/)?.[1]).filter(Boolean);
+  assert.equal(quoted.length, 4, JSON.stringify(plot.legend));
+  for (const q of quoted) assert.ok(description.includes(q), `${q} is not in the description: ${description}`);
+  await screenshot(page, 'rough-edges-eta-star');
 });

@@ -157,6 +157,6 @@ test('vs learning rate says what is known while the sweep trains: the grid\'s ax
   await page.evaluate(() => window.muplay.muplay_run());
   await page.waitForFunction(() => window.muplay.muplay_state() === 'finished');
   plot = await lrPlot();
-  for (const row of rows(plot)) assert.match(row, /^n=\d+  eta\*=[\d.]+$/, row);
+  for (const row of rows(plot)) assert.match(row, /^n=\d+  eta\*=2\^-?\d+\.\d\d \([\d.]+\)$/, row);
   await screenshot(page, 'view-lr-transfer-finished');
 });
