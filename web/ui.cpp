@@ -163,7 +163,8 @@ void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   if (app.limits.empty()) {
     if (app.no_limit_why.empty()) return;  // no runs yet
     const std::string why = "(no n=inf curve: " + app.no_limit_why + ")";
-    if (app.view.embed) {  // an embed's plot is small: the reason waits under the mouse
+    if (app.view.embed || app.presenting) {  // an embed's plot is small, a slide's is the point: the reason waits
+                                             // under the mouse
       ImGui::SameLine();
       ImGui::TextDisabled("(no n=inf curve)");
       if (ImGui::IsItemHovered()) wrapped_tooltip(why);

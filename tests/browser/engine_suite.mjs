@@ -186,6 +186,37 @@ export function engineSuite(name, label) {
     assert.deepEqual(await b.errors(), []);
   });
 
+  // Present (index.html's button, web/present.js): the list and the editor fold away and the UI is drawn
+  // kPresentZoom times larger; pressed again, the page is as it was.
+  test(`${label}: Present folds the list away and draws the view larger; pressed again, the page is back`, T,
+    async (t) => {
+      if (why) return t.skip(why);
+      if (!(await onPlayground())) await open(server.url);
+      const frames = async (n) => b.top.waitFor((f) => window.muplay.muplay_frame_count() >= f,
+                                                (await call(b.top, 'muplay_frame_count')) + n);
+      const trace = async () => { await call(b.top, 'muplay_drawn'); await frames(3); return json(b.top, 'muplay_drawn'); };
+      const height = (d, label) => {
+        const item = d.items.find((i) => i.label === label && i.visible);
+        return item ? item.rect[3] - item.rect[1] : 0;
+      };
+      const before = await trace();
+      assert.ok(before.windows.some((w) => w.name.includes('presets')), 'no preset list before presenting');
+      await b.top.click('#present');
+      await frames(4);
+      const zooms = await json(b.top, 'muplay_zooms');
+      assert.equal(zooms.presenting, true);
+      const shown = await trace();
+      assert.ok(!shown.windows.some((w) => /presets|fields/.test(w.name)), 'the list or the editor is still drawn');
+      const ratio = height(shown, 'vs step') / height(before, 'vs step');
+      assert.ok(Math.abs(ratio - zooms.present) < 0.15, `the tab is ${ratio.toFixed(2)}× as tall at zoom ${zooms.present}`);
+      await b.screenshot(`${name}-present`);
+      await b.top.click('#present');
+      await frames(4);
+      assert.equal((await json(b.top, 'muplay_zooms')).presenting, false);
+      assert.ok((await trace()).windows.some((w) => w.name.includes('presets')), 'the list did not come back');
+      assert.deepEqual(await b.errors(), []);
+    });
+
   test(`${label}: a share link trains to the command line's result file, byte for byte`, T, async (t) => {
     if (why) return t.skip(why);
     // Preset 02 cut to 60 steps: SP at learning rate 2, where width 512 diverges (at step 3); the result file records

@@ -1,8 +1,8 @@
 // Presenting, at a projector's 1024×768 and a laptop's 1280×800: the toolbar's Present folds the list and the editor
 // away and enlarges everything, so the figure fills the canvas and its text reads from the back of the room (the
 // 15-px font at 1.75: 26 px, so tick labels are at least 24 px high); nothing is cut off. P and Esc switch from the
-// keyboard; Ctrl + zooms presenting further, and the browser remembers it. Checked through the frame trace (in CSS
-// pixels). Screenshots: build/screenshots/present-*.png.
+// keyboard; Ctrl + zooms presenting further, and the browser remembers it; the grey n=inf hint above vs step shrinks
+// to one line. Checked through the frame trace (in CSS pixels). Screenshots: build/screenshots/present-*.png.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openPlayground, runPreset, screenshot, waitForPlayground, waitFrames } from './harness.mjs';
@@ -84,6 +84,24 @@ test('Ctrl + zooms presenting further; the browser remembers it', T, async () =>
     assert.equal((await drawn(page)).font_size, zoomed, 'the zoom is remembered');
     await press(page, 'Control+Digit0');
     assert.equal((await drawn(page)).font_size, first, 'Ctrl 0: the zoom presenting starts with');
+    assert.deepEqual(pg.errors, []);
+  } finally {
+    await pg.close();
+  }
+});
+
+test('presenting, the n=inf hint above vs step is one short line (its reason under the mouse)', T, async () => {
+  const pg = await openPlayground({ viewport: { width: 1024, height: 768 } });
+  try {
+    const { page } = pg;
+    await runPreset(page, /01-sp-vs-mup-toy/, (s) => { s.schedule.steps = 20; });
+    const hints = async () => (await drawn(page)).texts.filter((t) => t.startsWith('hint: (no n=inf curve'));
+    assert.equal((await hints()).length, 1, 'the page explains the missing n=inf curve');
+    await page.click('#present');
+    await waitFrames(page, 4);
+    assert.deepEqual(await hints(), [], 'presenting keeps the three-line hint');
+    await screenshot(page, 'present-no-hint');
+    await page.click('#present');
     assert.deepEqual(pg.errors, []);
   } finally {
     await pg.close();
