@@ -1,5 +1,5 @@
 // The page in a browser engine other than Chromium (tests/browser/firefox.test.mjs, webkit.test.mjs): it draws, a
-// preset runs to its end, a share link trains to the command line's result file byte for byte, and an embed on another
+// preset runs to its end, Present folds the list away and enlarges the view, a share link trains to the command line's result file byte for byte, and an embed on another
 // origin runs when its host page asks. One browser per engine serves every test of its file. What the engine cannot
 // do here (WebGPU, cross-origin isolation) is said in the test's output (t.diagnostic), with the fallback checked.
 import assert from 'node:assert/strict';
