@@ -40,8 +40,9 @@ void note_polar(const char* id, const char* title, ImVec2 origin, ImVec2 size, c
   curve("now", p.now);
 }
 
+// The run's net (every setting, biases included) with other parameters: its initial ones.
 Mlp with_params(const Mlp& m, const std::vector<double>& params) {
-  Mlp copy(m.dims(), m.activation(), m.scaling(), 1);
+  Mlp copy = m;
   copy.params() = params;
   return copy;
 }

@@ -25,17 +25,20 @@ bool records(const Member& run, const char* prefix) {
   return false;
 }
 
-// The net's outputs on a data set: a copy of the model sized for the whole set (the view must not touch the run).
+// The net's outputs on a data set, through a copy of the run's model (the view must not touch the run's buffers), in
+// chunks of the rows the model holds. A copy keeps every setting of the net that trained (its biases, residual
+// blocks, ASI, activation parameter, precision); a net rebuilt from its weight matrices drew a net with biases as
+// another function.
 std::vector<double> predict(const Mlp& m, const Dataset& d) {
-  Mlp copy(m.dims(), m.activation(), m.scaling(), std::max(d.size, 1));
-  copy.set_activation_param(m.activation_param());
-  long offset = 0;
-  for (int l = 0; l < m.layers(); l++) {
-    std::copy(m.weights(l), m.weights(l) + m.layer_size(l), copy.params().begin() + offset);
-    offset += m.layer_size(l);
+  Mlp copy = m;
+  const int in = m.dims().front(), out = m.dims().back();
+  std::vector<double> f(size_t(d.size) * size_t(out));
+  for (int row = 0; row < d.size; row += copy.max_batch()) {
+    const int rows = std::min(copy.max_batch(), d.size - row);
+    const double* y = copy.forward(d.x.data() + long(row) * in, rows);
+    std::copy(y, y + long(rows) * out, f.begin() + long(row) * out);
   }
-  const double* f = copy.forward(d.x.data(), d.size);
-  return std::vector<double>(f, f + long(d.size) * m.dims().back());
+  return f;
 }
 
 // The picture of `run` (on data set `d`, or its weights alone when null): computed by `compute` at most once per

@@ -2,7 +2,9 @@
 // principle's order after 150 steps (Delta_F(1) < 0.1 while Delta_F(5) > 0.5; native t1 = 19, t5 = 837), the
 // (gamma, gamma') map's S_w signs at points far from the boundaries, choosing a point on the map or among the
 // per-point fits, the neuron view of presets 24 and 29 and the sharpness plot of preset 27 read back from the frame
-// trace (web/drawn.hpp), and screenshots of every picture (build/screenshots/phenomena-*.png).
+// trace (web/drawn.hpp), and screenshots of every picture (build/screenshots/phenomena-*.png). The view draws the
+// net that trained: with model.biases (preset 20 on 64 points), half the mean squared gap of its "network" curve to
+// the target is the run's own final train loss.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
@@ -22,6 +24,25 @@ async function showPhenomena(name) {
   assert.ok(d.plots.length + d.heatmaps.length > 0, `${name}: the tab drew no plot and no heat map`);
   return d;
 }
+
+test('the frequency principle view draws the net that trained, biases included', T, async () => {
+  const r = await runPreset(pg.page, /20-frequency-principle\.json/, (s) => {
+    s.model.biases = true;
+    s.task.train_size = 64;  // every point of the curves in the frame trace (at most 64 per curve)
+    s.schedule.steps = 200;
+    s.schedule.record_every = 200;
+  });
+  const d = await showPhenomena('fp-biases');
+  const fit = d.plots.find((p) => p.title === 'target and network on the train grid');
+  assert.ok(fit, d.plots.map((p) => p.title).join(', '));
+  const curve = (name) => fit.curves.find((c) => c.name === name);
+  const net = curve('network').y, target = curve('target').y;
+  assert.equal(net.length, 64);
+  const drawnLoss = net.reduce((sum, y, i) => sum + (y - target[i]) ** 2, 0) / (2 * net.length);
+  const trained = r.runs[0].series.train_loss.at(-1);
+  assert.ok(Math.abs(drawnLoss - trained) <= 1e-9 * trained + 1e-15,
+            `the drawn net's loss ${drawnLoss} is not the run's ${trained}`);
+});
 
 test('frequency principle: k = 1 converges long before k = 5', T, async () => {
   const r = await runPreset(pg.page, /20-frequency-principle\.json/, (s) => { s.schedule.steps = 150; s.schedule.record_every = 5; });
