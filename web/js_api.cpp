@@ -159,7 +159,7 @@ EMSCRIPTEN_KEEPALIVE int muplay_remove_import(int index) { return remove_import(
 
 // The curves a view draws, the page's runs and the imported ones alike: view "step" (`quantity`: the metric), "width"
 // (`quantity`: the series family, `record`: the record index) or "lr". {"curves": [{"label", "group": the imported
-// source or "", "dashed", "x", "y"}], "slopes" (width only): [{"series", "source", "page", "imported", "together"}],
+// source or "", "dashed", "colour": "#rrggbb", "x", "y"}], "slopes" (width only): [{"series", "source", "page", "imported", "together"}],
 // "step" (width only)}. Non-finite numbers are null.
 EMSCRIPTEN_KEEPALIVE const char* muplay_view_curves(const char* view, const char* quantity, int record) {
   const App& app = the_app();
@@ -194,6 +194,10 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_view_curves(const char* view, const char
     item.set("label", json::Value::make_string(c.label));
     item.set("group", json::Value::make_string(c.group));
     item.set("dashed", json::Value::make_bool(c.dashed));
+    char colour[8];
+    std::snprintf(colour, sizeof colour, "#%02x%02x%02x", (c.color >> IM_COL32_R_SHIFT) & 0xFF,
+                  (c.color >> IM_COL32_G_SHIFT) & 0xFF, (c.color >> IM_COL32_B_SHIFT) & 0xFF);
+    item.set("colour", json::Value::make_string(colour));
     item.set("x", x);
     item.set("y", y);
     list.push(item);

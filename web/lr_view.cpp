@@ -60,7 +60,9 @@ LrPicture lr_picture(const App& app) {
   const bool mean = app.runner->members().front()->find_series("batch_loss_mean") != nullptr;
   p.series = mean ? "batch_loss_mean" : "train_loss";
   p.curves = page_lr_curves(*app.runner, p.series);
-  for (PlotCurve& c : imported_lr_curves(drawn_imports(app), p.series)) p.curves.push_back(std::move(c));
+  PageColours page;
+  for (const PlotCurve& c : p.curves) page.emplace(c.key, c.color);  // key: the net's name, "n=32"
+  for (PlotCurve& c : imported_lr_curves(drawn_imports(app), p.series, page)) p.curves.push_back(std::move(c));
   return p;
 }
 

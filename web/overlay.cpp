@@ -102,7 +102,8 @@ PlotMarker imported_marker(int index) {
   return shapes[size_t(index) % (sizeof shapes / sizeof shapes[0])];
 }
 
-std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*>& sets, const std::string& metric) {
+std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*>& sets, const std::string& metric,
+                                            const PageColours& page) {
   std::vector<PlotCurve> out;
   for (size_t k = 0; k < sets.size(); k++) {
     const ImportedSet& set = *sets[k];
@@ -113,7 +114,9 @@ std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*
       PlotCurve c = imported_curve(set, int(k), run.label + (run.status == run_status_name(RunStatus::diverged) ? " (diverged)" : ""));
       c.x.assign(run.recorded_steps.begin(), run.recorded_steps.begin() + long(std::min(s->values.size(), run.recorded_steps.size())));
       c.y.assign(s->values.begin(), s->values.begin() + long(c.x.size()));
-      c.color = shade_color(width_color(widths, run.width), lr_index(set, run.lr), int(distinct_lrs(set)));
+      const auto on_page = page.find("n=" + std::to_string(run.width));
+      const ImU32 base = on_page != page.end() ? on_page->second : width_color(widths, run.width);
+      c.color = shade_color(base, lr_index(set, run.lr), int(distinct_lrs(set)));
       c.diverged = run.status == run_status_name(RunStatus::diverged);
       sweep_rows(c, set, run);
       out.push_back(std::move(c));
@@ -122,16 +125,20 @@ std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*
   return out;
 }
 
-std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series) {
+std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series,
+                                          const PageColours& page) {
   std::vector<PlotCurve> out;
   for (size_t k = 0; k < sets.size(); k++) {
     const std::vector<LrCurve> curves = imported_lr_fits(*sets[k], series);
-    for (size_t i = 0; i < curves.size(); i++)
-      for (const PlotCurve& page_style : lr_width_curves(curves[i], imported_color(int(i), int(curves.size())))) {
+    for (size_t i = 0; i < curves.size(); i++) {
+      const auto on_page = page.find(lr_net_name(curves[i]));
+      const ImU32 colour = on_page != page.end() ? on_page->second : imported_color(int(i), int(curves.size()));
+      for (const PlotCurve& page_style : lr_width_curves(curves[i], colour)) {
         PlotCurve curve = in_imported_style(page_style, *sets[k], int(k));
         if (page_style.label.empty()) curve.marker = PlotMarker::circle;  // the η* dot
         out.push_back(std::move(curve));
       }
+    }
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // quantities the view shows for the page's runs, read from the imported document, in the imported style (dashed,
 // one hollow marker shape per source, listed in the legend under the source's name).
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,14 @@ PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string labe
 // A curve made in the page's style (points, colour, label, key, name) in that imported style.
 PlotCurve in_imported_style(const PlotCurve& page_style, const ImportedSet& set, int set_index);
 
-// vs step: one curve per imported run that recorded `metric`, coloured by its width (imported_color).
-std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*>& sets, const std::string& metric);
+// The page's colour of each of its nets, by their legend row ("n=32"; "n=32 L=4" in vs learning rate). A net the
+// page draws keeps that colour in every imported set, so the same width reads as the same colour on and off the page
+// (dashes and markers tell the sets apart); a net only an import has takes imported_color.
+using PageColours = std::map<std::string, ImU32>;
+
+// vs step: one curve per imported run that recorded `metric`, coloured by its width (see PageColours).
+std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*>& sets, const std::string& metric,
+                                            const PageColours& page);
 
 // Per imported net (width, and depth for a residual MLP), `series` at the end of each run against its learning rate
 // (mean over seeds, +inf for a run that did not finish) with η* fitted as for the page's runs
@@ -32,4 +39,5 @@ std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*
 std::vector<LrCurve> imported_lr_fits(const ImportedSet& set, const std::string& series);
 
 // vs learning rate: those curves (imported_lr_fits) of every set, and η*'s marker.
-std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series);
+std::vector<PlotCurve> imported_lr_curves(const std::vector<const ImportedSet*>& sets, const std::string& series,
+                                          const PageColours& page);

@@ -48,6 +48,16 @@ std::string lr_row(double lr) {
   return buf;
 }
 
+// Each colour row's colour, before a learning rate's shade: the rows in the members' order along curve_color.
+PageColours row_colours(const Runner& runner) {
+  std::vector<std::string> distinct;
+  for (const std::string& r : colour_rows(runner))
+    if (std::find(distinct.begin(), distinct.end(), r) == distinct.end()) distinct.push_back(r);
+  PageColours out;
+  for (size_t i = 0; i < distinct.size(); i++) out[distinct[i]] = curve_color(int(i), int(distinct.size()));
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> metric_names(const App& app) {
@@ -59,20 +69,12 @@ std::vector<std::string> metric_names(const App& app) {
 
 std::vector<ImU32> member_colors(const Runner& runner) {
   const std::vector<std::string> rows = colour_rows(runner);
-  const std::vector<std::string> distinct_rows = [&] {
-    std::vector<std::string> d;
-    for (const std::string& r : rows)
-      if (std::find(d.begin(), d.end(), r) == d.end()) d.push_back(r);
-    return d;
-  }();
+  const PageColours base = row_colours(runner);
   std::set<double> lrs;
   for (const auto& run : runner.members()) lrs.insert(run->coords().lr);
   std::vector<ImU32> out;
-  for (size_t i = 0; i < rows.size(); i++) {
-    const int colour = int(std::find(distinct_rows.begin(), distinct_rows.end(), rows[i]) - distinct_rows.begin());
-    const ImU32 base = curve_color(colour, int(distinct_rows.size()));
-    out.push_back(shade_color(base, index_in(lrs, runner.members()[i]->coords().lr), int(lrs.size())));
-  }
+  for (size_t i = 0; i < rows.size(); i++)
+    out.push_back(shade_color(base.at(rows[i]), index_in(lrs, runner.members()[i]->coords().lr), int(lrs.size())));
   return out;
 }
 
@@ -107,7 +109,8 @@ std::vector<PlotCurve> step_curves(const App& app, const std::string& metric) {
     c.diverged = run.status() == RunStatus::diverged;
     out.push_back(std::move(c));
   }
-  for (PlotCurve& c : imported_step_curves(drawn_imports(app), metric)) out.push_back(std::move(c));
+  for (PlotCurve& c : imported_step_curves(drawn_imports(app), metric, row_colours(*app.runner)))
+    out.push_back(std::move(c));
   return out;
 }
 

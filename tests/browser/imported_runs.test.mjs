@@ -3,6 +3,8 @@
 // in the data of the vs-step, vs-width and vs-learning-rate views, the vs-width view fits the slope over the page's
 // widths, the imported ones and both together, and the list in the toolbar removes it from the keyboard. A document
 // of another task is refused with the reason; a malformed one is refused with the field at fault and changes nothing.
+// The page's own result imported over it draws each width in the page's colour for that width (vs step and vs
+// learning rate), told apart by its dashes.
 // The fixture is made at test time (nothing generated is committed); it needs build/native's muplay and
 // /usr/bin/python3 with torch.
 import assert from 'node:assert/strict';
@@ -180,4 +182,27 @@ test('a malformed result document is refused with the field at fault, and nothin
   await waitFrames(page, 3);
   assert.equal(await call('muplay_total_steps'), 1);
   assert.deepEqual(pg.errors, []);
+});
+
+test('a width the page draws keeps the page\'s colour in an imported set', T, async () => {
+  const { page } = pg;
+  for (const set of await json('muplay_imports')) await call('muplay_remove_import', 0);
+  await pick('same.result.json', await call('muplay_result_file'));
+  await page.waitForFunction(() => JSON.parse(window.muplay.muplay_imports()).length === 1);
+  const [set] = await json('muplay_imports');
+  for (const [view, series] of [['step', 'train_loss'], ['lr', 'train_loss']]) {
+    const curves = (await json('muplay_view_curves', view, series, 0)).curves.filter((c) => c.label);
+    const imported = curves.filter((c) => c.group === set.name), own = curves.filter((c) => !c.group);
+    assert.ok(imported.length > 0 && own.length > 0, `${view}: ${JSON.stringify(curves.map((c) => c.label))}`);
+    // vs step: a run's label ("n=32 lr=0.5 seed=0"); vs learning rate: the net's name before its eta* ("n=32").
+    const net = (c) => (view === 'lr' ? c.label.split('  ')[0] : c.label);
+    for (const c of imported) {
+      const mine = own.find((o) => net(o) === net(c));
+      assert.ok(mine, `${view}: no page curve ${c.label}`);
+      assert.equal(c.colour, mine.colour, `${view}: ${c.label} is ${c.colour} imported, ${mine.colour} on the page`);
+      assert.equal(c.dashed, true);
+    }
+  }
+  await showTab('step', 'imported-same-widths');
+  await call('muplay_remove_import', 0);
 });
