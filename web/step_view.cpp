@@ -48,10 +48,11 @@ std::string lr_row(double lr) {
   return buf;
 }
 
-// Each colour row's colour, before a learning rate's shade: the rows in the members' order along curve_color.
-PageColours row_colours(const Runner& runner) {
+// Each colour row's colour (rows: colour_rows), before a learning rate's shade: the rows in the members' order along
+// curve_color.
+PageColours row_colours(const std::vector<std::string>& rows) {
   std::vector<std::string> distinct;
-  for (const std::string& r : colour_rows(runner))
+  for (const std::string& r : rows)
     if (std::find(distinct.begin(), distinct.end(), r) == distinct.end()) distinct.push_back(r);
   PageColours out;
   for (size_t i = 0; i < distinct.size(); i++) out[distinct[i]] = curve_color(int(i), int(distinct.size()));
@@ -69,7 +70,7 @@ std::vector<std::string> metric_names(const App& app) {
 
 std::vector<ImU32> member_colors(const Runner& runner) {
   const std::vector<std::string> rows = colour_rows(runner);
-  const PageColours base = row_colours(runner);
+  const PageColours base = row_colours(rows);
   std::set<double> lrs;
   for (const auto& run : runner.members()) lrs.insert(run->coords().lr);
   std::vector<ImU32> out;
@@ -109,7 +110,7 @@ std::vector<PlotCurve> step_curves(const App& app, const std::string& metric) {
     c.diverged = run.status() == RunStatus::diverged;
     out.push_back(std::move(c));
   }
-  for (PlotCurve& c : imported_step_curves(drawn_imports(app), metric, row_colours(*app.runner)))
+  for (PlotCurve& c : imported_step_curves(drawn_imports(app), metric, row_colours(rows)))
     out.push_back(std::move(c));
   return out;
 }
