@@ -215,9 +215,13 @@ void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std:
   ImGui::PopStyleColor();
   ImGui::PopTextWrapPos();
   drawn_note_text(note);
+  drawn_note_last_text(note);
+}
+
+void drawn_note_last_text(const std::string& text) {
   if (!recorder().on) return;
   const ImGuiWindow* w = ImGui::GetCurrentWindow();
-  recorder().now.text_rects.push_back({note, w->Name, drawn_rect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax())});
+  recorder().now.text_rects.push_back({text, w->Name, drawn_rect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax())});
 }
 
 void drawn_hint(const std::string& text) {

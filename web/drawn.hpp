@@ -114,6 +114,9 @@ DrawnRect drawn_rect(ImVec2 min, ImVec2 max);
 // Draws `text` in `color`, wrapped at the edge of the window (or table cell), and notes it as `note` with its
 // rectangle: messages that must neither be cut nor leave their panel.
 void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std::string& note);
+// Notes the line of text just drawn (ImGui's last item) with its rectangle among text_rects: text that ImGui's hooks
+// do not report as an item, such as a legend's headings.
+void drawn_note_last_text(const std::string& text);
 
 // The last complete frame as JSON: {"frame", "items", "windows", "plots", "heatmaps", "texts", "text_rects",
 // "font_size", "largest_draw_list", "index_bytes", "heatmap_textures"} (font_size: the size of the font in pixels; a

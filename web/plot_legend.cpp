@@ -104,9 +104,14 @@ void disabled_wrapped(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+// How far apart two row indices are.
+size_t gap(size_t a, size_t b) { return a > b ? a - b : b - a; }
+
 // Where each of `columns` columns starts in `rows` (after the leading notes, which run across the whole legend), then
-// rows.size(). Each column is filled top to bottom, as a list is read; a column never ends on a heading: the heading
-// moves to the top of the next, above its rows.
+// rows.size(). Each column is filled top to bottom, as a list is read, with about as many rows as the others; where a
+// source's heading lies within half a column of a break, the column breaks at the heading instead, so that the source
+// reads as one block under its name at the top of a column (not its heading at the foot of one and its rows at the
+// top of the next, beside the other source's rows).
 std::vector<size_t> column_starts(const std::vector<LegendRow>& rows, int columns) {
   size_t first = 0;
   while (first < rows.size() && rows[first].kind == LegendRow::note) first++;
@@ -114,7 +119,13 @@ std::vector<size_t> column_starts(const std::vector<LegendRow>& rows, int column
   std::vector<size_t> starts{first};
   for (int c = 1; c < columns; c++) {
     size_t start = std::min(rows.size(), first + size_t(c) * per);
-    if (start > starts.back() + 1 && rows[start - 1].kind == LegendRow::heading) start--;
+    const size_t lo = std::max(starts.back() + 1, start - std::min(start, per / 2));
+    const size_t hi = std::min(rows.size(), start + per / 2 + 1);
+    size_t heading = rows.size();
+    for (size_t i = lo; i < hi; i++)
+      if (rows[i].kind == LegendRow::heading && (heading == rows.size() || gap(i, start) < gap(heading, start)))
+        heading = i;
+    if (heading < rows.size()) start = heading;
     starts.push_back(std::max(start, starts.back()));
   }
   starts.push_back(rows.size());
@@ -130,8 +141,10 @@ size_t legend_lines(const std::vector<LegendRow>& rows, int columns) {
 }
 
 void draw_row(const std::vector<LegendRow>& rows, const LegendRow& row, const LegendState& state) {
-  if (row.kind == LegendRow::heading) ImGui::TextUnformatted(row.text.c_str());
-  else if (row.kind == LegendRow::note) disabled_wrapped(row.text);
+  if (row.kind == LegendRow::heading) {
+    ImGui::TextUnformatted(row.text.c_str());
+    drawn_note_last_text(row.text);
+  } else if (row.kind == LegendRow::note) disabled_wrapped(row.text);
   else curve_row(rows, row, state);
 }
 

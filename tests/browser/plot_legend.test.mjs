@@ -13,14 +13,15 @@ const T = { timeout: 600_000 };
 const WIDTHS = [8, 16, 32, 64, 128, 256, 512];
 const LRS = [0.0625, 0.5];
 let pg;
+const runSweep = () => runPreset(pg.page, /14-lr-transfer-toy-sp/, (s) => {
+  s.schedule.steps = 10;
+  s.sweep.width = WIDTHS;
+  s.sweep.lr = LRS;
+  s.sweep.seeds = [0, 1];
+});
 before(async () => {
   pg = await openPlayground({ viewport: { width: 1024, height: 768 } });
-  await runPreset(pg.page, /14-lr-transfer-toy-sp/, (s) => {
-    s.schedule.steps = 10;
-    s.sweep.width = WIDTHS;
-    s.sweep.lr = LRS;
-    s.sweep.seeds = [0, 1];
-  });
+  await runSweep();
 }, T);
 after(async () => { await pg?.close(); });
 
@@ -33,12 +34,22 @@ function panelOf(d, plot) {
   const own = d.windows.find((w) => w.name.includes(`/${plot.id}_`));
   return d.windows.find((w) => own.name.startsWith(`${w.name}/`) && !w.name.includes('/##'));
 }
+// The drawn item of each legend row, in the legend's order (undefined where a row is not in view). Rows of two sets
+// share labels ("n=8" on the page and in an import): the k-th row with a label is the k-th item drawn with it.
+function legendItems(d, plot) {
+  const items = d.items.filter((i) => i.window.includes(`${plot.id}##legend`) && i.visible);
+  const used = new Set();
+  return plot.legend.map((text) => {
+    const item = items.find((i) => i.label === text && !used.has(i));
+    if (item) used.add(item);
+    return item;
+  });
+}
 // The legend's rows read down its first column, then down the next (a legend under a narrow plot has several): the
 // curve rows, in the legend's order, never step back to a column to the left, and go down within a column. Returns
 // how many columns the rows fill.
 function assertReadsDownColumns(d, plot) {
-  const items = d.items.filter((i) => i.window.includes(`${plot.id}##legend`) && i.visible);
-  const order = plot.legend.map((text) => items.find((i) => i.label === text)).filter(Boolean);
+  const order = legendItems(d, plot).filter(Boolean);
   const columns = [...new Set(order.map((i) => Math.round(i.rect[0])))].sort((a, b) => a - b);
   for (let k = 1; k < order.length; k++) {
     const [a, b] = [order[k - 1].rect, order[k].rect];
@@ -142,5 +153,50 @@ test('max LR at 1024 x 768: two plots side by side with their legends, the panel
     console.log(`${plot.title}: legend in ${assertReadsDownColumns(d, plot)} column(s)`);
   }
   await screenshot(pg.page, 'plot-legend-max-lr-1024');
+  assert.deepEqual(pg.errors, []);
+});
+
+// An imported set over the page's own runs (the page's result, imported back): its rows come after the page's, under
+// a heading with the set's name; the heading sits directly above its first row, in the same column, and every row
+// still reads down the columns. Where the legend is under the plot in two columns, the set starts the second column.
+test('an imported set\'s heading sits above its own rows, in every column layout', T, async () => {
+  const { page } = pg;
+  await runSweep();
+  await page.setInputFiles('#import-file', { name: 'again.result.json', mimeType: 'application/json',
+    buffer: Buffer.from(await page.evaluate(() => window.muplay.muplay_result_file())) });
+  await page.waitForFunction(() => JSON.parse(window.muplay.muplay_imports()).length === 1);
+  const [set] = JSON.parse(await page.evaluate(() => window.muplay.muplay_imports()));
+  for (const [tab, title, shot, viewport] of [['vs step', /vs step/, 'plot-legend-imported-step'],
+    ['vs width', /vs width/, 'plot-legend-imported-width'], ['vs learning rate', /vs learning rate/, 'plot-legend-imported-lr'],
+    ['vs learning rate', /vs learning rate/, 'plot-legend-imported-lr-two-columns', { width: 1140, height: 900 }]]) {
+    if (viewport) await page.setViewportSize(viewport);
+    await click(page, tab);
+    await waitFrames(page, 3);
+    const d = await drawn(page);
+    const plot = d.plots.find((p) => title.test(p.title));
+    const heading = plot.legend.indexOf(set.name);
+    assert.ok(heading > 0, `${tab}: no heading "${set.name}" in ${JSON.stringify(plot.legend)}`);
+    const columns = assertReadsDownColumns(d, plot);
+    // The heading is text, not a widget: the trace notes it among text_rects, in the legend's window.
+    const above = d.text_rects.find((t) => t.text === set.name && t.window.includes(`${plot.id}##legend`))?.rect;
+    const below = legendItems(d, plot)[heading + 1]?.rect;
+    assert.ok(above && below, `${tab}: the heading or its first row is not drawn`);
+    // Same column: the row starts after its swatch, a little right of the heading, far less than a column's width.
+    assert.ok(below[0] >= above[0] && below[0] - above[0] < (below[2] - below[0]) / 2,
+      `${tab}: the heading (${above}) and its first row (${below}) in two columns`);
+    assert.ok(below[1] >= above[3] && below[1] - above[3] < above[3] - above[1],
+      `${tab}: the first row (${below}) is not right under the heading (${above})`);
+    if (viewport) {
+      // Under a plot of this width the rows take two columns: the imported set starts the second, at the top.
+      assert.equal(columns, 2, `${tab} at ${viewport.width} x ${viewport.height}`);
+      const top = legendItems(d, plot).find(Boolean).rect;
+      assert.ok(above[0] > top[2] - 1 && Math.abs(above[1] - top[1]) < (top[3] - top[1]) / 2,
+        `${tab}: the heading (${above}) does not start the second column (the first row: ${top})`);
+    }
+    console.log(`${tab}: ${plot.legend.length} legend rows in ${columns} column(s), the heading at row ${heading}`);
+    await screenshot(page, shot);
+  }
+  await page.evaluate(() => window.muplay.muplay_remove_import(0));
+  await page.setViewportSize({ width: 1024, height: 768 });
   assert.deepEqual(pg.errors, []);
 });
