@@ -341,6 +341,8 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_list_presets() {
   return out(json::write(list));
 }
 EMSCRIPTEN_KEEPALIVE int muplay_load_preset(int index) { return load_preset(the_app(), index) ? 1 : 0; }
+// The index of the preset the experiment came from (the one the list marks), or -1.
+EMSCRIPTEN_KEEPALIVE int muplay_preset_index() { return the_app().preset_index; }
 
 EMSCRIPTEN_KEEPALIVE void muplay_run() { run(the_app()); }
 EMSCRIPTEN_KEEPALIVE void muplay_pause() { pause(the_app()); }

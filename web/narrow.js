@@ -1,10 +1,12 @@
 // A narrow screen (a phone held upright): the app folds the preset list and the editor away (App::narrow), so the
-// view keeps the width, and the toolbar's preset menu picks presets in their place. The page follows the screen as
-// it turns or a window is resized. An embed shows no list anyway and is left as it is.
+// view keeps the width, and the toolbar's preset menu picks presets in their place and names the one shown, as the
+// list would mark it (after a link, a reload, Saved…). The page follows the screen as it turns or a window is
+// resized. An embed shows no list anyway and is left as it is.
 const NARROW = '(max-width: 640px)';  // index.html's @media rule for the toolbar names the same width
 
+// Returns specChanged(), to call after each change of the experiment: the menu then shows its preset, or its prompt.
 export function startNarrow(m, { embed }) {
-  if (embed) return;
+  if (embed) return () => {};
   const menu = document.getElementById('preset-menu');
   const presets = JSON.parse(m.muplay_list_presets());
   const prompt = new Option('Preset…', '');
@@ -21,4 +23,8 @@ export function startNarrow(m, { embed }) {
   const follow = () => m.muplay_set_narrow(screen.matches ? 1 : 0);
   screen.addEventListener('change', follow);
   follow();
+  return () => {
+    const index = m.muplay_preset_index();
+    menu.value = index >= 0 ? String(index) : '';
+  };
 }

@@ -192,7 +192,7 @@ async function main() {
   const gpuStarted = startGpu(m);
   if (options.scale > 1) m.muplay_set_scale(options.scale);  // NaN and values below 1 keep the screen's resolution
   startPresenting(m, options);
-  startNarrow(m, options);
+  const presetShown = startNarrow(m, options);
   const view = JSON.parse(m.muplay_set_view(options.embed ? 1 : 0, options.panels));
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
@@ -230,7 +230,10 @@ async function main() {
   const checkBackend = backendNotice(m, ui);
   gpuStarted.then(() => setInterval(checkBackend, 500));  // a device can be lost at any moment of a run
   lookAtState = follow(m, {
-    onEdit: saveDraft,
+    onEdit() {
+      saveDraft();
+      presetShown();
+    },
     onSettled() {
       linkBefore = location.hash.slice(1);
       share.specChanged();

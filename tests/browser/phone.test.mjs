@@ -1,7 +1,8 @@
 // A phone held upright: the page at 390×844 on a touch screen. The preset list and the editor fold away, so the view
 // keeps the width: no widget runs past the canvas' right edge. The toolbar's preset menu (web/narrow.js) picks the
 // last preset; a tap on Run (Space) trains it and its figure is drawn with curves; the toolbar scrolls sideways to
-// reach its other buttons. At 1024 px the same page keeps its list and shows no menu. Checked through the frame trace
+// reach its other buttons. A link opened on a phone names its preset in the menu, and the menu follows a preset loaded
+// another way. At 1024 px the same page keeps its list and shows no menu. Checked through the frame trace
 // (web/drawn.hpp) and the toolbar's DOM. Screenshots: build/screenshots/phone-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -58,6 +59,27 @@ test('on a phone the list folds away, the preset menu loads the last preset, a t
     assert.ok(bar.helpRight <= PHONE.width + 0.5, `Help is not reachable: ${bar.helpRight}`);
     assert.deepEqual(pg.errors, []);
   });
+
+test('a link opened on a phone names its preset in the menu; the menu follows a preset loaded otherwise', T, async () => {
+  const presets = JSON.parse(await call('muplay_list_presets'));
+  const index = presets.findIndex((p) => p.path.includes('27-edge-of-stability'));
+  assert.ok(index >= 0 && await call('muplay_load_preset', index));
+  const link = await call('muplay_share_link');
+  const phone = await openPlayground({ viewport: PHONE, hasTouch: true, suffix: `#${link}` });
+  try {
+    const shown = () => phone.page.$eval('#preset-menu', (menu) => menu.selectedOptions[0]?.text);
+    await phone.page.waitForFunction((name) => document.getElementById('preset-menu').selectedOptions[0]?.text === name,
+      presets[index].name).catch(() => {});
+    assert.equal(await shown(), presets[index].name, 'the menu does not name the link\'s preset');
+    await phone.page.evaluate(() => window.muplay.muplay_load_preset(0));
+    await waitFrames(phone.page, 3);
+    assert.equal(await shown(), presets[0].name, 'the menu did not follow the preset loaded');
+    await screenshot(phone.page, 'phone-link-preset');
+    assert.deepEqual(phone.errors, []);
+  } finally {
+    await phone.close();
+  }
+});
 
 test('a wider screen keeps the list and shows no preset menu', T, async () => {
   await pg.page.setViewportSize({ width: 1024, height: 768 });
