@@ -30,6 +30,7 @@
 #include "engine/gpu/gpu_device.hpp"
 #include "engine/run/runner.hpp"
 #include "engine/spec/link.hpp"
+#include "engine/spec/memory_budget.hpp"
 #include "engine/spec/presets.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec.hpp"

@@ -49,7 +49,7 @@ Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
 // Rows the model's buffers hold: a mini-batch, the whole train set for the metrics that look at it at once and for
 // gd_auto, and at least the activation metrics' probe batch.
 int capacity(const ExperimentSpec& s, const TaskData& data) {
-  const bool whole = s.schedule.batch_size == 0 || lists_metric(s, "fp_delta") || lists_metric(s, "sharpness") ||
+  const bool whole = s.schedule.batch_size == 0 || records_any(s, &MetricDef::whole_train_set) ||
                      s.optimizer.kind == OptimizerKind::gd_auto;
   return std::max(whole ? data.train.size : s.schedule.batch_size, std::min(data.train.size, kProbeRows));
 }
@@ -81,7 +81,7 @@ MlpMember::MlpMember(const ExperimentSpec& spec, const TaskData& data, MemberCoo
   for (double y : train.y) zero_loss_ += 0.5 * y * y / train.size;
 
   const bool gd_auto = spec.optimizer.kind == OptimizerKind::gd_auto;
-  if (lists_metric(spec, "sharpness") || gd_auto) {
+  if (records_any(spec, &MetricDef::needs_hessian) || gd_auto) {
     hessian_ = std::make_unique<HessianProbe>(mlp_, train.x.data(), train.y.data(), train.size);
     grads_before_.resize(mlp_.params().size());
     record_.hessian = hessian_.get();

@@ -124,10 +124,6 @@ std::vector<MemberCoords> sweep_members(const ExperimentSpec& s);
 // A residual MLP member's number of blocks (its sweep.depth value, else model.depth); 0 for every other model.
 int member_depth(const ExperimentSpec& s, const MemberCoords& c);
 
-// Estimated bytes of memory the whole sweep needs (parameters, optimizer state, activations, data).
-double estimate_memory_bytes(const ExperimentSpec& s);
-constexpr double kMemoryBudgetBytes = 1.0e9;  // wasm32 gives at most 2-4 GB; leave room for the page
-
 // The weight-matrix dims {d_in, n_1, ..., n_L, d_out} of a member with hidden width `width` (0: as written); a
 // residual_mlp's are {d_in, n, ..., n, d_out} with depth · model.block_depth + 1 hidden entries (depth 0:
 // model.depth).

@@ -91,78 +91,110 @@ bool always(const ExperimentSpec&) { return true; }
 bool with_gd_auto(const ExperimentSpec& s) { return s.optimizer.kind == OptimizerKind::gd_auto; }
 bool with_gradient_loss(const ExperimentSpec& s) { return s.task.gradient_loss; }
 
+using ProbeMaker = std::unique_ptr<Probe> (*)(const ExperimentSpec&, Record&);
+
+// A row, from the common case (MetricDef's defaults, a free record that any spec can take); each setter changes
+// one fact.
+struct Row {
+  MetricDef d;
+  Row(const char* name, unsigned models, ProbeMaker probe) {
+    d.name = name;
+    d.models = models;
+    d.check = fine;
+    d.record_flops = no_cost;
+    d.make_probe = probe;
+  }
+  Row& implied(bool (*when)(const ExperimentSpec&)) { return d.implied = when, *this; }
+  Row& unlisted(bool (*when)(const ExperimentSpec&)) { return d.listable = false, implied(when); }
+  Row& higher_is_better() { return d.higher_is_better = true, *this; }
+  Row& cpu_only() { return d.on_device = false, *this; }
+  Row& not_exported() { return d.exported = false, *this; }
+  Row& initial_params() { return d.needs_initial_params = true, *this; }
+  Row& whole_train_set() { return d.whole_train_set = true, *this; }
+  Row& hessian() { return d.needs_hessian = true, *this; }
+  Row& not_for_residual(const char* why) { return d.not_for_residual = why, *this; }
+  Row& check(std::string (*why_not)(const ExperimentSpec&)) { return d.check = why_not, *this; }
+  Row& cost(double (*flops)(const ExperimentSpec&, const MemberSize&)) { return d.record_flops = flops, *this; }
+  operator MetricDef() const { return d; }
+};
+
+constexpr const char* kOneHiddenLayer = "it needs exactly 1 hidden layer: neurons are input weights and output weight";
+
 }  // namespace
 
 const std::vector<MetricDef>& metric_table() {
   using S = const ExperimentSpec&;
+  using M = const MemberSize&;
   static const std::vector<MetricDef> rows{
-      {"train_loss", kForBoth, true, always, false, true, true, false, fine, train_loss_flops, train_loss_probe},
-      {"test_loss", kForBoth, true, nullptr, false, true, true, false, fine, test_set_flops,
-       [](S, Record&) { return value_probe("test_loss", [](Record& r) { return r.test().loss; }); }},
-      {"test_accuracy", kForMlp, true, nullptr, true, true, true, false, needs_classification,
-       [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss"}); },
-       [](S, Record&) { return value_probe("test_accuracy", [](Record& r) { return r.test().accuracy; }); }},
-      {"batch_loss_mean", kForMlp | kForTransformer, true, nullptr, false, true, true, false, fine, no_cost,
-       [](S, Record&) { return value_probe("batch_loss_mean", [](Record& r) { return r.batch_loss_mean; }); }},
-      {"act_rms", kForMlp, true, nullptr, false, true, true, false, fine, probe_batch_flops,
-       [](S, Record& r) { return activation_probe(r, false); }},
-      {"act_delta_rms", kForMlp, true, nullptr, false, true, true, false, fine, probe_batch_flops,
-       [](S, Record& r) { return activation_probe(r, true); }},
-      {"weight_delta_spectral", kForMlp, true, nullptr, false, true, true, true, fine, spectral_norm_flops,
-       [](S, Record& r) { return weight_change_probe(r); }},
-      {"fp_delta", kForMlp, true, nullptr, false, true, false, false, check_fp_delta, train_set_flops,
-       [](S, Record& r) { return frequency_probe(r); }},
-      {"fp_filter", kForMlp, true, nullptr, false, true, false, false, check_fp_filter,
-       [](S s, const MemberSize& m) {  // the n × n filter, and the train pass unless fp_delta made it
-         return 2.0 * s.task.train_size * s.task.train_size + (lists_metric(s, "fp_delta") ? 0 : train_set_flops(s, m));
-       },
-       [](S s, Record& r) { return filter_probe(r, s.task.filter_width); }},
-      {"sign_accuracy", kForMlp, true, nullptr, true, true, true, false,
-       [](S s) { return needs_regression("sign_accuracy", s); },
-       [](S s, const MemberSize& m) { return train_set_flops(s, m) + test_set_flops(s, m); },
-       [](S, Record& r) { return sign_accuracy_probe(r); }},
-      {"weight_rd", kForMlp, true, nullptr, false, true, true, true, fine, no_cost,
-       [](S, Record&) { return value_probe("weight_rd", first_layer_relative_distance); }},
-      {"sharpness", kForMlp, true, nullptr, false, false, false, false,
-       [](S s) { return needs_regression("sharpness", s); },
-       sharpness_flops, [](S, Record& r) { return sharpness_probe(r); }},
-      {"gd_lr", kForMlp, false, with_gd_auto, false, false, false, false, fine, no_cost,
-       [](S, Record&) { return value_probe("gd_lr", [](Record& r) { return r.gd_lr; }); }},
-      {"condensation", kForMlp, true, nullptr, false, true, false, true, check_condensation, no_cost,
-       [](S, Record& r) { return condensation_probe(r); }},
-      {"neuron_paths", kForMlp, true, nullptr, false, true, false, false, check_neuron_paths, no_cost,
-       [](S, Record& r) { return neuron_paths_probe(r); }},
-      {"slope_loss", kForMlp, false, with_gradient_loss, false, false, false, false, fine, train_set_flops,
-       [](S, Record&) { return value_probe("slope_loss", [](Record& r) { return r.slope_loss; }); }},
-      {"train_accuracy", kForTransformer, true, nullptr, true, true, true, false, fine, no_cost,
-       [](S, Record&) { return value_probe("train_accuracy", [](Record& r) { return r.train().accuracy; }); }},
-      {"id_accuracy", kForTransformer, true, nullptr, true, true, true, false, fine,
-       [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss"}); },
-       [](S, Record&) { return value_probe("id_accuracy", [](Record& r) { return r.test().accuracy; }); }},
-      {"ood_accuracy", kForTransformer, true, nullptr, true, true, true, false,
-       [](S s) { return needs_held_out_pairs("ood_accuracy", s); }, ood_set_flops,
-       [](S, Record&) {
-         return value_probe("ood_accuracy", [](Record& r) {
-           return r.trainer()->evaluate(r.data().anchor.ood, 0).accuracy;
-         });
-       }},
-      {"commutativity", kForTransformer, true, nullptr, true, true, false, false,
-       [](S s) { return needs_held_out_pairs("commutativity", s); },
-       [](S s, const MemberSize& m) { return 2 * ood_set_flops(s, m); },
-       [](S, Record&) { return value_probe("commutativity", [](Record& r) { return r.trainer()->commutativity(); }); }},
-      {"wq_cosine", kForTransformer, true, nullptr, true, true, false, false, fine, no_cost,
-       [](S, Record&) {
-         return value_probe("wq_cosine", [](Record& r) { return r.trainer()->query_row_cosine(0); });
-       }},
-      {"embedding_order", kForTransformer, true, nullptr, true, true, false, false, fine, no_cost,
-       [](S, Record&) {
-         return value_probe("embedding_order", [](Record& r) { return embedding_order(r.trainer()->model()); });
-       }},
-      {"transformer_coords", kForTransformer, true, nullptr, false, true, false, false, fine, probe_batch_flops,
-       [](S, Record& r) { return transformer_coord_probe(r); }},
-      {"plus_one_share", kForTransformer, true, nullptr, false, true, false, false, fine,
-       [](S s, const MemberSize& m) { return test_pass_flops(s, m, {"test_loss", "id_accuracy"}); },
-       [](S, Record&) { return value_probe("plus_one_share", [](Record& r) { return r.test().plus_one_share; }); }},
+      Row("train_loss", kForBoth, train_loss_probe).implied(always).cost(train_loss_flops),
+      Row("test_loss", kForBoth,
+          [](S, Record&) { return value_probe("test_loss", [](Record& r) { return r.test().loss; }); })
+          .cost(test_set_flops),
+      Row("test_accuracy", kForMlp,
+          [](S, Record&) { return value_probe("test_accuracy", [](Record& r) { return r.test().accuracy; }); })
+          .higher_is_better().check(needs_classification)
+          .cost([](S s, M m) { return test_pass_flops(s, m, {"test_loss"}); }),
+      Row("batch_loss_mean", kForBoth,
+          [](S, Record&) { return value_probe("batch_loss_mean", [](Record& r) { return r.batch_loss_mean; }); }),
+      Row("act_rms", kForMlp, [](S, Record& r) { return activation_probe(r, false); }).cost(probe_batch_flops),
+      Row("act_delta_rms", kForMlp, [](S, Record& r) { return activation_probe(r, true); }).cost(probe_batch_flops),
+      Row("weight_delta_spectral", kForMlp, [](S, Record& r) { return weight_change_probe(r); })
+          .initial_params().cost(spectral_norm_flops),
+      Row("fp_delta", kForMlp, [](S, Record& r) { return frequency_probe(r); })
+          .not_exported().whole_train_set().check(check_fp_delta).cost(train_set_flops),
+      Row("fp_filter", kForMlp, [](S s, Record& r) { return filter_probe(r, s.task.filter_width); })
+          .not_exported().check(check_fp_filter)
+          .cost([](S s, M m) {  // the n × n filter, and the train pass unless fp_delta made it
+            return 2.0 * s.task.train_size * s.task.train_size + (lists_metric(s, "fp_delta") ? 0 : train_set_flops(s, m));
+          }),
+      Row("sign_accuracy", kForMlp, [](S, Record& r) { return sign_accuracy_probe(r); })
+          .higher_is_better().check([](S s) { return needs_regression("sign_accuracy", s); })
+          .cost([](S s, M m) { return train_set_flops(s, m) + test_set_flops(s, m); }),
+      Row("weight_rd", kForMlp, [](S, Record&) { return value_probe("weight_rd", first_layer_relative_distance); })
+          .initial_params(),
+      Row("sharpness", kForMlp, [](S, Record& r) { return sharpness_probe(r); })
+          .cpu_only().not_exported().whole_train_set().hessian()
+          .not_for_residual("its Hessian-vector product has no skips")
+          .check([](S s) { return needs_regression("sharpness", s); }).cost(sharpness_flops),
+      Row("gd_lr", kForMlp, [](S, Record&) { return value_probe("gd_lr", [](Record& r) { return r.gd_lr; }); })
+          .unlisted(with_gd_auto).cpu_only().not_exported(),
+      Row("condensation", kForMlp, [](S, Record& r) { return condensation_probe(r); })
+          .not_exported().initial_params().not_for_residual(kOneHiddenLayer).check(check_condensation),
+      Row("neuron_paths", kForMlp, [](S, Record& r) { return neuron_paths_probe(r); })
+          .not_exported().not_for_residual(kOneHiddenLayer).check(check_neuron_paths),
+      Row("slope_loss", kForMlp,
+          [](S, Record&) { return value_probe("slope_loss", [](Record& r) { return r.slope_loss; }); })
+          .unlisted(with_gradient_loss).cpu_only().not_exported().cost(train_set_flops),
+      Row("train_accuracy", kForTransformer,
+          [](S, Record&) { return value_probe("train_accuracy", [](Record& r) { return r.train().accuracy; }); })
+          .higher_is_better(),
+      Row("id_accuracy", kForTransformer,
+          [](S, Record&) { return value_probe("id_accuracy", [](Record& r) { return r.test().accuracy; }); })
+          .higher_is_better().cost([](S s, M m) { return test_pass_flops(s, m, {"test_loss"}); }),
+      Row("ood_accuracy", kForTransformer,
+          [](S, Record&) {
+            return value_probe("ood_accuracy", [](Record& r) {
+              return r.trainer()->evaluate(r.data().anchor.ood, 0).accuracy;
+            });
+          })
+          .higher_is_better().check([](S s) { return needs_held_out_pairs("ood_accuracy", s); }).cost(ood_set_flops),
+      Row("commutativity", kForTransformer,
+          [](S, Record&) { return value_probe("commutativity", [](Record& r) { return r.trainer()->commutativity(); }); })
+          .higher_is_better().not_exported().check([](S s) { return needs_held_out_pairs("commutativity", s); })
+          .cost([](S s, M m) { return 2 * ood_set_flops(s, m); }),
+      Row("wq_cosine", kForTransformer,
+          [](S, Record&) { return value_probe("wq_cosine", [](Record& r) { return r.trainer()->query_row_cosine(0); }); })
+          .higher_is_better().not_exported(),
+      Row("embedding_order", kForTransformer,
+          [](S, Record&) {
+            return value_probe("embedding_order", [](Record& r) { return embedding_order(r.trainer()->model()); });
+          })
+          .higher_is_better().not_exported(),
+      Row("transformer_coords", kForTransformer, [](S, Record& r) { return transformer_coord_probe(r); })
+          .not_exported().cost(probe_batch_flops),
+      Row("plus_one_share", kForTransformer,
+          [](S, Record&) { return value_probe("plus_one_share", [](Record& r) { return r.test().plus_one_share; }); })
+          .not_exported().cost([](S s, M m) { return test_pass_flops(s, m, {"test_loss", "id_accuracy"}); }),
   };
   return rows;
 }
@@ -191,6 +223,12 @@ bool lists_metric(const ExperimentSpec& s, const char* name) {
   return std::find(s.metrics.begin(), s.metrics.end(), name) != s.metrics.end();
 }
 
+bool records_any(const ExperimentSpec& s, bool MetricDef::*fact) {
+  for (const MetricDef& m : metric_table())
+    if (m.*fact && records_metric(s, m)) return true;
+  return false;
+}
+
 namespace {
 
 std::string names_for(unsigned kind) {
@@ -208,6 +246,8 @@ std::string metric_problem(const ExperimentSpec& s, const std::string& name) {
   if (transformer && !(m->models & kForTransformer))
     return "\"" + name + "\" is an MLP measurement; a transformer records " + names_for(kForTransformer);
   if (!transformer && !(m->models & kForMlp)) return "\"" + name + "\" needs model.kind \"transformer\"";
+  if (s.model.kind == ModelKind::residual_mlp && m->not_for_residual)
+    return "\"" + name + "\" is not for a residual_mlp (" + m->not_for_residual + ")";
   return m->check(s);
 }
 

@@ -23,22 +23,29 @@ struct MemberSize {
   double forward_flops = 0;
 };
 
+// One metric's row. Rows are written in engine/spec/metric_table.cpp with named setters over the common case (listed
+// by name, for MLPs, lower is better, recorded on a device and in the PyTorch export, possible for any spec, free),
+// so a row names only what sets its metric apart.
 struct MetricDef {
-  const char* name;
-  unsigned models;  // MetricModels
-  bool listable;    // a spec may name it in its metrics
+  const char* name = "";
+  unsigned models = kForMlp;  // MetricModels
+  bool listable = true;       // a spec may name it in its metrics
   // When a member records it unlisted (train_loss: always; gd_lr: with the optimizer gd_auto); null: only listed.
-  bool (*implied)(const ExperimentSpec& s);
-  bool higher_is_better;      // the result summary keeps max_<name> (else min_<name>)
-  bool on_device;             // recorded for a member that trains on a device, from the state read back
-  bool exported;              // the PyTorch program of `muplay export torch` records it (engine/export/)
-  bool needs_initial_params;  // the member keeps θ at init (Record::initial_params)
+  bool (*implied)(const ExperimentSpec& s) = nullptr;
+  bool higher_is_better = false;      // the result summary keeps max_<name> (else min_<name>)
+  bool on_device = true;              // recorded for a member that trains on a device, from the state read back
+  bool exported = true;               // the PyTorch program of `muplay export torch` records it (engine/export/)
+  bool needs_initial_params = false;  // the member keeps θ at init (Record::initial_params)
+  bool whole_train_set = false;       // its probe passes the whole train set through the model at once
+  bool needs_hessian = false;         // its probe reads Hessian-vector products (Record::hessian)
+  // Why a residual_mlp cannot record it, or null when it can.
+  const char* not_for_residual = nullptr;
   // Why `s` cannot record it ("" when it can): the task, the layers, the sizes.
-  std::string (*check)(const ExperimentSpec& s);
+  std::string (*check)(const ExperimentSpec& s) = nullptr;
   // Floating-point operations of one record of one member (the time budget, engine/spec/time_budget.hpp).
-  double (*record_flops)(const ExperimentSpec& s, const MemberSize& m);
+  double (*record_flops)(const ExperimentSpec& s, const MemberSize& m) = nullptr;
   // The probe, built when the member starts (after its init).
-  std::unique_ptr<Probe> (*make_probe)(const ExperimentSpec& s, Record& r);
+  std::unique_ptr<Probe> (*make_probe)(const ExperimentSpec& s, Record& r) = nullptr;
 };
 
 // Every metric, in the order its series appear in a member.
@@ -50,5 +57,7 @@ std::vector<std::string> listable_metrics();
 bool records_metric(const ExperimentSpec& s, const MetricDef& m);
 // Whether s.metrics names `name`.
 bool lists_metric(const ExperimentSpec& s, const char* name);
+// Whether a member of `s` records some metric whose row has `fact` (e.g. &MetricDef::whole_train_set).
+bool records_any(const ExperimentSpec& s, bool MetricDef::*fact);
 // Appends an error for every listed metric that is unknown, not for this model kind or not possible for this spec.
 void check_metrics(const ExperimentSpec& s, std::vector<std::string>& errors);

@@ -8,6 +8,7 @@
 
 #include "engine/base/enum_names.hpp"
 #include "engine/kernels/gemm_f32.hpp"
+#include "engine/spec/memory_budget.hpp"
 #include "engine/spec/metric_table.hpp"
 #include "engine/spec/time_budget.hpp"
 #include "engine/task/fashion_mnist.hpp"
@@ -488,14 +489,10 @@ void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
   if (s.model.biases) errors.push_back("model.biases: not for a residual_mlp");
   if (s.task.gradient_loss) errors.push_back("task.gradient_loss: not for a residual_mlp");
   // The exact Hessian-vector product (engine/metrics/hessian_vector.hpp) is a plain MLP's: it has no skips or norm.
-  if (lists_metric(s, "sharpness"))
-    errors.push_back("metrics: \"sharpness\" is not for a residual_mlp (its Hessian-vector product has no skips)");
+  // (The metrics a residual_mlp cannot record say so in their rows: engine/spec/metric_table.cpp.)
   if (s.optimizer.kind == OptimizerKind::gd_auto)
     errors.push_back("optimizer.kind: gd_auto is not for a residual_mlp (its λ_max comes from a Hessian-vector "
                      "product without skips)");
-  for (const char* metric : {"condensation", "neuron_paths"})
-    if (lists_metric(s, metric))
-      errors.push_back(std::string("metrics: \"") + metric + "\" needs exactly 1 hidden layer, not a residual_mlp");
 }
 
 // ASI, dropout and the gradient-augmented loss, each only with the tasks and optimizers it is defined for.

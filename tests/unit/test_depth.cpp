@@ -131,12 +131,13 @@ TEST(ResidualSpec, FieldsRoundTripAndAreChecked) {
             "model.block_norm: expected true or false, got 1");
   // What follows a plain MLP only (the exact Hessian-vector product, one-hidden-layer neurons) is refused.
   EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16]},"metrics":["sharpness"]})"),
-            "metrics: \"sharpness\" is not for a residual_mlp (its Hessian-vector product has no skips)");
+            "metrics[0]: \"sharpness\" is not for a residual_mlp (its Hessian-vector product has no skips)");
   EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16]},"optimizer":{"kind":"gd_auto"}})"),
             "optimizer.kind: gd_auto is not for a residual_mlp (its λ_max comes from a Hessian-vector product "
             "without skips)");
   EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16]},"metrics":["condensation"]})"),
-            "metrics: \"condensation\" needs exactly 1 hidden layer, not a residual_mlp");
+            "metrics[0]: \"condensation\" is not for a residual_mlp (it needs exactly 1 hidden layer: neurons are input "
+            "weights and output weight)");
 }
 
 TEST(ResidualSpec, DepthRulesScaleTheBlocksOnly) {

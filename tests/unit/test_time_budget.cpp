@@ -2,6 +2,7 @@
 // limit), the page's stricter budget, and that every preset of examples/ fits the page's budget.
 #include <gtest/gtest.h>
 
+#include "engine/spec/memory_budget.hpp"
 #include "engine/spec/presets.hpp"
 #include "engine/spec/spec.hpp"
 #include "engine/spec/spec_migrations.hpp"

@@ -10,6 +10,7 @@
 #include "engine/model/loss.hpp"
 #include "engine/model/transformer.hpp"
 #include "engine/run/runner.hpp"
+#include "engine/spec/memory_budget.hpp"
 #include "engine/spec/presets.hpp"
 #include "engine/spec/spec.hpp"
 
