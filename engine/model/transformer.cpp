@@ -13,89 +13,109 @@ void add_into(double* dst, const double* src, long n) {
 
 }  // namespace
 
-long Transformer::add_tensor(const std::string& name, int rows, int cols, TensorRole role, int fan_in,
-                             const TransformerInit& p) {
-  TransformerTensor t;
-  t.name = name;
-  t.offset = tensors_.empty() ? 0 : tensors_.back().offset + tensors_.back().size();
-  t.rows = rows;
-  t.cols = cols;
-  t.role = role;
-  t.init = transformer_tensor_init(p, role, fan_in);
-  tensors_.push_back(t);
-  return t.offset;
+TransformerLayout transformer_layout(const TransformerConfig& c, const TransformerInit& p) {
+  TransformerLayout out;
+  auto add_tensor = [&](const std::string& name, int rows, int cols, TensorRole role, int fan_in) {
+    TransformerTensor t;
+    t.name = name;
+    t.offset = out.total();
+    t.rows = rows;
+    t.cols = cols;
+    t.role = role;
+    t.init = transformer_tensor_init(p, role, fan_in);
+    out.tensors.push_back(t);
+    return t.offset;
+  };
+  const int D = c.d_model, W = c.heads * c.head_dim(), F = c.d_ff;
+  out.wte = add_tensor("wte", c.vocab, D, TensorRole::token_embedding, c.vocab);
+  out.wpe = add_tensor("wpe", c.seq_len, D, TensorRole::position_embedding, c.vocab);
+  for (int l = 0; l < c.layers; l++) {
+    const std::string h = "h" + std::to_string(l) + ".";
+    TransformerBlockOffsets b{};
+    auto vec = [&](const char* n, int size, TensorRole role) { return add_tensor(h + n, 1, size, role, size); };
+    auto bias = [&](const char* n, int size, bool on) { return on ? vec(n, size, TensorRole::bias) : -1L; };
+    b.ln1_g = vec("ln1.g", D, TensorRole::norm_gain);
+    b.ln1_b = vec("ln1.b", D, TensorRole::bias);
+    b.wq = add_tensor(h + "wq", W, D, TensorRole::hidden, D);
+    b.wk = add_tensor(h + "wk", W, D, TensorRole::hidden, D);
+    b.wv = add_tensor(h + "wv", W, D, TensorRole::hidden, D);
+    b.bq = bias("bq", W, c.attention_bias);
+    b.bk = bias("bk", W, c.attention_bias);
+    b.bv = bias("bv", W, c.attention_bias);
+    b.wo = add_tensor(h + "wo", D, W, TensorRole::hidden, W);
+    b.bo = bias("bo", D, c.attention_bias);
+    b.ln2_g = vec("ln2.g", D, TensorRole::norm_gain);
+    b.ln2_b = vec("ln2.b", D, TensorRole::bias);
+    b.w1 = add_tensor(h + "w1", F, D, TensorRole::hidden, D);
+    b.b1 = bias("b1", F, c.mlp_bias);
+    b.w2 = add_tensor(h + "w2", D, F, TensorRole::hidden, F);
+    b.b2 = bias("b2", D, c.mlp_bias);
+    out.blocks.push_back(b);
+  }
+  if (c.pre_ln) {
+    out.lnf_g = add_tensor("ln_f.g", 1, D, TensorRole::norm_gain, D);
+    out.lnf_b = add_tensor("ln_f.b", 1, D, TensorRole::bias, D);
+  }
+  out.head_w = add_tensor("head.w", c.outputs, D, TensorRole::readout, D);
+  if (c.output_bias) out.head_b = add_tensor("head.b", 1, c.outputs, TensorRole::bias, D);
+  return out;
 }
 
 Transformer::Transformer(TransformerConfig config, const TransformerInit& p, int max_batch)
     : config_(config), max_batch_(max_batch) {
-  const TransformerConfig& c = config_;
-  const int D = c.d_model, W = c.heads * c.head_dim(), F = c.d_ff;
-  attention_scale_ = transformer_attention_scale(p, c.head_dim());
-  wte_ = add_tensor("wte", c.vocab, D, TensorRole::token_embedding, c.vocab, p);
-  wpe_ = add_tensor("wpe", c.seq_len, D, TensorRole::position_embedding, c.vocab, p);
-  for (int l = 0; l < c.layers; l++) {
-    const std::string h = "h" + std::to_string(l) + ".";
-    Block b{};
-    auto vec = [&](const char* n, int size, TensorRole role) { return add_tensor(h + n, 1, size, role, size, p); };
-    auto bias = [&](const char* n, int size, bool on) { return on ? vec(n, size, TensorRole::bias) : -1L; };
-    b.ln1_g = vec("ln1.g", D, TensorRole::norm_gain);
-    b.ln1_b = vec("ln1.b", D, TensorRole::bias);
-    b.wq = add_tensor(h + "wq", W, D, TensorRole::hidden, D, p);
-    b.wk = add_tensor(h + "wk", W, D, TensorRole::hidden, D, p);
-    b.wv = add_tensor(h + "wv", W, D, TensorRole::hidden, D, p);
-    b.bq = bias("bq", W, c.attention_bias);
-    b.bk = bias("bk", W, c.attention_bias);
-    b.bv = bias("bv", W, c.attention_bias);
-    b.wo = add_tensor(h + "wo", D, W, TensorRole::hidden, W, p);
-    b.bo = bias("bo", D, c.attention_bias);
-    b.ln2_g = vec("ln2.g", D, TensorRole::norm_gain);
-    b.ln2_b = vec("ln2.b", D, TensorRole::bias);
-    b.w1 = add_tensor(h + "w1", F, D, TensorRole::hidden, D, p);
-    b.b1 = bias("b1", F, c.mlp_bias);
-    b.w2 = add_tensor(h + "w2", D, F, TensorRole::hidden, F, p);
-    b.b2 = bias("b2", D, c.mlp_bias);
-    blocks_.push_back(b);
-  }
-  if (c.pre_ln) {
-    lnf_g_ = add_tensor("ln_f.g", 1, D, TensorRole::norm_gain, D, p);
-    lnf_b_ = add_tensor("ln_f.b", 1, D, TensorRole::bias, D, p);
-  }
-  head_w_ = add_tensor("head.w", c.outputs, D, TensorRole::readout, D, p);
-  if (c.output_bias) head_b_ = add_tensor("head.b", 1, c.outputs, TensorRole::bias, D, p);
+  attention_scale_ = transformer_attention_scale(p, config_.head_dim());
+  TransformerLayout layout = transformer_layout(config_, p);
+  tensors_ = std::move(layout.tensors);
+  blocks_ = std::move(layout.blocks);
+  wte_ = layout.wte;
+  wpe_ = layout.wpe;
+  lnf_g_ = layout.lnf_g;
+  lnf_b_ = layout.lnf_b;
+  head_w_ = layout.head_w;
+  head_b_ = layout.head_b;
   const long total = tensors_.back().offset + tensors_.back().size();
   params_.assign(size_t(total), 0.0);
   grads_.assign(size_t(total), 0.0);
-  edits_.resize(size_t(c.layers));
+  edits_.resize(size_t(config_.layers));
+}
+
+template <class Visit>
+void Transformer::activation_buffers(const TransformerConfig& c, int batch, Visit&& visit) {
+  const long D = c.d_model, W = long(c.heads) * c.head_dim(), F = c.d_ff;
+  const long N = long(batch) * c.seq_len, L = c.layers, B = batch;
+  visit(&Transformer::resid_, (L + 1) * N * D);
+  for (auto buf : {&Transformer::ln1_, &Transformer::r1_, &Transformer::x1_, &Transformer::ln2_, &Transformer::r2_})
+    visit(buf, L * N * D);
+  visit(&Transformer::ln1_stats_, L * 2 * N);
+  visit(&Transformer::ln2_stats_, L * 2 * N);
+  for (auto buf : {&Transformer::q_, &Transformer::k_, &Transformer::v_, &Transformer::y_}) visit(buf, L * N * W);
+  visit(&Transformer::probs_, L * B * c.heads * c.seq_len * c.seq_len);
+  visit(&Transformer::h_, L * N * F);
+  visit(&Transformer::u_, L * N * F);
+  visit(&Transformer::last_, B * D);
+  visit(&Transformer::z_, B * D);
+  visit(&Transformer::lnf_stats_, 2 * B);
+  visit(&Transformer::logits_, B * c.outputs);
+  const long widest = std::max({D, W, F});
+  for (auto buf : {&Transformer::g_, &Transformer::dx1_, &Transformer::dr_, &Transformer::dtmp_, &Transformer::dtmp2_})
+    visit(buf, N * widest);
+  visit(&Transformer::dff_, N * F);
+  visit(&Transformer::dff2_, N * F);
+  for (auto buf : {&Transformer::dq_, &Transformer::dk_, &Transformer::dv_, &Transformer::dy_}) visit(buf, N * W);
+  visit(&Transformer::dprobs_, long(c.seq_len) * c.seq_len);
+  visit(&Transformer::dz_, B * D);
+  long largest = 0;  // matmul_nt's scratch: the largest matrix
+  for (const TransformerTensor& t : transformer_layout(c, TransformerInit{}).tensors) largest = std::max(largest, t.size());
+  visit(&Transformer::transposed_, largest);
 }
 
 // Most of a model's memory (every layer's activations for its largest batch, an evaluation chunk of sequences), sized
 // at the first forward pass, so that a model which never runs one (the page's replica of a run trained in a worker,
 // the members of another worker's shard) never touches it (web/README.md, "Training in a Web Worker").
 void Transformer::size_activations() {
-  const TransformerConfig& c = config_;
-  const int D = c.d_model, W = c.heads * c.head_dim(), F = c.d_ff;
-  const long N = long(max_batch_) * c.seq_len, L = c.layers, B = max_batch_;
-  resid_.resize(size_t((L + 1) * N * D));
-  for (auto* buf : {&ln1_, &r1_, &x1_, &ln2_, &r2_}) buf->resize(size_t(L * N * D));
-  ln1_stats_.resize(size_t(L * 2 * N));
-  ln2_stats_.resize(size_t(L * 2 * N));
-  for (auto* buf : {&q_, &k_, &v_, &y_}) buf->resize(size_t(L * N * W));
-  probs_.resize(size_t(L * probs_stride()));
-  h_.resize(size_t(L * N * F));
-  u_.resize(size_t(L * N * F));
-  last_.resize(size_t(B * D));
-  z_.resize(size_t(B * D));
-  lnf_stats_.resize(size_t(2 * B));
-  logits_.resize(size_t(B * c.outputs));
-  const int widest = std::max({D, W, F});
-  for (auto* buf : {&g_, &dx1_, &dr_, &dtmp_, &dtmp2_}) buf->resize(size_t(N * widest));
-  for (auto* buf : {&dff_, &dff2_}) buf->resize(size_t(N * F));
-  for (auto* buf : {&dq_, &dk_, &dv_, &dy_}) buf->resize(size_t(N * W));
-  dprobs_.resize(size_t(c.seq_len) * size_t(c.seq_len));
-  dz_.resize(size_t(B * D));
-  long largest = 0;
-  for (const auto& t : tensors_) largest = std::max(largest, t.size());
-  transposed_.resize(size_t(largest));
+  activation_buffers(config_, max_batch_, [this](std::vector<double> Transformer::*buf, long doubles) {
+    (this->*buf).resize(size_t(doubles));
+  });
   if (precision_ == Precision::float32)
     for (const auto& [m, n, k] : transformer_f32_shapes(config_, max_batch_)) gemm_f32_.reserve(m, n, k);
 }
@@ -334,13 +354,7 @@ std::vector<TensorSlice> transformer_slices(const Transformer& m) {
   return out;
 }
 
-long transformer_parameter_count(const TransformerConfig& c) {
-  const long D = c.d_model, W = long(c.heads) * c.head_dim(), F = c.d_ff;
-  const long block = 4 * D + 3 * W * D + W * D + 2 * F * D + (c.attention_bias ? 3 * W + D : 0) +
-                     (c.mlp_bias ? F + D : 0);
-  return long(c.vocab + c.seq_len) * D + c.layers * block + (c.pre_ln ? 2 * D : 0) + long(c.outputs) * D +
-         (c.output_bias ? c.outputs : 0);
-}
+long transformer_parameter_count(const TransformerConfig& c) { return transformer_layout(c, TransformerInit{}).total(); }
 
 double transformer_forward_flops(const TransformerConfig& c) {
   const double D = c.d_model, W = double(c.heads) * c.head_dim(), F = c.d_ff, T = c.seq_len;
@@ -360,8 +374,7 @@ std::vector<std::array<int, 3>> transformer_f32_shapes(const TransformerConfig& 
 }
 
 double transformer_activation_doubles(const TransformerConfig& c, int batch) {
-  const double N = double(batch) * c.seq_len, D = c.d_model, W = double(c.heads) * c.head_dim(), F = c.d_ff;
-  const double per_block = N * (5 * D + 4 * W + 2 * F + 4) + double(batch) * c.heads * c.seq_len * c.seq_len;
-  const double scratch = N * (5 * std::max({D, W, F}) + 2 * F + 4 * W);
-  return c.layers * per_block + N * D * (c.layers + 1) + scratch + double(batch) * (3 * D + c.outputs + 2);
+  double doubles = 0;
+  Transformer::activation_buffers(c, batch, [&](std::vector<double> Transformer::*, long n) { doubles += double(n); });
+  return doubles;
 }

@@ -51,6 +51,19 @@ struct TransformerTensor {
   bool is_matrix() const { return role != TensorRole::norm_gain && role != TensorRole::bias; }
 };
 
+// Where each tensor lies in the flat parameter buffer: the one description of a Transformer's parameters, which the
+// constructor allocates and the budgets count (transformer_parameter_count), as llm.c's fill_in_parameter_sizes is.
+struct TransformerBlockOffsets {  // offsets of one block's tensors in the flat buffers (-1: absent)
+  long ln1_g, ln1_b, wq, wk, wv, bq, bk, bv, wo, bo, ln2_g, ln2_b, w1, b1, w2, b2;
+};
+struct TransformerLayout {
+  std::vector<TransformerTensor> tensors;  // in buffer order
+  std::vector<TransformerBlockOffsets> blocks;
+  long wte = 0, wpe = 0, lnf_g = -1, lnf_b = -1, head_w = 0, head_b = -1;
+  long total() const { return tensors.empty() ? 0 : tensors.back().offset + tensors.back().size(); }
+};
+TransformerLayout transformer_layout(const TransformerConfig& c, const TransformerInit& init);
+
 class Transformer {
  public:
   Transformer(TransformerConfig config, const TransformerInit& init, int max_batch);
@@ -90,10 +103,12 @@ class Transformer {
   void set_attention_edit(int layer, AttentionEdit edit) { edits_[size_t(layer)] = std::move(edit); }
 
  private:
-  struct Block {  // offsets of one block's tensors in the flat buffers (-1: absent)
-    long ln1_g, ln1_b, wq, wk, wv, bq, bk, bv, wo, bo, ln2_g, ln2_b, w1, b1, w2, b2;
-  };
-  long add_tensor(const std::string& name, int rows, int cols, TensorRole role, int fan_in, const TransformerInit& p);
+  using Block = TransformerBlockOffsets;
+  friend double transformer_activation_doubles(const TransformerConfig& c, int batch);
+  // Calls visit(buffer, doubles) for every activation and scratch buffer of a model of `c` sized for `batch`
+  // sequences: the one description of them, which size_activations allocates and transformer_activation_doubles sums.
+  template <class Visit>
+  static void activation_buffers(const TransformerConfig& c, int batch, Visit&& visit);
   double mult(long offset) const;
   // C = alpha · A B, alpha · Aᵀ B, alpha · A Bᵀ (kernels.hpp's contracts) in the model's precision.
   void product_nn(double* C, const double* A, const double* B, int m, int n, int k, double alpha);
@@ -139,6 +154,7 @@ class Transformer {
 // The optimizer's view of a Transformer: one slice per tensor, weight decay on matrices and embeddings only.
 std::vector<TensorSlice> transformer_slices(const Transformer& m);
 
+// Parameters of a model of `c` (its transformer_layout's total).
 long transformer_parameter_count(const TransformerConfig& c);
 // Floating-point operations of one sequence's forward pass: every matrix product over all positions, the attention
 // scores and mixing, the head at the last position (backward costs about twice this).
@@ -147,5 +163,5 @@ double transformer_forward_flops(const TransformerConfig& c);
 // weight gradient and input gradient, the head's at the last position (set_precision reserves them; the memory
 // estimate counts them).
 std::vector<std::array<int, 3>> transformer_f32_shapes(const TransformerConfig& c, int batch);
-// Doubles of forward/backward buffers for `batch` sequences (Transformer's constructor).
+// Doubles of forward/backward buffers for `batch` sequences (Transformer::activation_buffers).
 double transformer_activation_doubles(const TransformerConfig& c, int batch);
