@@ -44,7 +44,7 @@ MlpGpuPlan build_mlp_gpu_plan(const Mlp& mlp, const OptimizerConfig& opt, const 
   auto bias = [&](int l) { return biased ? p.weights[size_t(layers + l)] : no_bias; };
   auto bias_multiplier = [&](int l) { return biased ? float(mlp.bias_scaling()[size_t(l)].multiplier) : 1.0f; };
 
-  // A residual net (Mlp::set_residual): one width, blocks of k weights. Its pre-norm is a LayerNorm without gain or
+  // A residual net (MlpConfig::residual): one width, blocks of k weights. Its pre-norm is a LayerNorm without gain or
   // bias: the layernorm kernels with γ = 1 (p.ones, which the host fills) and β = 0 (a buffer nothing writes).
   const bool norm = mlp.residual() && mlp.residual_shape().norm;
   const int k = mlp.residual_shape().layers, width = dims[1];

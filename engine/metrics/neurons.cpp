@@ -158,8 +158,9 @@ Mlp split_neuron(const Mlp& m, int k, double alpha) {
   std::vector<int> dims = m.dims();
   const int d = dims[0], width = dims[1];
   dims[1] = width + 1;
-  Mlp out(dims, m.activation(), m.scaling(), m.max_batch(), m.bias_scaling());
-  out.set_activation_param(m.activation_param());
+  MlpConfig c = m.config();  // every setting of m, one neuron wider
+  c.dims = dims;
+  Mlp out(std::move(c));
   std::copy(m.weights(0), m.weights(0) + long(width) * d, out.weights(0));
   std::copy(m.weights(0) + long(k) * d, m.weights(0) + long(k + 1) * d, out.weights(0) + long(width) * d);
   std::copy(m.weights(1), m.weights(1) + width, out.weights(1));

@@ -7,38 +7,42 @@
 
 Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch,
          std::vector<TensorScaling> bias_scaling)
-    : dims_(std::move(dims)), act_(act), scaling_(std::move(scaling)), bias_scaling_(std::move(bias_scaling)),
-      max_batch_(max_batch) {
+    : Mlp(MlpConfig{std::move(dims), act, std::move(scaling), std::move(bias_scaling), max_batch}) {}
+
+Mlp::Mlp(MlpConfig config) : config_(std::move(config)) {
+  const int max_batch = config_.max_batch;
   long total = 0;
   int widest = 0;
   for (int l = 0; l < layers(); l++) {
     offset_.push_back(total);
     total += layer_size(l);
-    h_.emplace_back(size_t(max_batch) * size_t(dims_[size_t(l) + 1]));
-    if (l + 1 < layers()) x_.emplace_back(size_t(max_batch) * size_t(dims_[size_t(l) + 1]));
+    h_.emplace_back(size_t(max_batch) * size_t(config_.dims[size_t(l) + 1]));
+    if (l + 1 < layers()) x_.emplace_back(size_t(max_batch) * size_t(config_.dims[size_t(l) + 1]));
   }
   for (int l = 0; l < layers() && has_biases(); l++) {
     bias_offset_.push_back(total);
-    total += dims_[size_t(l) + 1];
+    total += config_.dims[size_t(l) + 1];
   }
-  for (int d : dims_) widest = std::max(widest, d);
+  for (int d : config_.dims) widest = std::max(widest, d);
   params_.assign(size_t(total), 0.0);
   delta_.assign(size_t(max_batch) * size_t(widest), 0.0);
   delta_prev_.assign(size_t(max_batch) * size_t(widest), 0.0);
+  if (config_.residual) size_residual();
+  if (config_.dropout > 0) size_dropout();
 }
 
 void Mlp::init(Rng& rng) {
-  for (int l = 0; l < layers() && has_biases(); l++) std::fill(bias(l), bias(l) + dims_[size_t(l) + 1], 0.0);
+  for (int l = 0; l < layers() && has_biases(); l++) std::fill(bias(l), bias(l) + config_.dims[size_t(l) + 1], 0.0);
   for (int l = 0; l < layers(); l++) {
     double* w = weights(l);
-    const double std = scaling_[size_t(l)].init_std;
-    if (!antisymmetric_) {
+    const double std = config_.scaling[size_t(l)].init_std;
+    if (!config_.antisymmetric) {
       for (long i = 0; i < layer_size(l); i++) w[i] = std * rng.normal();
       continue;
     }
     // ASI: draw copy θ (the same numbers, in the same order, as a plain net of half the hidden widths), then place
     // it at the even units and its twin θ′ at the odd ones; the twin's readout carries the minus sign.
-    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+    const int fan_in = config_.dims[size_t(l)], fan_out = config_.dims[size_t(l) + 1];
     const bool split_in = hidden(l), split_out = hidden(l + 1);
     const int in_a = split_in ? fan_in / 2 : fan_in, out_a = split_out ? fan_out / 2 : fan_out;
     std::fill(w, w + layer_size(l), 0.0);
@@ -55,29 +59,20 @@ void Mlp::init(Rng& rng) {
 }
 
 void Mlp::mask_gradients() {
-  if (!antisymmetric_) return;
+  if (!config_.antisymmetric) return;
   for (int l = 1; l + 1 < layers(); l++) {  // hidden → hidden layers only
-    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+    const int fan_in = config_.dims[size_t(l)], fan_out = config_.dims[size_t(l) + 1];
     double* g = grads(l);
     for (int r = 0; r < fan_out; r++)
       for (int c = (r + 1) % 2; c < fan_in; c += 2) g[long(r) * fan_in + c] = 0;
   }
 }
 
-void Mlp::set_dropout(double p) {
-  dropout_ = p;
-  keep_.clear();
-  dropped_.clear();
-  if (p <= 0) return;
+void Mlp::size_dropout() {
   for (int l = 0; l + 1 < layers(); l++) {
-    keep_.emplace_back(size_t(max_batch_) * size_t(dims_[size_t(l) + 1]));
-    dropped_.emplace_back(size_t(max_batch_) * size_t(dims_[size_t(l) + 1]));
+    keep_.emplace_back(size_t(config_.max_batch) * size_t(config_.dims[size_t(l) + 1]));
+    dropped_.emplace_back(size_t(config_.max_batch) * size_t(config_.dims[size_t(l) + 1]));
   }
-}
-
-void Mlp::set_precision(Precision p) {
-  precision_ = p;
-  products_sized_ = false;
 }
 
 std::vector<double>& Mlp::grads() {
@@ -91,71 +86,68 @@ std::vector<double>& Mlp::grads() {
 // Worker").
 void Mlp::size_products() {
   products_sized_ = true;
-  if (precision_ != Precision::float32) {
+  if (config_.precision != Precision::float32) {
     long largest_layer = 0;
     for (int l = 0; l < layers(); l++) largest_layer = std::max(largest_layer, layer_size(l));
     transposed_.assign(size_t(largest_layer), 0.0);
     return;
   }
   for (int l = 0; l < layers(); l++) {
-    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
-    gemm_f32_.reserve(max_batch_, fan_out, fan_in);  // forward
-    gemm_f32_.reserve(fan_out, fan_in, max_batch_);  // weight gradient
-    gemm_f32_.reserve(max_batch_, fan_in, fan_out);  // backward to inputs
+    const int fan_in = config_.dims[size_t(l)], fan_out = config_.dims[size_t(l) + 1];
+    gemm_f32_.reserve(config_.max_batch, fan_out, fan_in);  // forward
+    gemm_f32_.reserve(fan_out, fan_in, config_.max_batch);  // weight gradient
+    gemm_f32_.reserve(config_.max_batch, fan_in, fan_out);  // backward to inputs
   }
 }
 
-void Mlp::set_residual(bool on, ResidualShape shape) {
-  residual_ = on;
-  block_ = shape;
+// The stream's skip and, with the pre-norm, each block input's LN(h) and its statistics.
+void Mlp::size_residual() {
   normed_.assign(size_t(layers()), {});
   norm_stats_.assign(size_t(layers()), {});
-  skip_delta_.clear();
-  if (!on) return;
-  skip_delta_.resize(size_t(max_batch_) * size_t(dims_[1]));
-  for (int l = 0; l < layers() && shape.norm; l++) {
+  skip_delta_.resize(size_t(config_.max_batch) * size_t(config_.dims[1]));
+  for (int l = 0; l < layers() && config_.block.norm; l++) {
     if (!block_input(l)) continue;
-    normed_[size_t(l)].resize(size_t(max_batch_) * size_t(dims_[size_t(l) + 1]));
-    norm_stats_[size_t(l)].resize(2 * size_t(max_batch_));
+    normed_[size_t(l)].resize(size_t(config_.max_batch) * size_t(config_.dims[size_t(l) + 1]));
+    norm_stats_[size_t(l)].resize(2 * size_t(config_.max_batch));
   }
 }
 
 // A residual block's skip: h_l += h_{l-k}, its input stream (the widths are equal).
 void Mlp::add_skip(int l, int batch) {
-  const long n = long(batch) * dims_[size_t(l) + 1];
+  const long n = long(batch) * config_.dims[size_t(l) + 1];
   double* h = h_[size_t(l)].data();
-  const double* skip = h_[size_t(l) - block_.layers].data();
+  const double* skip = h_[size_t(l) - config_.block.layers].data();
   for (long i = 0; i < n; i++) h[i] += skip[i];
 }
 
 // The next layer's input from h_l (batch × n): x_l = φ(h_l), or φ(LN(h_l)) for a block's input under a pre-norm, or
 // h_l itself for a residual net's readout.
 void Mlp::activate(int l, int batch) {
-  const int n = dims_[size_t(l) + 1];
+  const int n = config_.dims[size_t(l) + 1];
   const double* z = h_[size_t(l)].data();
-  if (block_input(l) && block_.norm) {
+  if (block_input(l) && config_.block.norm) {
     double* stats = norm_stats_[size_t(l)].data();
     layernorm_forward(normed_[size_t(l)].data(), stats, stats + batch, z, nullptr, nullptr, batch, n);
     z = normed_[size_t(l)].data();
   }
-  activation_forward(activation_after(l), x_[size_t(l)].data(), z, long(batch) * n, act_param_);
+  activation_forward(activation_after(l), x_[size_t(l)].data(), z, long(batch) * n, config_.activation_param);
 }
 
 // ∂L/∂h_{l-1} into delta_ from ∂L/∂(layer l's input) in delta_prev_, undoing activate(l − 1): through φ' (and the
 // norm); a block's input stream adds the skip's share, ∂L/∂ of the block's output (skip_delta_).
 void Mlp::input_backward(int l, int batch) {
-  const int i = l - 1, n = dims_[size_t(l)];
+  const int i = l - 1, n = config_.dims[size_t(l)];
   const long count = long(batch) * n;
   const double* h = h_[size_t(i)].data();
   const double* x = x_[size_t(i)].data();
-  if (block_input(i) && block_.norm) {  // δ = LN'(h)ᵀ (∂L/∂x ⊙ φ'(LN(h)))
+  if (block_input(i) && config_.block.norm) {  // δ = LN'(h)ᵀ (∂L/∂x ⊙ φ'(LN(h)))
     const double* stats = norm_stats_[size_t(i)].data();
-    activation_backward(act_, delta_prev_.data(), delta_prev_.data(), normed_[size_t(i)].data(), x, count,
-                        act_param_);
+    activation_backward(config_.activation, delta_prev_.data(), delta_prev_.data(), normed_[size_t(i)].data(), x, count,
+                        config_.activation_param);
     std::fill(delta_.begin(), delta_.begin() + count, 0.0);
     layernorm_backward(delta_.data(), nullptr, nullptr, delta_prev_.data(), h, nullptr, stats, stats + batch, batch, n);
   } else {
-    activation_backward(activation_after(i), delta_.data(), delta_prev_.data(), h, x, count, act_param_);
+    activation_backward(activation_after(i), delta_.data(), delta_prev_.data(), h, x, count, config_.activation_param);
   }
   if (block_input(i))
     for (long k = 0; k < count; k++) delta_[size_t(k)] += skip_delta_[size_t(k)];
@@ -164,16 +156,16 @@ void Mlp::input_backward(int l, int batch) {
 // h_l = multiplier · layer_input(l) · W_lᵀ (+ bias multiplier · b_l on every row), in the spec's precision; both
 // forward passes start each layer here.
 double* Mlp::compute_preactivation(int l, int batch) {
-  const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
+  const int fan_in = config_.dims[size_t(l)], fan_out = config_.dims[size_t(l) + 1];
   double* h = h_[size_t(l)].data();
   if (!products_sized_) size_products();
-  if (precision_ == Precision::float32)
-    matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier, gemm_f32_);
+  if (config_.precision == Precision::float32)
+    matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, config_.scaling[size_t(l)].multiplier, gemm_f32_);
   else
-    matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, scaling_[size_t(l)].multiplier,
+    matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, config_.scaling[size_t(l)].multiplier,
               transposed_.data());
   if (has_biases()) {
-    const double m = bias_scaling_[size_t(l)].multiplier;
+    const double m = config_.bias_scaling[size_t(l)].multiplier;
     const double* b = bias(l);
     for (int r = 0; r < batch; r++)
       for (int o = 0; o < fan_out; o++) h[long(r) * fan_out + o] += m * b[o];
@@ -182,21 +174,21 @@ double* Mlp::compute_preactivation(int l, int batch) {
 }
 
 const double* Mlp::forward_train(const double* x, int batch, Rng& rng) {
-  if (dropout_ <= 0) return forward(x, batch);
+  if (config_.dropout <= 0) return forward(x, batch);
   input_ = x;
   dropout_active_ = true;
-  const double scale = 1 / (1 - dropout_);
+  const double scale = 1 / (1 - config_.dropout);
   for (int l = 0; l < layers(); l++) {
     compute_preactivation(l, batch);
     if (skips(l)) add_skip(l, batch);
     if (l + 1 == layers()) break;
     activate(l, batch);
-    const long n = long(batch) * dims_[size_t(l) + 1];
+    const long n = long(batch) * config_.dims[size_t(l) + 1];
     const double* xl = x_[size_t(l)].data();
     double* keep = keep_[size_t(l)].data();
     double* out = dropped_[size_t(l)].data();
     for (long i = 0; i < n; i++) {
-      keep[i] = rng.uniform() < dropout_ ? 0.0 : scale;
+      keep[i] = rng.uniform() < config_.dropout ? 0.0 : scale;
       out[i] = xl[i] * keep[i];
     }
   }
@@ -216,18 +208,18 @@ const double* Mlp::forward(const double* x, int batch) {
 
 void Mlp::backward(const double* dout, int batch) {
   const int last = layers() - 1;
-  std::copy(dout, dout + long(batch) * dims_.back(), delta_.begin());
+  std::copy(dout, dout + long(batch) * config_.dims.back(), delta_.begin());
   for (int l = last; l >= 0; l--) {
-    const int fan_in = dims_[size_t(l)], fan_out = dims_[size_t(l) + 1];
-    const double m = scaling_[size_t(l)].multiplier;
+    const int fan_in = config_.dims[size_t(l)], fan_out = config_.dims[size_t(l) + 1];
+    const double m = config_.scaling[size_t(l)].multiplier;
     // ∂L/∂W_l = m · δ_lᵀ x_{l-1}
     double* grad = grads(l);
-    if (precision_ == Precision::float32)
+    if (config_.precision == Precision::float32)
       matmul_tn_f32(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m, gemm_f32_);
     else
       matmul_tn(grad, delta_.data(), layer_input(l), fan_out, fan_in, batch, m);
     if (has_biases()) {  // ∂L/∂b_l = m' · Σ_rows δ_l
-      const double mb = bias_scaling_[size_t(l)].multiplier;
+      const double mb = config_.bias_scaling[size_t(l)].multiplier;
       double* gb = grads().data() + bias_offset_[size_t(l)];
       std::fill(gb, gb + fan_out, 0.0);
       for (int r = 0; r < batch; r++)
@@ -237,7 +229,7 @@ void Mlp::backward(const double* dout, int batch) {
     if (l == 0) break;
     if (skips(l)) std::copy(delta_.begin(), delta_.begin() + long(batch) * fan_out, skip_delta_.begin());
     // ∂L/∂x_{l-1} = m · δ_l W_l, then back through activate() (a plain net: δ_{l-1} = ∂L/∂x_{l-1} ⊙ phi'(h_{l-1}))
-    if (precision_ == Precision::float32)
+    if (config_.precision == Precision::float32)
       matmul_nn_f32(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m, gemm_f32_);
     else
       matmul_nn(delta_prev_.data(), delta_.data(), weights(l), batch, fan_in, fan_out, m);

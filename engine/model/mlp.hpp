@@ -23,81 +23,92 @@ struct ResidualShape {
   bool norm = false;
 };
 
+// Everything that shapes an Mlp, set once at construction.
+struct MlpConfig {
+  std::vector<int> dims;  // {d_in, n_1, ..., n_L, d_out}
+  Activation activation = Activation::relu;
+  // One entry per weight matrix (dims.size() - 1), and as many for the biases, or none for a net without biases.
+  std::vector<TensorScaling> scaling, bias_scaling;
+  int max_batch = 1;  // the rows every buffer holds
+  double activation_param = 1;  // the activation's parameter a (sin(a x), Ricker width a)
+  // float64: the reference kernels. float32: the dense products run in float32 (gemm_f32.hpp), while parameters,
+  // activations and gradients stay double.
+  Precision precision = Precision::float64;
+  // Antisymmetric initialization (ASI, book §4.2.1; Zhang et al. 2020): the net is two copies of one network,
+  // f = (√2/2) h(x; θ) − (√2/2) h(x; θ′) with θ′ = θ at init, so f ≡ 0 at init and both copies train. The copies
+  // live side by side in this net's hidden layers, interleaved (unit 2j of copy θ, 2j+1 of copy θ′), so the hidden
+  // widths must be even and are twice the copy's; the caller puts the √2/2 into the output multiplier and the copy's
+  // scaling into every layer. Between hidden layers the weights linking the two copies stay 0: backward() zeroes
+  // their gradients (mask_gradients()).
+  bool antisymmetric = false;
+  // Residual blocks: the hidden → hidden layers form blocks of `block.layers` weights that add their input (the
+  // stream) to their output; φ acts only inside the blocks, and the readout reads the last stream itself (Tensor
+  // Programs VI's and Bordelon et al.'s form):
+  //   depth 1:  h_{l+1} = h_l + m_l · φ(N(h_l)) W_lᵀ
+  //   depth 2:  h_{l+1} = h_l + m_l · φ(u_l) W_lᵀ,   u_l = m'_l · φ(N(h_l)) W'_lᵀ
+  //   f = m_out · h_{L+1} W_outᵀ
+  // N is a LayerNorm without gain or bias (block.norm) or the identity. The hidden widths must be equal; the depth
+  // rule's L^-α is in m_l.
+  bool residual = false;
+  ResidualShape block;
+  // Dropout (book §8.4.1, where it promotes condensation) on every hidden layer's output with drop probability p:
+  // forward_train() keeps each unit with probability 1 − p and scales the kept ones by 1/(1 − p) (so the mean is
+  // unchanged and evaluation with forward() needs no rescaling); the next backward() uses the same masks.
+  double dropout = 0;
+};
+
 class Mlp {
  public:
-  // dims = {d_in, n_1, ..., n_L, d_out}; scaling has one entry per weight matrix (dims.size() - 1), and so has
-  // bias_scaling, or none for a net without biases.
+  // Sizes every buffer the config needs but the gradient and the products' scratch (at their first use).
+  explicit Mlp(MlpConfig config);
+  // A plain net: {dims, act, scaling, max_batch, bias_scaling} and the rest of MlpConfig's defaults.
   Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch,
       std::vector<TensorScaling> bias_scaling = {});
 
   // w ~ N(0, init_std²) per layer, drawn in layer order, row-major; biases 0 (the book's nets, and no draws, so a
-  // net with biases starts from the same weights as one without).
+  // net with biases starts from the same weights as one without). With ASI, copy θ's draws, then its twin.
   void init(Rng& rng);
 
-  // float64 (default): the reference kernels. float32: the dense products run in float32 (gemm_f32.hpp), while
-  // parameters, activations and gradients stay double. Sizes the float32 workspace here, not in the step loop.
-  void set_precision(Precision p);
-  Precision precision() const { return precision_; }
+  const MlpConfig& config() const { return config_; }
+  Precision precision() const { return config_.precision; }
 
   // Forward `batch` rows of x (batch × d_in, must stay alive until backward). Returns f (batch × d_out).
   const double* forward(const double* x, int batch);
   // Backward from dL/df (batch × d_out) of the last forward: overwrites the gradient buffer.
   void backward(const double* dout, int batch);
 
-  // Antisymmetric initialization (ASI, book §4.2.1; Zhang et al. 2020): the net is two copies of one
-  // network, f = (√2/2) h(x; θ) − (√2/2) h(x; θ′) with θ′ = θ at init, so f ≡ 0 at init and both copies train.
-  // The copies live side by side in this net's hidden layers, interleaved (unit 2j of copy θ, 2j+1 of copy θ′), so
-  // the hidden widths must be even and are twice the copy's; the caller puts the √2/2 into the output multiplier
-  // and the copy's scaling into every layer. Between hidden layers the weights linking the two copies stay 0:
-  // backward() zeroes their gradients (mask_gradients()). Call before init().
-  void set_antisymmetric(bool on) { antisymmetric_ = on; }
-  // Residual blocks (off by default): the hidden → hidden layers form blocks of `shape.layers` weights that add
-  // their input (the stream) to their output; φ acts only inside the blocks, and the readout reads the last stream
-  // itself (Tensor Programs VI's and Bordelon et al.'s form):
-  //   depth 1:  h_{l+1} = h_l + m_l · φ(N(h_l)) W_lᵀ
-  //   depth 2:  h_{l+1} = h_l + m_l · φ(u_l) W_lᵀ,   u_l = m'_l · φ(N(h_l)) W'_lᵀ
-  //   f = m_out · h_{L+1} W_outᵀ
-  // N is a LayerNorm without gain or bias (shape.norm) or the identity. The hidden widths must be equal; the depth
-  // rule's L^-α is in m_l. Sizes the norm's buffers here, not in the step loop.
-  void set_residual(bool on, ResidualShape shape = {});
-  bool residual() const { return residual_; }
-  const ResidualShape& residual_shape() const { return block_; }
-  // Layer l ends a residual block: its output adds the stream h_{l-k} (k = block_.layers).
-  bool skips(int l) const { return residual_ && l > 0 && l + 1 < layers() && l % block_.layers == 0; }
+  bool residual() const { return config_.residual; }
+  const ResidualShape& residual_shape() const { return config_.block; }
+  // Layer l ends a residual block: its output adds the stream h_{l-k} (k = MlpConfig::block.layers).
+  bool skips(int l) const { return config_.residual && l > 0 && l + 1 < layers() && l % config_.block.layers == 0; }
   // h_l is a stream that a block reads (the last stream, layers() − 2, is the readout's).
-  bool block_input(int l) const { return residual_ && l + 2 < layers() && l % block_.layers == 0; }
+  bool block_input(int l) const { return config_.residual && l + 2 < layers() && l % config_.block.layers == 0; }
   // h_l is a residual net's last stream, which the readout reads as it is.
-  bool readout_stream(int l) const { return residual_ && l + 2 == layers(); }
+  bool readout_stream(int l) const { return config_.residual && l + 2 == layers(); }
   // The activation between h_l and the next layer: none before a residual net's readout.
-  Activation activation_after(int l) const { return readout_stream(l) ? Activation::linear : act_; }
+  Activation activation_after(int l) const { return readout_stream(l) ? Activation::linear : config_.activation; }
   // Zeroes the gradients of the weights ASI keeps at 0 (a no-op without ASI). backward() calls it; so must any
   // other code that writes the gradient buffer (engine/model/gradient_loss.hpp).
   void mask_gradients();
 
-  // Dropout (book §8.4.1, where it promotes condensation) on every hidden layer's output with drop probability p:
-  // forward_train() keeps each unit with probability 1 − p and scales the kept ones by 1/(1 − p) (so the mean is
-  // unchanged and evaluation with forward() needs no rescaling); the next backward() uses the same masks.
-  // Sizes the mask buffers here, not in the step loop.
-  void set_dropout(double p);
-  double dropout() const { return dropout_; }
+  double dropout() const { return config_.dropout; }
+  // forward() with dropout's masks drawn anew (MlpConfig::dropout; a training step's pass): backward() uses them.
   const double* forward_train(const double* x, int batch, Rng& rng);
 
-  int layers() const { return int(dims_.size()) - 1; }
-  const std::vector<int>& dims() const { return dims_; }
-  const std::vector<TensorScaling>& scaling() const { return scaling_; }
-  Activation activation() const { return act_; }
-  // The activation's parameter a (sin(a x), Ricker width a); 1 unless set.
-  void set_activation_param(double a) { act_param_ = a; }
-  double activation_param() const { return act_param_; }
-  int max_batch() const { return max_batch_; }
+  int layers() const { return int(config_.dims.size()) - 1; }
+  const std::vector<int>& dims() const { return config_.dims; }
+  const std::vector<TensorScaling>& scaling() const { return config_.scaling; }
+  Activation activation() const { return config_.activation; }
+  double activation_param() const { return config_.activation_param; }
+  int max_batch() const { return config_.max_batch; }
 
   // Parameters of layer l (fan_out × fan_in) and their gradients, inside the flat buffers.
   double* weights(int l) { return params_.data() + offset_[size_t(l)]; }
   const double* weights(int l) const { return params_.data() + offset_[size_t(l)]; }
   double* grads(int l) { return grads().data() + offset_[size_t(l)]; }
-  long layer_size(int l) const { return long(dims_[size_t(l) + 1]) * dims_[size_t(l)]; }
-  bool has_biases() const { return !bias_scaling_.empty(); }
-  const std::vector<TensorScaling>& bias_scaling() const { return bias_scaling_; }
+  long layer_size(int l) const { return long(config_.dims[size_t(l) + 1]) * config_.dims[size_t(l)]; }
+  bool has_biases() const { return !config_.bias_scaling.empty(); }
+  const std::vector<TensorScaling>& bias_scaling() const { return config_.bias_scaling; }
   // The bias of layer l (dims[l+1] values) and where it starts in the flat buffers; only with has_biases().
   double* bias(int l) { return params_.data() + bias_offset_[size_t(l)]; }
   const double* bias(int l) const { return params_.data() + bias_offset_[size_t(l)]; }
@@ -119,31 +130,24 @@ class Mlp {
     if (l == 0) return input_;
     return dropout_active_ ? dropped_[size_t(l) - 1].data() : x_[size_t(l) - 1].data();
   }
-  bool hidden(int dim_index) const { return dim_index > 0 && dim_index + 1 < int(dims_.size()); }
+  bool hidden(int dim_index) const { return dim_index > 0 && dim_index + 1 < int(config_.dims.size()); }
   void size_products();
+  void size_residual();
+  void size_dropout();
 
-  std::vector<int> dims_;
-  Activation act_;
-  double act_param_ = 1;
-  std::vector<TensorScaling> scaling_, bias_scaling_;
-  int max_batch_;
+  MlpConfig config_;
   std::vector<long> offset_, bias_offset_;
   std::vector<double> params_, grads_;
   std::vector<std::vector<double>> h_;  // preactivations, one per layer
   std::vector<std::vector<double>> x_;  // phi(h) of the hidden layers
   std::vector<double> delta_, delta_prev_;  // backward scratch: ∂L/∂h of the current and the previous layer
   std::vector<double> transposed_;  // forward scratch: one weight matrix transposed
-  Precision precision_ = Precision::float64;
   GemmF32Workspace gemm_f32_;  // float32 mode: packing buffers
   bool products_sized_ = false;  // transposed_ or gemm_f32_, for the precision in use (size_products)
   const double* input_ = nullptr;
-  bool antisymmetric_ = false;
-  bool residual_ = false;
-  ResidualShape block_;
-  std::vector<std::vector<double>> normed_;      // per block input h_l with block_.norm: LN(h_l), φ's input
+  std::vector<std::vector<double>> normed_;      // per block input h_l with config_.block.norm: LN(h_l), φ's input
   std::vector<std::vector<double>> norm_stats_;  // and its rows' mean, then rstd (2 × batch)
   std::vector<double> skip_delta_;  // backward: ∂L/∂ of a block's output, which the skip passes to its input
-  double dropout_ = 0;
   bool dropout_active_ = false;  // the last forward was forward_train with dropout
   std::vector<std::vector<double>> keep_;     // per hidden layer: 0 or 1/(1 − p) per unit and row
   std::vector<std::vector<double>> dropped_;  // per hidden layer: x ⊙ keep, the next layer's input

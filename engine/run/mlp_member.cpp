@@ -37,13 +37,14 @@ Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
     for (size_t l = 1; l + 1 < dims.size(); l++) dims[l] *= 2;
     scaling.back().multiplier *= std::sqrt(0.5);
   }
-  Mlp m(dims, s.model.activation, scaling, capacity, biases);
-  m.set_antisymmetric(s.model.asi);
-  m.set_residual(s.model.kind == ModelKind::residual_mlp, {s.model.block_depth, s.model.block_norm});
-  m.set_activation_param(s.model.activation_param);
-  m.set_dropout(s.model.dropout);
-  m.set_precision(arithmetic_precision(s));
-  return m;
+  MlpConfig config{dims, s.model.activation, scaling, biases, capacity};
+  config.activation_param = s.model.activation_param;
+  config.precision = arithmetic_precision(s);
+  config.antisymmetric = s.model.asi;
+  config.residual = s.model.kind == ModelKind::residual_mlp;
+  config.block = {s.model.block_depth, s.model.block_norm};
+  config.dropout = s.model.dropout;
+  return Mlp(std::move(config));
 }
 
 // Rows the model's buffers hold: a mini-batch, the whole train set for the metrics that look at it at once and for

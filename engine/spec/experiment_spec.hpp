@@ -28,11 +28,11 @@ struct ModelSpec {
   double activation_param = 1;  // a of sin(a x) and of the Ricker function
   // Antisymmetric initialization: two copies of the net, output (√2/2)(h(θ) − h(θ′)), θ′ = θ at init (Mlp).
   bool asi = false;
-  double dropout = 0;  // drop probability of every hidden unit in training steps (Mlp::set_dropout)
+  double dropout = 0;  // drop probability of every hidden unit in training steps (MlpConfig::dropout)
   bool biases = false;  // a trainable, zero-initialized bias in every layer (hidden and output), rule bias_scaling
   int depth = 4;  // residual_mlp: the number L of residual blocks (hidden → hidden layers) of width widths[0]
   // residual_mlp: weights per block (1: h + W φ(h); 2: h + W φ(W' φ(h))) and a LayerNorm without gain or bias on
-  // the stream before each branch's φ (Mlp::set_residual).
+  // the stream before each branch's φ (MlpConfig::residual).
   int block_depth = 1;
   bool block_norm = false;
 };

@@ -28,7 +28,7 @@ double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
   return bytes + 4.0 * sequences * (s.task.anchor.seq_len + 1) * 3;  // ints, and the generator's sets of seen rows
 }
 
-// The float32 products' packing buffers of one member (Mlp::set_precision reserves these shapes).
+// The float32 products' packing buffers of one member (a float32 Mlp reserves these shapes at its first pass).
 double float32_workspace_bytes(const std::vector<int>& dims, int batch) {
   std::vector<std::array<int, 3>> shapes;
   for (size_t l = 1; l < dims.size(); l++)

@@ -9,7 +9,7 @@
 
 // residual_mlp: an MLP of width model.widths[0] with model.depth residual blocks h_{l+1} = h_l + L^-α W_l φ(h_l)
 // (model.block_depth 2: W_l φ(W'_l φ(h_l)); model.block_norm: φ(LN(h_l))) and the readout f = W_out h_{L+1}
-// (Mlp::set_residual; the depth rule sets α and the blocks' learning rate).
+// (MlpConfig::residual; the depth rule sets α and the blocks' learning rate).
 enum class ModelKind { mlp, transformer, residual_mlp };
 inline constexpr EnumName<ModelKind> kModelKindNames[] = {
     {ModelKind::mlp, "mlp"},

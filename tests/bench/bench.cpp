@@ -116,10 +116,10 @@ struct MlpCase {
   std::vector<int> labels;
   static Mlp make(Precision p) {
     const std::vector<int> dims{784, 512, 512, 10};
-    Mlp m(dims, Activation::relu,
-          scale_layers(preset_exponents(Preset::sp, 3, UpdateRule::adam), dims, UpdateRule::adam, 0), kBatch);
-    m.set_precision(p);
-    return m;
+    MlpConfig c{dims, Activation::relu,
+                scale_layers(preset_exponents(Preset::sp, 3, UpdateRule::adam), dims, UpdateRule::adam, 0), {}, kBatch};
+    c.precision = p;
+    return Mlp(std::move(c));
   }
   explicit MlpCase(Precision p)
       : mlp(make(p)), opt(OptimizerConfig{OptimizerKind::adam, 1e-3}, layer_slices(mlp), long(mlp.params().size())) {

@@ -50,8 +50,9 @@ std::pair<double, double> init_stream_rms(ExperimentSpec s, int rows, int seeds)
   const std::vector<int> dims = model_dims(s, 0);
   double first = 0, last = 0;
   for (int seed = 0; seed < seeds; seed++) {
-    Mlp m(dims, Activation::relu, spec_scaling(s, dims, {}), rows);
-    m.set_residual(true);
+    MlpConfig c{dims, Activation::relu, spec_scaling(s, dims, {}), {}, rows};
+    c.residual = true;
+    Mlp m(std::move(c));
     Rng rng(uint64_t(seed) + 1);
     m.init(rng);
     std::vector<double> x(size_t(rows) * size_t(dims[0]));
@@ -186,8 +187,10 @@ TEST(ResidualMlp, GradientsMatchCentralDifferences) {
       s.model.block_depth = shape.layers;
       s.model.block_norm = shape.norm;
       const std::vector<int> dims = model_dims(s, 0);
-      Mlp m(dims, Activation::tanh, spec_scaling(s, dims, {}), 5);
-      m.set_residual(true, shape);
+      MlpConfig c{dims, Activation::tanh, spec_scaling(s, dims, {}), {}, 5};
+      c.residual = true;
+      c.block = shape;
+      Mlp m(c);
       Rng rng(7);
       m.init(rng);
       for (double& w : m.params()) w += 0.3 * rng.normal();  // away from the init's symmetries
@@ -220,8 +223,13 @@ TEST(ResidualMlp, GradientsMatchCentralDifferences) {
         const double numeric = (up - down) / (2 * h);
         worst = std::max(worst, std::abs(numeric - grads[i]) / scale);
       }
-      m.set_precision(Precision::float32);
-      const std::vector<double> grads32 = gradient();
+      c.precision = Precision::float32;  // the same net, its products in float32
+      Mlp m32(c);
+      m32.params() = m.params();
+      const double* f32 = m32.forward(x.data(), 5);
+      const std::vector<double> dout32(f32, f32 + 5);
+      m32.backward(dout32.data(), 5);
+      const std::vector<double> grads32 = m32.grads();
       double worst32 = 0;
       for (size_t i = 0; i < grads.size(); i++) worst32 = std::max(worst32, std::abs(grads32[i] - grads[i]) / scale);
       const std::string what = std::string(depth_rule_name(rule)) + " block_depth " + std::to_string(shape.layers) +

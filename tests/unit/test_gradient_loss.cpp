@@ -16,10 +16,13 @@ namespace {
 struct SmallNet {
   Mlp mlp;
   std::vector<double> x, y, dy;
-  SmallNet(Activation act, bool asi)
-      : mlp(asi ? std::vector<int>{2, 6, 8, 1} : std::vector<int>{2, 5, 4, 1}, act,
-            {{0.9, 1.0, 1}, {0.5, 0.7, 1}, {0.4, 1.3, 1}}, 6) {
-    mlp.set_antisymmetric(asi);
+  static MlpConfig config(Activation act, bool asi) {
+    MlpConfig c{asi ? std::vector<int>{2, 6, 8, 1} : std::vector<int>{2, 5, 4, 1}, act,
+                {{0.9, 1.0, 1}, {0.5, 0.7, 1}, {0.4, 1.3, 1}}, {}, 6};
+    c.antisymmetric = asi;
+    return c;
+  }
+  SmallNet(Activation act, bool asi) : mlp(config(act, asi)) {
     Rng rng(7);
     mlp.init(rng);
     if (asi)  // break the twin symmetry so the masked gradients are not zero by accident

@@ -116,7 +116,7 @@ TEST(TimeBudget, DurationsReadLikeAPersonWouldSayThem) {
 
 TEST(TimeBudget, Float32IsAssumedFasterAndCountsItsPackingBuffers) {
   // The same MLP sweep in both precisions: the same FLOP count, the float32 one assumed float32_speedup times as
-  // fast. Its memory adds each member's float32 workspace (dims 16-200-200-1, batch 64; Mlp::set_precision's
+  // fast. Its memory adds each member's float32 workspace (dims 16-200-200-1, batch 64; a float32 Mlp's
   // shapes): A panels of at most 64 × 200 (m = batch, kc = k = 200), B panels of 200 × 200, and the largest product
   // output 200 × 200 (the hidden layer's weight gradient), in floats.
   const std::string base = R"({"version":1,"model":{"widths":[200,200]},"task":{"input_dim":16,"train_size":256},
