@@ -8,24 +8,11 @@
 
 #include "engine/analysis/anchor_analysis.hpp"
 #include "imgui.h"
+#include "web/colour_maps.hpp"
 #include "web/drawn.hpp"
 #include "web/heatmap.hpp"
 
 namespace {
-
-// A dark-blue → yellow ramp for values in [0, 1].
-ImU32 ramp(double t) {
-  t = std::clamp(t, 0.0, 1.0);
-  const float r = float(0.15 + 0.85 * t), g = float(0.1 + 0.8 * std::sqrt(t)), b = float(0.45 * (1 - t) + 0.1);
-  return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1));
-}
-
-// Blue (−1) → black (0) → orange (+1) for cosines.
-ImU32 diverging(double c) {
-  c = std::clamp(c, -1.0, 1.0);
-  return c >= 0 ? ImGui::ColorConvertFloat4ToU32(ImVec4(float(c), float(0.55 * c), 0.05f, 1))
-                : ImGui::ColorConvertFloat4ToU32(ImVec4(0.05f, float(-0.45 * c), float(-c), 1));
-}
 
 double last_value(const Member& run, const char* name) {
   const Series* s = run.find_series(name);
@@ -98,7 +85,7 @@ void phase_plot(const Runner& runner) {
     const float y0 = o.y + cell * (rows - 1 - float(decays[key.second]));
     const ImVec2 a(x0, y0), b(x0 + cell - 2, y0 + cell - 2);
     const double ood = c.ood / c.n, id = c.id / c.n, comm = c.comm / c.n;
-    dl->AddRectFilled(a, b, std::isfinite(ood) ? ramp(ood) : IM_COL32(60, 60, 60, 255));
+    dl->AddRectFilled(a, b, std::isfinite(ood) ? sequential_colour(ood) : IM_COL32(60, 60, 60, 255));
     if (!(id >= 0.9))
       for (float s = 0; s < 2 * cell; s += 8)  // diagonal hatching, clipped to the cell
         dl->AddLine(ImVec2(a.x + std::max(0.0f, s - cell), a.y + std::min(s, cell - 2)),
@@ -204,10 +191,10 @@ void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, Anch
   }
   const ImVec2 map(o.x + 36, o.y + 18);
   colour_bar(ImVec2(map.x + cell * float(T) + 6, map.y), ImVec2(map.x + cell * float(T) + 14, map.y + cell * float(T)),
-             ramp, 0, 1, "0", "1", text);
+             sequential_colour, 0, 1, "0", "1", text);
   ImGui::Dummy(ImVec2(0, 18));
   ImGui::SetCursorScreenPos(map);
-  heat_map("##attention", probs, T, T, cell, ramp, text);
+  heat_map("##attention", probs, T, T, cell, sequential_colour, text);
   ImGui::TextWrapped("row = query, column = key (post-softmax)");
 }
 
@@ -220,8 +207,9 @@ void query_cosine_panel(AnchorTrainer& trainer) {
   const float side = std::min(6.0f * float(rows), ImGui::GetContentRegionAvail().x - 40);
   HeatmapText text{"cosines of layer 1's W_Q rows", {}};
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  colour_bar(ImVec2(o.x + side + 6, o.y), ImVec2(o.x + side + 14, o.y + side), diverging, -1, 1, "-1", "+1", text);
-  heat_map("##wq_cosine", cos.data(), rows, rows, side / float(rows), diverging, text);
+  colour_bar(ImVec2(o.x + side + 6, o.y), ImVec2(o.x + side + 14, o.y + side), diverging_colour, -1, 1, "-1", "+1",
+             text);
+  heat_map("##wq_cosine", cos.data(), rows, rows, side / float(rows), diverging_colour, text);
 }
 
 // The run the view opens on: the highest final OOD accuracy (ID accuracy without an OOD set), ties and runs yet
@@ -301,7 +289,7 @@ void anchor_panels(AnchorView& v, Runner& runner) {
     for (int i = 0; i < n; i++) {
       const float x = o.x + 8 + (side - 16) * float((p.xy[size_t(2 * i)] - lo[0]) / std::max(hi[0] - lo[0], 1e-12));
       const float y = o.y + 8 + (side - 16) * float((p.xy[size_t(2 * i + 1)] - lo[1]) / std::max(hi[1] - lo[1], 1e-12));
-      dl->AddCircleFilled(ImVec2(x, y), 3, ramp(double(i) / (n - 1)));
+      dl->AddCircleFilled(ImVec2(x, y), 3, sequential_colour(double(i) / (n - 1)));
       if ((i + kAnchorKeyMin) % 10 == 0)
         dl->AddText(ImVec2(x + 4, y - 6), IM_COL32(230, 230, 230, 255), std::to_string(i + kAnchorKeyMin).c_str());
     }

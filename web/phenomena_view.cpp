@@ -10,6 +10,7 @@
 #include "engine/metrics/neurons.hpp"
 #include "engine/task/phenomena_tasks.hpp"
 #include "imgui.h"
+#include "web/colour_maps.hpp"
 #include "web/drawn.hpp"
 #include "web/heatmap.hpp"
 #include "web/neuron_polar.hpp"
@@ -76,28 +77,8 @@ const std::vector<PhasePointFit>& phase_slopes_of(PhenomenaView& v, const Runner
   return v.slopes;
 }
 
-// Red for negative, white at 0, blue for positive, saturating at |v| = scale.
-ImU32 diverging_color(double v, double scale) {
-  const float t = float(std::clamp(v / scale, -1.0, 1.0));
-  const float r = t < 0 ? 1.0f : 1.0f - t, b = t > 0 ? 1.0f : 1.0f + t, g = 1.0f - std::fabs(t);
-  return IM_COL32(int(255 * (0.25f + 0.75f * r)), int(255 * (0.25f + 0.75f * g)), int(255 * (0.25f + 0.75f * b)), 255);
-}
-
-ImU32 cosine_colour(double c) { return diverging_color(c, 1.0); }
-
-// Dark blue (0) to yellow (1).
-ImU32 heat_color(double t) {
-  const float u = float(std::clamp(t, 0.0, 1.0));
-  return IM_COL32(int(30 + 225 * u), int(30 + 200 * u), int(120 - 90 * u), 255);
-}
-
 // An image's error saturates at 0.5: the grey levels span [-1, 1], so 0.5 is already a quarter of the range.
-ImU32 error_colour(double e) { return heat_color(e / 0.5); }
-
-ImU32 grey_colour(double v) {
-  const int g = int(255 * std::clamp((v + 1) / 2, 0.0, 1.0));
-  return IM_COL32(g, g, g, 255);
-}
+ImU32 error_colour(double e) { return sequential_colour(e / 0.5); }
 
 // A box with a title at the cursor; returns its plot area (inside margins for labels: `right` px on the right). A
 // title wider than the box wraps onto more lines, and the area starts below it.
@@ -201,7 +182,7 @@ void delta_f_heat_map(const std::vector<PlotCurve>& curves, const std::vector<do
   std::vector<std::string> ks;
   for (const PlotCurve& c : curves) ks.push_back("k = " + c.label.substr(c.label.find('=') + 1));
   row_labels(ks, a, b, text);
-  colour_bar(ImVec2(b.x + 8, a.y), ImVec2(b.x + 18, b.y), heat_color, 0, 1, "0", ">= 1", text);
+  colour_bar(ImVec2(b.x + 8, a.y), ImVec2(b.x + 18, b.y), sequential_colour, 0, 1, "0", ">= 1", text);
   if (!steps.empty()) {
     const std::string first = "step " + std::to_string(long(steps.front())), last = std::to_string(long(steps.back()));
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -211,7 +192,7 @@ void delta_f_heat_map(const std::vector<PlotCurve>& curves, const std::vector<do
     text.labels.push_back(first);
     text.labels.push_back(last);
   }
-  heatmap_image("##fp_heat", cells.data(), rows, cols, heat_color, a, b, text);
+  heatmap_image("##fp_heat", cells.data(), rows, cols, sequential_colour, a, b, text);
 }
 
 // Frequency principle: Δ_F curves and heat map, the fit, the spectra.
@@ -343,7 +324,7 @@ std::vector<std::string> point_rows(const Runner& runner, const PhasePointFit& f
 // S_w's colour: red below 0, blue above, saturated at ±0.5. The ramp rises as √|S_w|, so that S_w = ±0.1 is already
 // plainly coloured (a linear ramp drew +0.11 near-white) while 0 stays white.
 ImU32 slope_colour(double slope) {
-  return diverging_color(std::copysign(std::sqrt(std::min(1.0, std::fabs(slope) / 0.5)), slope), 1.0);
+  return diverging_colour(std::copysign(std::sqrt(std::min(1.0, std::fabs(slope) / 0.5)), slope));
 }
 
 // Diagonal hatching clipped to a disc: the mark of a point with unconverged runs.
@@ -596,8 +577,8 @@ void cosine_panel(PhenomenaView& v, const Member& run, float width) {
   HeatmapText text{title, {}};
   ImVec2 a, b;
   frame("##cosine", title, ImVec2(width, kPanelHeight), a, b, 56);
-  colour_bar(ImVec2(b.x + 8, a.y), ImVec2(b.x + 18, b.y), cosine_colour, -1, 1, "-1", "+1", text);
-  heatmap_image("##cosine", d.data(), n, n, cosine_colour, a, b, text);
+  colour_bar(ImVec2(b.x + 8, a.y), ImVec2(b.x + 18, b.y), diverging_colour, -1, 1, "-1", "+1", text);
+  heatmap_image("##cosine", d.data(), n, n, diverging_colour, a, b, text);
 }
 
 // Each run's sharpness, and its threshold 2/η as a thin dashed line in the run's colour, drawn under it: at the edge

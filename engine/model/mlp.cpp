@@ -1,6 +1,8 @@
 #include "engine/model/mlp.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "engine/kernels/kernels.hpp"
 #include "engine/model/layernorm.hpp"
@@ -9,26 +11,73 @@ Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scali
          std::vector<TensorScaling> bias_scaling)
     : Mlp(MlpConfig{std::move(dims), act, std::move(scaling), std::move(bias_scaling), max_batch}) {}
 
-Mlp::Mlp(MlpConfig config) : config_(std::move(config)) {
-  const int max_batch = config_.max_batch;
-  long total = 0;
+MlpSizes mlp_sizes(const MlpConfig& c) {
+  MlpSizes z;
+  const int layers = int(c.dims.size()) - 1;
+  const long rows = c.max_batch;
+  long largest = 0;
   int widest = 0;
+  for (int l = 0; l < layers; l++) {
+    const int fan_in = c.dims[size_t(l)], fan_out = c.dims[size_t(l) + 1];
+    z.params += long(fan_out) * fan_in + (c.bias_scaling.empty() ? 0 : fan_out);
+    z.preactivations.push_back(rows * fan_out);
+    if (l + 1 < layers) z.hidden.push_back(rows * fan_out);
+    largest = std::max(largest, long(fan_out) * fan_in);
+    if (c.precision == Precision::float32)
+      for (std::array<int, 3> shape : {std::array<int, 3>{c.max_batch, fan_out, fan_in}, {fan_out, fan_in, c.max_batch},
+                                       {c.max_batch, fan_in, fan_out}})  // forward, weight gradient, backward to inputs
+        z.f32_shapes.push_back(shape);
+  }
+  for (int d : c.dims) widest = std::max(widest, d);
+  z.backward_scratch = rows * widest;
+  if (c.precision != Precision::float32) z.transposed = largest;
+  z.normed.assign(size_t(layers), 0);
+  if (c.residual) {
+    z.skip_delta = rows * c.dims[1];
+    for (int l = 0; l + 2 < layers && c.block.norm; l += c.block.layers) {  // the block inputs (Mlp::block_input)
+      z.normed[size_t(l)] = rows * c.dims[size_t(l) + 1];
+      z.norm_stats += 2 * rows;
+    }
+  }
+  return z;
+}
+
+double MlpSizes::bytes() const {
+  double doubles = 2.0 * params + 2.0 * backward_scratch + transposed + skip_delta + norm_stats;
+  for (long n : preactivations) doubles += n;
+  for (long n : hidden) doubles += n;
+  for (long n : normed) doubles += n;
+  return 8 * doubles + gemm_f32_workspace_bytes(f32_shapes);
+}
+
+Mlp::Mlp(MlpConfig config) : config_(std::move(config)) {
+  const MlpSizes sizes = mlp_sizes(config_);
+  long total = 0;
   for (int l = 0; l < layers(); l++) {
     offset_.push_back(total);
     total += layer_size(l);
-    h_.emplace_back(size_t(max_batch) * size_t(config_.dims[size_t(l) + 1]));
-    if (l + 1 < layers()) x_.emplace_back(size_t(max_batch) * size_t(config_.dims[size_t(l) + 1]));
+    h_.emplace_back(size_t(sizes.preactivations[size_t(l)]));
   }
   for (int l = 0; l < layers() && has_biases(); l++) {
     bias_offset_.push_back(total);
     total += config_.dims[size_t(l) + 1];
   }
-  for (int d : config_.dims) widest = std::max(widest, d);
-  params_.assign(size_t(total), 0.0);
-  delta_.assign(size_t(max_batch) * size_t(widest), 0.0);
-  delta_prev_.assign(size_t(max_batch) * size_t(widest), 0.0);
-  if (config_.residual) size_residual();
-  if (config_.dropout > 0) size_dropout();
+  for (long n : sizes.hidden) x_.emplace_back(size_t(n));
+  params_.assign(size_t(sizes.params), 0.0);
+  delta_.assign(size_t(sizes.backward_scratch), 0.0);
+  delta_prev_.assign(size_t(sizes.backward_scratch), 0.0);
+  if (config_.residual) {
+    skip_delta_.resize(size_t(sizes.skip_delta));
+    for (long n : sizes.normed) {
+      normed_.emplace_back(size_t(n));
+      norm_stats_.emplace_back(n > 0 ? 2 * size_t(config_.max_batch) : 0);
+    }
+  }
+  if (config_.dropout > 0)
+    for (long n : sizes.hidden) {
+      keep_.emplace_back(size_t(n));
+      dropped_.emplace_back(size_t(n));
+    }
 }
 
 void Mlp::init(Rng& rng) {
@@ -68,13 +117,6 @@ void Mlp::mask_gradients() {
   }
 }
 
-void Mlp::size_dropout() {
-  for (int l = 0; l + 1 < layers(); l++) {
-    keep_.emplace_back(size_t(config_.max_batch) * size_t(config_.dims[size_t(l) + 1]));
-    dropped_.emplace_back(size_t(config_.max_batch) * size_t(config_.dims[size_t(l) + 1]));
-  }
-}
-
 std::vector<double>& Mlp::grads() {
   if (grads_.empty()) grads_.assign(params_.size(), 0.0);
   return grads_;
@@ -86,30 +128,9 @@ std::vector<double>& Mlp::grads() {
 // Worker").
 void Mlp::size_products() {
   products_sized_ = true;
-  if (config_.precision != Precision::float32) {
-    long largest_layer = 0;
-    for (int l = 0; l < layers(); l++) largest_layer = std::max(largest_layer, layer_size(l));
-    transposed_.assign(size_t(largest_layer), 0.0);
-    return;
-  }
-  for (int l = 0; l < layers(); l++) {
-    const int fan_in = config_.dims[size_t(l)], fan_out = config_.dims[size_t(l) + 1];
-    gemm_f32_.reserve(config_.max_batch, fan_out, fan_in);  // forward
-    gemm_f32_.reserve(fan_out, fan_in, config_.max_batch);  // weight gradient
-    gemm_f32_.reserve(config_.max_batch, fan_in, fan_out);  // backward to inputs
-  }
-}
-
-// The stream's skip and, with the pre-norm, each block input's LN(h) and its statistics.
-void Mlp::size_residual() {
-  normed_.assign(size_t(layers()), {});
-  norm_stats_.assign(size_t(layers()), {});
-  skip_delta_.resize(size_t(config_.max_batch) * size_t(config_.dims[1]));
-  for (int l = 0; l < layers() && config_.block.norm; l++) {
-    if (!block_input(l)) continue;
-    normed_[size_t(l)].resize(size_t(config_.max_batch) * size_t(config_.dims[size_t(l) + 1]));
-    norm_stats_[size_t(l)].resize(2 * size_t(config_.max_batch));
-  }
+  const MlpSizes sizes = mlp_sizes(config_);
+  transposed_.assign(size_t(sizes.transposed), 0.0);
+  for (const auto& [m, n, k] : sizes.f32_shapes) gemm_f32_.reserve(m, n, k);
 }
 
 // A residual block's skip: h_l += h_{l-k}, its input stream (the widths are equal).
@@ -173,8 +194,16 @@ double* Mlp::compute_preactivation(int l, int batch) {
   return h;
 }
 
+// A pass of more rows than the buffers hold would write past them: it stops with a clear error instead.
+void Mlp::check_batch(int batch, const char* pass) const {
+  if (batch < 0 || batch > config_.max_batch)
+    throw std::length_error(std::string("Mlp::") + pass + ": a batch of " + std::to_string(batch) +
+                            " rows; its buffers hold 0 to " + std::to_string(config_.max_batch));
+}
+
 const double* Mlp::forward_train(const double* x, int batch, Rng& rng) {
   if (config_.dropout <= 0) return forward(x, batch);
+  check_batch(batch, "forward_train");
   input_ = x;
   dropout_active_ = true;
   const double scale = 1 / (1 - config_.dropout);
@@ -196,6 +225,7 @@ const double* Mlp::forward_train(const double* x, int batch, Rng& rng) {
 }
 
 const double* Mlp::forward(const double* x, int batch) {
+  check_batch(batch, "forward");
   input_ = x;
   dropout_active_ = false;
   for (int l = 0; l < layers(); l++) {

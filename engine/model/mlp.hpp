@@ -9,6 +9,7 @@
 // at their first use (a model that only holds θ, as the page's replica does, never sizes them); after the first
 // forward and backward pass, neither allocates.
 #pragma once
+#include <array>
 #include <vector>
 
 #include "engine/base/rng.hpp"
@@ -57,6 +58,23 @@ struct MlpConfig {
   double dropout = 0;
 };
 
+// The doubles of every buffer an Mlp of `c` holds once it has trained (the gradient and the products' scratch
+// included): the one place its sizes are worked out, which the constructor and the first passes allocate and the
+// memory budget sums (engine/spec/memory_budget.cpp).
+struct MlpSizes {
+  long params = 0;                   // weights, then biases; the gradient is as large
+  std::vector<long> preactivations;  // h_l, per layer
+  std::vector<long> hidden;          // φ(h_l), per hidden layer; with dropout also its mask and its masked copy
+  long backward_scratch = 0;         // each of the two ∂L/∂h buffers: max_batch rows of the widest layer
+  long transposed = 0;               // float64 products: the largest weight matrix transposed (0 in float32)
+  std::vector<std::array<int, 3>> f32_shapes;  // float32 products: {m, n, k} of every product (the packing buffers)
+  std::vector<long> normed;          // a residual net's pre-norm: LN(h_l) of each block input, 0 elsewhere
+  long norm_stats = 0;               // and the mean and rstd of each of its rows
+  long skip_delta = 0;               // a residual net's ∂L/∂ of a block's output
+  double bytes() const;
+};
+MlpSizes mlp_sizes(const MlpConfig& c);
+
 class Mlp {
  public:
   // Sizes every buffer the config needs but the gradient and the products' scratch (at their first use).
@@ -72,7 +90,8 @@ class Mlp {
   const MlpConfig& config() const { return config_; }
   Precision precision() const { return config_.precision; }
 
-  // Forward `batch` rows of x (batch × d_in, must stay alive until backward). Returns f (batch × d_out).
+  // Forward `batch` rows of x (batch × d_in, must stay alive until backward). Returns f (batch × d_out). More rows
+  // than max_batch() throw std::length_error.
   const double* forward(const double* x, int batch);
   // Backward from dL/df (batch × d_out) of the last forward: overwrites the gradient buffer.
   void backward(const double* dout, int batch);
@@ -132,8 +151,7 @@ class Mlp {
   }
   bool hidden(int dim_index) const { return dim_index > 0 && dim_index + 1 < int(config_.dims.size()); }
   void size_products();
-  void size_residual();
-  void size_dropout();
+  void check_batch(int batch, const char* pass) const;
 
   MlpConfig config_;
   std::vector<long> offset_, bias_offset_;

@@ -1,6 +1,7 @@
 #include "engine/model/transformer.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "engine/kernels/kernels.hpp"
 #include "engine/model/layernorm.hpp"
@@ -237,6 +238,9 @@ void Transformer::block_forward(int l, int batch) {
 }
 
 const double* Transformer::forward(const int* tokens, int batch) {
+  if (batch < 0 || batch > max_batch_)  // more sequences would be written past the buffers
+    throw std::length_error("Transformer::forward: a batch of " + std::to_string(batch) +
+                            " sequences; its buffers hold 0 to " + std::to_string(max_batch_));
   const TransformerConfig& c = config_;
   const int D = c.d_model, T = c.seq_len;
   tokens_ = tokens;

@@ -75,7 +75,8 @@ class Transformer {
   void set_precision(Precision p);
   Precision precision() const { return precision_; }
 
-  // tokens: batch × seq_len ids. Returns the last position's logits (batch × outputs).
+  // tokens: batch × seq_len ids. Returns the last position's logits (batch × outputs). More sequences than
+  // max_batch() throw std::length_error.
   const double* forward(const int* tokens, int batch);
   // From dL/dlogits of the last forward: overwrites the gradient buffer.
   void backward(const double* dlogits, int batch);

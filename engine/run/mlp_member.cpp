@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "engine/metrics/probes.hpp"
+#include "engine/spec/member_model.hpp"
 #include "engine/spec/metric_table.hpp"
 #include "engine/task/phenomena_tasks.hpp"
 
@@ -28,33 +29,6 @@ namespace {
 constexpr double kAutoStepTolerance = 0.01;  // gd_auto undoes a step that raises the loss by more than 1%
 constexpr double kAutoStepTol = 1e-3;        // and needs λ_max to a few digits only
 
-Mlp make_model(const ExperimentSpec& s, const MemberCoords& c, int capacity) {
-  std::vector<int> dims = model_dims(s, c.width, c.depth);
-  std::vector<TensorScaling> scaling = spec_scaling(s, dims, c.phase);
-  std::vector<TensorScaling> biases = spec_bias_scaling(s, dims);
-  if (s.model.asi) {
-    // two copies of the net of `dims`, each scaled as that net, side by side; the output is (√2/2)(h − h′)
-    for (size_t l = 1; l + 1 < dims.size(); l++) dims[l] *= 2;
-    scaling.back().multiplier *= std::sqrt(0.5);
-  }
-  MlpConfig config{dims, s.model.activation, scaling, biases, capacity};
-  config.activation_param = s.model.activation_param;
-  config.precision = arithmetic_precision(s);
-  config.antisymmetric = s.model.asi;
-  config.residual = s.model.kind == ModelKind::residual_mlp;
-  config.block = {s.model.block_depth, s.model.block_norm};
-  config.dropout = s.model.dropout;
-  return Mlp(std::move(config));
-}
-
-// Rows the model's buffers hold: a mini-batch, the whole train set for the metrics that look at it at once and for
-// gd_auto, and at least the activation metrics' probe batch.
-int capacity(const ExperimentSpec& s, const TaskData& data) {
-  const bool whole = s.schedule.batch_size == 0 || records_any(s, &MetricDef::whole_train_set) ||
-                     s.optimizer.kind == OptimizerKind::gd_auto;
-  return std::max(whole ? data.train.size : s.schedule.batch_size, std::min(data.train.size, kProbeRows));
-}
-
 OptimizerConfig optimizer_config(const ExperimentSpec& s, const MemberCoords& c) {
   OptimizerConfig o = s.optimizer;
   o.lr = c.lr;
@@ -65,7 +39,7 @@ OptimizerConfig optimizer_config(const ExperimentSpec& s, const MemberCoords& c)
 
 MlpMember::MlpMember(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords)
     : Member(spec, data, coords),
-      mlp_(make_model(spec, coords, capacity(spec, data))),
+      mlp_(mlp_config(spec, coords)),
       optimizer_(optimizer_config(spec, coords), layer_slices(mlp_), long(mlp_.params().size())) {
   Rng init_rng = Rng::stream(coords.seed, /*purpose=*/2);
   mlp_.init(init_rng);

@@ -5,6 +5,7 @@
 
 #include "engine/kernels/gemm_f32.hpp"
 #include "engine/model/transformer.hpp"
+#include "engine/spec/member_model.hpp"
 #include "engine/spec/metric_table.hpp"
 
 namespace {
@@ -28,42 +29,21 @@ double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
   return bytes + 4.0 * sequences * (s.task.anchor.seq_len + 1) * 3;  // ints, and the generator's sets of seen rows
 }
 
-// The float32 products' packing buffers of one member (a float32 Mlp reserves these shapes at its first pass).
-double float32_workspace_bytes(const std::vector<int>& dims, int batch) {
-  std::vector<std::array<int, 3>> shapes;
-  for (size_t l = 1; l < dims.size(); l++)
-    for (std::array<int, 3> shape : {std::array<int, 3>{batch, dims[l], dims[l - 1]}, {dims[l], dims[l - 1], batch},
-                                     {batch, dims[l - 1], dims[l]}})
-      shapes.push_back(shape);
-  return gemm_f32_workspace_bytes(shapes);
-}
-
 }  // namespace
 
 double estimate_memory_bytes(const ExperimentSpec& s) {
   if (s.model.kind == ModelKind::transformer) return estimate_transformer_memory_bytes(s);
-  const int batch = s.schedule.batch_size == 0 ? s.task.train_size : s.schedule.batch_size;
+  const double init_copies = records_any(s, &MetricDef::needs_initial_params) ? 1 : 0;
   double bytes = 0;
   for (const MemberCoords& m : sweep_members(s)) {
-    const std::vector<int> dims = model_dims(s, m.width, m.depth);
-    double params = 0, units = 0;
-    for (size_t l = 1; l < dims.size(); l++) {
-      params += double(dims[l]) * (dims[l - 1] + (s.model.biases ? 1 : 0));
-      units += dims[l];
-    }
-    const double records = double(s.schedule.steps / s.schedule.record_every + 2) * (2.0 * dims.size() + 4);
-    // weights, grads, two optimizer moments (and the init weights for a metric that keeps them); forward/backward
-    // buffers; init activations of the probe set; series
-    const bool init_copy = records_any(s, &MetricDef::needs_initial_params);
-    if (s.model.asi) {  // two copies side by side; hidden → hidden matrices hold the zero blocks between them
-      params *= 4;
-      units *= 2;
-    }
-    double member = 8 * ((init_copy ? 5 : 4) * params + 4.0 * batch * units + 256.0 * units + records);
-    if (s.model.kind == ModelKind::residual_mlp && s.model.block_norm)  // LN(h) of each block's input stream
-      member += 8.0 * batch * dims[1] * residual_depth(dims, s.model.block_depth);
-    if (s.precision == Precision::float32) member += float32_workspace_bytes(dims, batch);
-    bytes += member;
+    const MlpConfig model = mlp_config(s, m);
+    const MlpSizes sizes = mlp_sizes(model);
+    double units = 0;
+    for (size_t l = 1; l < model.dims.size(); l++) units += model.dims[l];
+    const double records = double(s.schedule.steps / s.schedule.record_every + 2) * (2.0 * model.dims.size() + 4);
+    // The model's buffers; the optimizer's moments (two at most) and the weights at init for a metric that keeps
+    // them; the probe set's activations at init (256 rows of every layer); the series.
+    bytes += sizes.bytes() + 8 * ((2 + init_copies) * double(sizes.params) + 256.0 * units + records);
   }
   bytes += 8.0 * (s.task.train_size + s.task.test_size) * (s.task.input_dim + 2);
   return bytes;

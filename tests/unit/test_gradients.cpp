@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "engine/model/loss.hpp"
 #include "engine/model/mlp.hpp"
@@ -87,4 +88,17 @@ TEST(Loss, CrossEntropyIsStableForHugeLogits) {
   EXPECT_NEAR(loss, 0, 1e-12);
   EXPECT_EQ(correct, 1);
   EXPECT_TRUE(std::isfinite(dout[0]) && std::isfinite(dout[1]));
+}
+
+// More rows than the model's buffers hold is a clear error, not a write past them (which only ASan would see).
+TEST(Mlp, ABatchLargerThanItsBuffersIsRefused) {
+  Mlp m({2, 4, 1}, Activation::tanh, {{1, 1, 1}, {1, 1, 1}}, 3);
+  const std::vector<double> x(8, 0.5);
+  EXPECT_NO_THROW(m.forward(x.data(), 3));
+  try {
+    m.forward(x.data(), 4);
+    FAIL() << "a batch of 4 rows in a model of 3";
+  } catch (const std::length_error& e) {
+    EXPECT_STREQ(e.what(), "Mlp::forward: a batch of 4 rows; its buffers hold 0 to 3");
+  }
 }

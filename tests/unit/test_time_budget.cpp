@@ -116,9 +116,10 @@ TEST(TimeBudget, DurationsReadLikeAPersonWouldSayThem) {
 
 TEST(TimeBudget, Float32IsAssumedFasterAndCountsItsPackingBuffers) {
   // The same MLP sweep in both precisions: the same FLOP count, the float32 one assumed float32_speedup times as
-  // fast. Its memory adds each member's float32 workspace (dims 16-200-200-1, batch 64; a float32 Mlp's
-  // shapes): A panels of at most 64 × 200 (m = batch, kc = k = 200), B panels of 200 × 200, and the largest product
-  // output 200 × 200 (the hidden layer's weight gradient), in floats.
+  // fast. Each member (dims 16-200-200-1; its buffers hold 128 rows, the probe batch, more than the batch of 64)
+  // holds the float32 workspace instead of the float64 products' transpose of the largest matrix (200 × 200
+  // doubles): A panels of at most 128 × 200 (m = rows, kc = k = 200), B panels of 200 × 200, and the largest
+  // product output 200 × 200 (the hidden layer's weight gradient), in floats.
   const std::string base = R"({"version":1,"model":{"widths":[200,200]},"task":{"input_dim":16,"train_size":256},
       "schedule":{"steps":50,"batch_size":64},"sweep":{"seeds":[0,1]})";
   const ExperimentSpec f64 = spec_of(base + "}");
@@ -128,7 +129,8 @@ TEST(TimeBudget, Float32IsAssumedFasterAndCountsItsPackingBuffers) {
     EXPECT_GT(b.float32_speedup, 1);
     EXPECT_DOUBLE_EQ(estimate_seconds(f32, b) * b.float32_speedup, estimate_seconds(f64, b));
   }
-  EXPECT_DOUBLE_EQ(estimate_memory_bytes(f32) - estimate_memory_bytes(f64), 2 * 4 * (64 * 200 + 200 * 200 + 200 * 200.0));
+  EXPECT_DOUBLE_EQ(estimate_memory_bytes(f32) - estimate_memory_bytes(f64),
+                   2 * (4 * (128 * 200 + 200 * 200 + 200 * 200.0) - 8 * 200 * 200.0));
 
   // 9 000 Adam-free steps of 784-512-512-1 at batch 128: ~4.6e12 FLOP, over the page's hour at 1 GFLOP/s in float64,
   // within it at the float32 rate.

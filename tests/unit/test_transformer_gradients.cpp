@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 
 #include "engine/model/attention.hpp"
 #include "engine/model/layernorm.hpp"
@@ -190,3 +191,18 @@ TEST(TransformerGradients, AttentionEditIsApplied) {
 }
 
 }  // namespace
+
+// More sequences than the model's buffers hold is a clear error, not a write past them.
+TEST(TransformerGradients, ABatchLargerThanItsBuffersIsRefused) {
+  TransformerConfig c;
+  c.vocab = 11, c.outputs = 7, c.seq_len = 5, c.layers = 1, c.d_model = 8, c.d_ff = 12;
+  Transformer model(c, TransformerInit{}, 2);
+  const std::vector<int> tokens(15, 1);
+  EXPECT_NO_THROW(model.forward(tokens.data(), 2));
+  try {
+    model.forward(tokens.data(), 3);
+    FAIL() << "a batch of 3 sequences in a model of 2";
+  } catch (const std::length_error& e) {
+    EXPECT_STREQ(e.what(), "Transformer::forward: a batch of 3 sequences; its buffers hold 0 to 2");
+  }
+}
