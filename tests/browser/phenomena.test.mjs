@@ -3,8 +3,9 @@
 // (gamma, gamma') map's S_w signs at points far from the boundaries, choosing a point on the map or among the
 // per-point fits, the neuron view of presets 24 and 29 and the sharpness plot of preset 27 read back from the frame
 // trace (web/drawn.hpp), and screenshots of every picture (build/screenshots/phenomena-*.png). The view draws the
-// net that trained: with model.biases (preset 20 on 64 points), half the mean squared gap of its "network" curve to
-// the target is the run's own final train loss.
+// net that trained, whatever its options (biases, ASI, float32, residual blocks, the activation's parameter): on
+// preset 20 with 64 points, half the mean squared gap of its "network" curve to the target is the run's own final
+// train loss.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickImGui, openPlayground, runPreset, screenshot } from './harness.mjs';
@@ -25,24 +26,35 @@ async function showPhenomena(name) {
   return d;
 }
 
-test('the frequency principle view draws the net that trained, biases included', T, async () => {
-  const r = await runPreset(pg.page, /20-frequency-principle\.json/, (s) => {
-    s.model.biases = true;
-    s.task.train_size = 64;  // every point of the curves in the frame trace (at most 64 per curve)
-    s.schedule.steps = 200;
-    s.schedule.record_every = 200;
+// Every option of the MLP that the view takes: the drawn net is the member's own (a view that rebuilt the net by hand
+// drew a net with biases as another function, and a residual one without its skips).
+const MLP_OPTIONS = {
+  biases: (s) => { s.model.biases = true; },
+  asi: (s) => { s.model.asi = true; },
+  float32: (s) => { s.precision = 'float32'; },
+  residual: (s) => { s.model.kind = 'residual_mlp'; s.model.widths = [64]; s.model.depth = 3; },
+  'sin activation, a = 2': (s) => { s.model.activation = 'sin'; s.model.activation_param = 2; },
+};
+for (const [option, change] of Object.entries(MLP_OPTIONS)) {
+  test(`the frequency principle view draws the net that trained: ${option}`, T, async () => {
+    const r = await runPreset(pg.page, /20-frequency-principle\.json/, (s) => {
+      change(s);
+      s.task.train_size = 64;  // every point of the curves in the frame trace (at most 64 per curve)
+      s.schedule.steps = 200;
+      s.schedule.record_every = 200;
+    });
+    const d = await showPhenomena(`fp-${option.split(' ')[0]}`);
+    const fit = d.plots.find((p) => p.title === 'target and network on the train grid');
+    assert.ok(fit, d.plots.map((p) => p.title).join(', '));
+    const curve = (name) => fit.curves.find((c) => c.name === name);
+    const net = curve('network').y, target = curve('target').y;
+    assert.equal(net.length, 64);
+    const drawnLoss = net.reduce((sum, y, i) => sum + (y - target[i]) ** 2, 0) / (2 * net.length);
+    const trained = r.runs[0].series.train_loss.at(-1);
+    assert.ok(Math.abs(drawnLoss - trained) <= 1e-9 * trained + 1e-15,
+              `${option}: the drawn net's loss ${drawnLoss} is not the run's ${trained}`);
   });
-  const d = await showPhenomena('fp-biases');
-  const fit = d.plots.find((p) => p.title === 'target and network on the train grid');
-  assert.ok(fit, d.plots.map((p) => p.title).join(', '));
-  const curve = (name) => fit.curves.find((c) => c.name === name);
-  const net = curve('network').y, target = curve('target').y;
-  assert.equal(net.length, 64);
-  const drawnLoss = net.reduce((sum, y, i) => sum + (y - target[i]) ** 2, 0) / (2 * net.length);
-  const trained = r.runs[0].series.train_loss.at(-1);
-  assert.ok(Math.abs(drawnLoss - trained) <= 1e-9 * trained + 1e-15,
-            `the drawn net's loss ${drawnLoss} is not the run's ${trained}`);
-});
+}
 
 test('frequency principle: k = 1 converges long before k = 5', T, async () => {
   const r = await runPreset(pg.page, /20-frequency-principle\.json/, (s) => { s.schedule.steps = 150; s.schedule.record_every = 5; });
