@@ -22,6 +22,7 @@ MlpSizes mlp_sizes(const MlpConfig& c) {
     z.params += long(fan_out) * fan_in + (c.bias_scaling.empty() ? 0 : fan_out);
     z.preactivations.push_back(rows * fan_out);
     if (l + 1 < layers) z.hidden.push_back(rows * fan_out);
+    if (l + 1 < layers && c.dropout > 0) z.dropout.push_back(rows * fan_out);
     largest = std::max(largest, long(fan_out) * fan_in);
     if (c.precision == Precision::float32)
       for (std::array<int, 3> shape : {std::array<int, 3>{c.max_batch, fan_out, fan_in}, {fan_out, fan_in, c.max_batch},
@@ -47,6 +48,7 @@ double MlpSizes::bytes() const {
   for (long n : preactivations) doubles += n;
   for (long n : hidden) doubles += n;
   for (long n : normed) doubles += n;
+  for (long n : dropout) doubles += 2.0 * n;
   return 8 * doubles + gemm_f32_workspace_bytes(f32_shapes);
 }
 
@@ -73,11 +75,10 @@ Mlp::Mlp(MlpConfig config) : config_(std::move(config)) {
       norm_stats_.emplace_back(n > 0 ? 2 * size_t(config_.max_batch) : 0);
     }
   }
-  if (config_.dropout > 0)
-    for (long n : sizes.hidden) {
-      keep_.emplace_back(size_t(n));
-      dropped_.emplace_back(size_t(n));
-    }
+  for (long n : sizes.dropout) {
+    keep_.emplace_back(size_t(n));
+    dropped_.emplace_back(size_t(n));
+  }
 }
 
 void Mlp::init(Rng& rng) {

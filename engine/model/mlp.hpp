@@ -64,7 +64,8 @@ struct MlpConfig {
 struct MlpSizes {
   long params = 0;                   // weights, then biases; the gradient is as large
   std::vector<long> preactivations;  // h_l, per layer
-  std::vector<long> hidden;          // φ(h_l), per hidden layer; with dropout also its mask and its masked copy
+  std::vector<long> hidden;          // φ(h_l), per hidden layer
+  std::vector<long> dropout;         // with dropout: each hidden layer's mask, and as much again for its masked copy
   long backward_scratch = 0;         // each of the two ∂L/∂h buffers: max_batch rows of the widest layer
   long transposed = 0;               // float64 products: the largest weight matrix transposed (0 in float32)
   std::vector<std::array<int, 3>> f32_shapes;  // float32 products: {m, n, k} of every product (the packing buffers)

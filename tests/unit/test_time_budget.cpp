@@ -131,6 +131,12 @@ TEST(TimeBudget, Float32IsAssumedFasterAndCountsItsPackingBuffers) {
   }
   EXPECT_DOUBLE_EQ(estimate_memory_bytes(f32) - estimate_memory_bytes(f64),
                    2 * (4 * (128 * 200 + 200 * 200 + 200 * 200.0) - 8 * 200 * 200.0));
+  // Dropout holds a mask and a masked copy of each hidden layer's 128 rows (web and CLI count what the model holds).
+  const std::string widths = "\"widths\":[200,200]";
+  std::string with_dropout = base + "}";
+  with_dropout.replace(with_dropout.find(widths), widths.size(), widths + ",\"dropout\":0.1");
+  const ExperimentSpec dropout = spec_of(with_dropout);
+  EXPECT_DOUBLE_EQ(estimate_memory_bytes(dropout) - estimate_memory_bytes(f64), 2 * 8 * 2 * (128 * 200 + 128 * 200.0));
 
   // 9 000 Adam-free steps of 784-512-512-1 at batch 128: ~4.6e12 FLOP, over the page's hour at 1 GFLOP/s in float64,
   // within it at the float32 rate.
