@@ -24,6 +24,9 @@ scan is protocol, not sampling. With --muplay and --init engine the script also 
 and its SP slope is in [-1.2, -0.6] (the E1 acceptance check), and each engine slope is within 0.1 of the
 reference's on the same initial weights.
 
+Other toys: --input-dim, --frequency, --init-scale with --init-scale-layers (all or first), and --data-seed (the
+data set of --init torch).
+
 Run with Debian's interpreter (/usr/bin/python3), which has python3-torch.
 """
 import argparse
@@ -39,8 +42,9 @@ import torch
 torch.set_default_dtype(torch.float64)
 torch.set_num_threads(1)
 
-D = 8
+D = 8  # the input dimension and the target's frequency: --input-dim and --frequency set them
 FREQUENCY = 2.0
+INIT_SCALE, INIT_SCALE_LAYERS = 1.0, "all"  # --init-scale and --init-scale-layers: w's init std times this
 EXPONENTS = {  # (a, b) per layer, c = 0 for both
     "sp": [(0.0, 0.0), (0.0, 0.5), (0.0, 0.5)],
     "mup": [(-0.5, 0.5), (0.0, 0.5), (0.5, 0.5)],
@@ -60,7 +64,8 @@ def multipliers(param, n):
     out = []
     for l, (a, b) in enumerate(EXPONENTS[param]):
         base = 1 / math.sqrt(D) if l == 0 else 1.0
-        out.append((n ** -a, base * n ** -b))
+        scale = INIT_SCALE if INIT_SCALE_LAYERS == "all" or l == 0 else 1.0
+        out.append((n ** -a, scale * base * n ** -b))
     return out
 
 
@@ -142,7 +147,7 @@ def engine_spec(param, widths, seeds, train_size, steps):
     return {
         "version": 1, "name": "E1 reference " + param,
         "model": {"widths": [64, 64], "activation": "relu"},
-        "parametrization": {"preset": param},
+        "parametrization": {"preset": param, "init_scale": INIT_SCALE, "init_scale_layers": INIT_SCALE_LAYERS},
         "task": {"kind": "sin_regression", "input_dim": D, "frequency": FREQUENCY, "train_size": train_size,
                  "test_size": 16},
         "optimizer": {"kind": "sgd", "lr": 1.0},
@@ -209,7 +214,7 @@ def measure(args, workdir, param, init, widths, seeds):
         members, (x, y), spec_path = engine_members(args.muplay, workdir, param, widths, seeds, args.train_size,
                                                     args.steps)
     else:
-        x, y = torch_data(args.train_size)
+        x, y = torch_data(args.train_size, args.data_seed)
         members = {(n, s): torch_init(param, n, s) for n in widths for s in seeds}
     table = {}
     for (n, s), ws in sorted(members.items()):
@@ -248,6 +253,7 @@ def problems_of(param, results):
 
 
 def main():
+    global D, FREQUENCY, INIT_SCALE, INIT_SCALE_LAYERS
     ap = argparse.ArgumentParser()
     ap.add_argument("--params", default="sp,mup")
     ap.add_argument("--widths", default="32,64,128,256,512")
@@ -261,7 +267,13 @@ def main():
     ap.add_argument("--json", help="write every eta_max and slope here")
     ap.add_argument("--verbose", action="store_true", help="print each member's eta_max")
     ap.add_argument("--check", action="store_true", help="engine init; assert the E1 checks")
+    ap.add_argument("--input-dim", type=int, default=D, help="d, the inputs' dimension (unit sphere in R^d)")
+    ap.add_argument("--frequency", type=float, default=FREQUENCY, help="y = sin(frequency x.v)")
+    ap.add_argument("--init-scale", type=float, default=INIT_SCALE, help="w's init std times this")
+    ap.add_argument("--init-scale-layers", choices=["all", "first"], default=INIT_SCALE_LAYERS)
+    ap.add_argument("--data-seed", type=int, default=12345, help="--init torch: the seed of its data set")
     args = ap.parse_args()
+    D, FREQUENCY, INIT_SCALE, INIT_SCALE_LAYERS = args.input_dim, args.frequency, args.init_scale, args.init_scale_layers
     widths = [int(v) for v in args.widths.split(",")]
     seeds = list(range(args.seeds))
     out = {"settings": vars(args), "results": {}}
