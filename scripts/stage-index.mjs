@@ -22,14 +22,18 @@ const exports = [...readFileSync(api, 'utf8').matchAll(/^EMSCRIPTEN_KEEPALIVE\s+
   .filter(([, ret, , args]) => !/void\s*\*/.test(ret + args))
   .map(([, ret, name, args]) => [name, ret.trim() === 'void' ? null : type(ret),
     args.trim() === '' ? [] : args.split(',').map((a) => type(a.replace(/\w+\s*$/, '')))]);
-if (exports.length === 0 || !html.includes("'js-api-exports'")) fail(`no exports in ${api}, or no 'js-api-exports' in ${input}`);
+if (exports.length === 0 || !html.includes("'js-api-exports'")) {
+  fail(`no exports in ${api}, or no 'js-api-exports' in ${input}`);
+}
 html = html.replace("'js-api-exports'", `[\n${exports.map((e) => `    ${JSON.stringify(e)},`).join('\n')}\n  ]`);
 
 for (const tag of ['script', 'style']) {
   const placeholder = `'inline-${tag}-hashes'`;
   const hashes = [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))]
     .map(([, body]) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
-  if (!html.includes(placeholder) || hashes.length === 0) fail(`${input} has no ${placeholder} placeholder or no inline <${tag}> block`);
+  if (!html.includes(placeholder) || hashes.length === 0) {
+    fail(`${input} has no ${placeholder} placeholder or no inline <${tag}> block`);
+  }
   html = html.replaceAll(placeholder, hashes.join(' '));
 }
 writeFileSync(output, html);

@@ -1,5 +1,6 @@
 // C functions exported to the page's JavaScript. index.html wraps each one with cwrap into window.muplay
-// (the hook the browser tests and embedding pages use); add a line to its EXPORTS table for every new one here.
+// (the hook the browser tests and embedding pages use); its list of them is read off the signatures below when the
+// site is staged (scripts/stage-index.mjs: const char* is a string, void none, any other type a number).
 // EMSCRIPTEN_KEEPALIVE exports a function without a -sEXPORTED_FUNCTIONS list that could drift out of sync.
 // Functions returning text return a pointer to one static buffer: JS copies it at once (cwrap 'string').
 // Text arguments arrive in memory from muplay_alloc (index.html), not on the stack: a link or file can be megabytes.
@@ -159,7 +160,8 @@ EMSCRIPTEN_KEEPALIVE int muplay_remove_import(int index) { return remove_import(
 
 // The curves a view draws, the page's runs and the imported ones alike: view "step" (`quantity`: the metric), "width"
 // (`quantity`: the series family, `record`: the record index) or "lr". {"curves": [{"label", "group": the imported
-// source or "", "dashed", "colour": "#rrggbb", "x", "y"}], "slopes" (width only): [{"series", "source", "page", "imported", "together"}],
+// source or "", "dashed", "colour": "#rrggbb", "x", "y"}], "slopes" (width only): [{"series", "source", "page",
+// "imported", "together"}],
 // "step" (width only)}. Non-finite numbers are null.
 EMSCRIPTEN_KEEPALIVE const char* muplay_view_curves(const char* view, const char* quantity, int record) {
   const App& app = the_app();

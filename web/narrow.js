@@ -4,7 +4,7 @@
 // resized. An embed shows no list anyway and is left as it is.
 const NARROW = '(max-width: 640px)';  // index.html's @media rule for the toolbar names the same width
 
-// Returns specChanged(), to call after each change of the experiment: the menu then shows its preset, or its prompt.
+// Returns presetShown(), to call after each change of the experiment: the menu then names its preset, or its prompt.
 export function startNarrow(m, { embed }) {
   if (embed) return () => {};
   const menu = document.getElementById('preset-menu');

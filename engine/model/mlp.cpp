@@ -9,7 +9,7 @@
 
 Mlp::Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch,
          std::vector<TensorScaling> bias_scaling)
-    : Mlp(MlpConfig{std::move(dims), act, std::move(scaling), std::move(bias_scaling), max_batch}) {}
+    : Mlp(MlpConfig(std::move(dims), act, std::move(scaling), max_batch, std::move(bias_scaling))) {}
 
 MlpSizes mlp_sizes(const MlpConfig& c) {
   MlpSizes z;
@@ -33,12 +33,11 @@ MlpSizes mlp_sizes(const MlpConfig& c) {
   z.backward_scratch = rows * widest;
   if (c.precision != Precision::float32) z.transposed = largest;
   z.normed.assign(size_t(layers), 0);
-  if (c.residual) {
-    z.skip_delta = rows * c.dims[1];
-    for (int l = 0; l + 2 < layers && c.block.norm; l += c.block.layers) {  // the block inputs (Mlp::block_input)
-      z.normed[size_t(l)] = rows * c.dims[size_t(l) + 1];
-      z.norm_stats += 2 * rows;
-    }
+  if (c.residual) z.skip_delta = rows * c.dims[1];
+  for (int l = 0; l < layers && c.block.norm; l++) {
+    if (!mlp_block_input(c, l)) continue;
+    z.normed[size_t(l)] = rows * c.dims[size_t(l) + 1];
+    z.norm_stats += 2 * rows;
   }
   return z;
 }
@@ -182,7 +181,8 @@ double* Mlp::compute_preactivation(int l, int batch) {
   double* h = h_[size_t(l)].data();
   if (!products_sized_) size_products();
   if (config_.precision == Precision::float32)
-    matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, config_.scaling[size_t(l)].multiplier, gemm_f32_);
+    matmul_nt_f32(h, layer_input(l), weights(l), batch, fan_out, fan_in, config_.scaling[size_t(l)].multiplier,
+                  gemm_f32_);
   else
     matmul_nt(h, layer_input(l), weights(l), batch, fan_out, fan_in, config_.scaling[size_t(l)].multiplier,
               transposed_.data());

@@ -24,8 +24,13 @@ struct ResidualShape {
   bool norm = false;
 };
 
-// Everything that shapes an Mlp, set once at construction.
+// Everything that shapes an Mlp, set once at construction: a plain net from the constructor, its options set by name.
 struct MlpConfig {
+  MlpConfig(std::vector<int> dims, Activation activation, std::vector<TensorScaling> scaling, int max_batch,
+            std::vector<TensorScaling> bias_scaling = {})
+      : dims(std::move(dims)), activation(activation), scaling(std::move(scaling)),
+        bias_scaling(std::move(bias_scaling)), max_batch(max_batch) {}
+
   std::vector<int> dims;  // {d_in, n_1, ..., n_L, d_out}
   Activation activation = Activation::relu;
   // One entry per weight matrix (dims.size() - 1), and as many for the biases, or none for a net without biases.
@@ -75,12 +80,16 @@ struct MlpSizes {
   double bytes() const;
 };
 MlpSizes mlp_sizes(const MlpConfig& c);
+// h_l is a stream that a residual block reads (the last stream, dims.size() − 3, is the readout's).
+inline bool mlp_block_input(const MlpConfig& c, int l) {
+  return c.residual && l + 3 < int(c.dims.size()) && l % c.block.layers == 0;
+}
 
 class Mlp {
  public:
   // Sizes every buffer the config needs but the gradient and the products' scratch (at their first use).
   explicit Mlp(MlpConfig config);
-  // A plain net: {dims, act, scaling, max_batch, bias_scaling} and the rest of MlpConfig's defaults.
+  // A plain net: MlpConfig(dims, act, scaling, max_batch, bias_scaling) with the rest of its defaults.
   Mlp(std::vector<int> dims, Activation act, std::vector<TensorScaling> scaling, int max_batch,
       std::vector<TensorScaling> bias_scaling = {});
 
@@ -101,8 +110,7 @@ class Mlp {
   const ResidualShape& residual_shape() const { return config_.block; }
   // Layer l ends a residual block: its output adds the stream h_{l-k} (k = MlpConfig::block.layers).
   bool skips(int l) const { return config_.residual && l > 0 && l + 1 < layers() && l % config_.block.layers == 0; }
-  // h_l is a stream that a block reads (the last stream, layers() − 2, is the readout's).
-  bool block_input(int l) const { return config_.residual && l + 2 < layers() && l % config_.block.layers == 0; }
+  bool block_input(int l) const { return mlp_block_input(config_, l); }
   // h_l is a residual net's last stream, which the readout reads as it is.
   bool readout_stream(int l) const { return config_.residual && l + 2 == layers(); }
   // The activation between h_l and the next layer: none before a residual net's readout.

@@ -66,6 +66,8 @@ Transformer::Transformer(TransformerConfig config, const TransformerInit& p, int
     : config_(config), max_batch_(max_batch) {
   attention_scale_ = transformer_attention_scale(p, config_.head_dim());
   TransformerLayout layout = transformer_layout(config_, p);
+  params_.assign(size_t(layout.total()), 0.0);
+  grads_.assign(size_t(layout.total()), 0.0);
   tensors_ = std::move(layout.tensors);
   blocks_ = std::move(layout.blocks);
   wte_ = layout.wte;
@@ -74,9 +76,6 @@ Transformer::Transformer(TransformerConfig config, const TransformerInit& p, int
   lnf_b_ = layout.lnf_b;
   head_w_ = layout.head_w;
   head_b_ = layout.head_b;
-  const long total = tensors_.back().offset + tensors_.back().size();
-  params_.assign(size_t(total), 0.0);
-  grads_.assign(size_t(total), 0.0);
   edits_.resize(size_t(config_.layers));
 }
 
@@ -106,7 +105,8 @@ void Transformer::activation_buffers(const TransformerConfig& c, int batch, Visi
   visit(&Transformer::dprobs_, long(c.seq_len) * c.seq_len);
   visit(&Transformer::dz_, B * D);
   long largest = 0;  // matmul_nt's scratch: the largest matrix
-  for (const TransformerTensor& t : transformer_layout(c, TransformerInit{}).tensors) largest = std::max(largest, t.size());
+  for (const TransformerTensor& t : transformer_layout(c, TransformerInit{}).tensors)
+    largest = std::max(largest, t.size());
   visit(&Transformer::transposed_, largest);
 }
 
@@ -358,7 +358,9 @@ std::vector<TensorSlice> transformer_slices(const Transformer& m) {
   return out;
 }
 
-long transformer_parameter_count(const TransformerConfig& c) { return transformer_layout(c, TransformerInit{}).total(); }
+long transformer_parameter_count(const TransformerConfig& c) {
+  return transformer_layout(c, TransformerInit{}).total();
+}
 
 double transformer_forward_flops(const TransformerConfig& c) {
   const double D = c.d_model, W = double(c.heads) * c.head_dim(), F = c.d_ff, T = c.seq_len;

@@ -15,9 +15,9 @@
 // and backward allocate nothing.
 //
 // set_precision(float32) runs every matrix product over all positions (the Q, K, V, O, FFN and head linears, forward
-// and backward) on the float32 kernels (engine/kernels/gemm_f32.hpp), as an Mlp with MlpConfig::precision float32 does; parameters,
-// activations, gradients, the attention scores and mixing over the T positions and the LayerNorm statistics stay
-// double.
+// and backward) on the float32 kernels (engine/kernels/gemm_f32.hpp), as a float32 Mlp (MlpConfig::precision) does;
+// parameters, activations, gradients, the attention scores and mixing over the T positions and the LayerNorm
+// statistics stay double.
 #pragma once
 #include <array>
 #include <string>

@@ -1,7 +1,6 @@
 #include "engine/spec/experiment_spec.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 Precision arithmetic_precision(const ExperimentSpec& s) {

@@ -22,7 +22,7 @@ MlpConfig mlp_config(const ExperimentSpec& s, const MemberCoords& c) {
     for (size_t l = 1; l + 1 < dims.size(); l++) dims[l] *= 2;
     scaling.back().multiplier *= std::sqrt(0.5);
   }
-  MlpConfig config{dims, s.model.activation, scaling, biases, mlp_rows(s)};
+  MlpConfig config(dims, s.model.activation, scaling, mlp_rows(s), biases);
   config.activation_param = s.model.activation_param;
   config.precision = arithmetic_precision(s);
   config.antisymmetric = s.model.asi;

@@ -1,7 +1,6 @@
 #include "engine/spec/memory_budget.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "engine/kernels/gemm_f32.hpp"
 #include "engine/model/transformer.hpp"

@@ -145,7 +145,8 @@ const std::vector<MetricDef>& metric_table() {
       Row("fp_filter", kForMlp, [](S s, Record& r) { return filter_probe(r, s.task.filter_width); })
           .not_exported().check(check_fp_filter)
           .cost([](S s, M m) {  // the n × n filter, and the train pass unless fp_delta made it
-            return 2.0 * s.task.train_size * s.task.train_size + (lists_metric(s, "fp_delta") ? 0 : train_set_flops(s, m));
+            const double train_pass = lists_metric(s, "fp_delta") ? 0 : train_set_flops(s, m);
+            return 2.0 * s.task.train_size * s.task.train_size + train_pass;
           }),
       Row("sign_accuracy", kForMlp, [](S, Record& r) { return sign_accuracy_probe(r); })
           .higher_is_better().check([](S s) { return needs_regression("sign_accuracy", s); })
@@ -179,11 +180,15 @@ const std::vector<MetricDef>& metric_table() {
           })
           .higher_is_better().check([](S s) { return needs_held_out_pairs("ood_accuracy", s); }).cost(ood_set_flops),
       Row("commutativity", kForTransformer,
-          [](S, Record&) { return value_probe("commutativity", [](Record& r) { return r.trainer()->commutativity(); }); })
+          [](S, Record&) {
+            return value_probe("commutativity", [](Record& r) { return r.trainer()->commutativity(); });
+          })
           .higher_is_better().not_exported().check([](S s) { return needs_held_out_pairs("commutativity", s); })
           .cost([](S s, M m) { return 2 * ood_set_flops(s, m); }),
       Row("wq_cosine", kForTransformer,
-          [](S, Record&) { return value_probe("wq_cosine", [](Record& r) { return r.trainer()->query_row_cosine(0); }); })
+          [](S, Record&) {
+            return value_probe("wq_cosine", [](Record& r) { return r.trainer()->query_row_cosine(0); });
+          })
           .higher_is_better().not_exported(),
       Row("embedding_order", kForTransformer,
           [](S, Record&) {

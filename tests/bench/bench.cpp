@@ -116,8 +116,8 @@ struct MlpCase {
   std::vector<int> labels;
   static Mlp make(Precision p) {
     const std::vector<int> dims{784, 512, 512, 10};
-    MlpConfig c{dims, Activation::relu,
-                scale_layers(preset_exponents(Preset::sp, 3, UpdateRule::adam), dims, UpdateRule::adam, 0), {}, kBatch};
+    MlpConfig c(dims, Activation::relu,
+                scale_layers(preset_exponents(Preset::sp, 3, UpdateRule::adam), dims, UpdateRule::adam, 0), kBatch);
     c.precision = p;
     return Mlp(std::move(c));
   }

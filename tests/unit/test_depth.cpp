@@ -50,7 +50,7 @@ std::pair<double, double> init_stream_rms(ExperimentSpec s, int rows, int seeds)
   const std::vector<int> dims = model_dims(s, 0);
   double first = 0, last = 0;
   for (int seed = 0; seed < seeds; seed++) {
-    MlpConfig c{dims, Activation::relu, spec_scaling(s, dims, {}), {}, rows};
+    MlpConfig c(dims, Activation::relu, spec_scaling(s, dims, {}), rows);
     c.residual = true;
     Mlp m(std::move(c));
     Rng rng(uint64_t(seed) + 1);
@@ -187,7 +187,7 @@ TEST(ResidualMlp, GradientsMatchCentralDifferences) {
       s.model.block_depth = shape.layers;
       s.model.block_norm = shape.norm;
       const std::vector<int> dims = model_dims(s, 0);
-      MlpConfig c{dims, Activation::tanh, spec_scaling(s, dims, {}), {}, 5};
+      MlpConfig c(dims, Activation::tanh, spec_scaling(s, dims, {}), 5);
       c.residual = true;
       c.block = shape;
       Mlp m(c);

@@ -28,7 +28,7 @@ double share_at_end(double dropout, int seed) {
 
 // With a fixed mask (the same rng seed for every forward_train), backward() is the exact gradient of that loss.
 TEST(Dropout, BackwardMatchesCentralDifferencesForAFixedMask) {
-  MlpConfig config{{2, 7, 5, 1}, Activation::tanh, {{0.8, 1.0, 1}, {0.5, 0.9, 1}, {0.6, 1.1, 1}}, {}, 4};
+  MlpConfig config({2, 7, 5, 1}, Activation::tanh, {{0.8, 1.0, 1}, {0.5, 0.9, 1}, {0.6, 1.1, 1}}, 4);
   config.dropout = 0.3;
   Mlp mlp(config);
   Rng init(3);

@@ -17,8 +17,8 @@ struct SmallNet {
   Mlp mlp;
   std::vector<double> x, y, dy;
   static MlpConfig config(Activation act, bool asi) {
-    MlpConfig c{asi ? std::vector<int>{2, 6, 8, 1} : std::vector<int>{2, 5, 4, 1}, act,
-                {{0.9, 1.0, 1}, {0.5, 0.7, 1}, {0.4, 1.3, 1}}, {}, 6};
+    MlpConfig c(asi ? std::vector<int>{2, 6, 8, 1} : std::vector<int>{2, 5, 4, 1}, act,
+                {{0.9, 1.0, 1}, {0.5, 0.7, 1}, {0.4, 1.3, 1}}, 6);
     c.antisymmetric = asi;
     return c;
   }
