@@ -2,14 +2,15 @@
 //
 // parse_spec() reads JSON and validates every field, collecting *all* problems, each with its path, the value
 // and the allowed range (e.g. `model.widths[2]: 0 is not in [1, 16384]`). Unknown fields are errors.
-// Absent fields take the defaults of ExperimentSpec, so a spec file only needs what differs.
+// Absent fields take the defaults of ExperimentSpec, so a spec file only needs what differs. Both directions go by
+// the table of fields (engine/spec/spec_fields.hpp); the checks across fields are check_spec's.
 #pragma once
-#include <map>
 #include <string>
 #include <vector>
 
 #include "engine/base/json.hpp"
 #include "engine/spec/experiment_spec.hpp"
+#include "engine/spec/spec_fields.hpp"
 #include "engine/spec/time_budget.hpp"
 
 struct SpecResult {
@@ -31,12 +32,6 @@ struct SpecLimits {
 SpecResult parse_spec(const json::Value& v, const SpecLimits& limits = {});
 SpecResult parse_spec_text(const std::string& text, const SpecLimits& limits = {});
 json::Value spec_to_json(const ExperimentSpec& s);
-
-// The spec's fields whose value is one of a few names, by JSON path ("model.activation", "task.anchor.kind"), each
-// with the names parse_spec accepts there, in the order its error lists them. The spec editor offers these.
-const std::map<std::string, std::vector<std::string>>& spec_choice_fields();
-// The names of one such field; empty for a field that takes any value of its type.
-const std::vector<std::string>& spec_field_choices(const std::string& json_path);
 
 // Checks that need the whole spec (sizes against the memory and time budgets, options that fit the task, ...).
 // parse_spec already calls it; exposed for code that edits a spec in place.
