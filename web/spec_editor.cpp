@@ -88,6 +88,21 @@ bool edit_leaf(json::Value& v, const std::string& path) {
   }
 }
 
+// While the pointer is on a field's name: what the engine's table of fields says of it (engine/spec/spec_fields.hpp),
+// its meaning, what it allows and its default. Noted as "field help: " + the text for the page's tests.
+void field_help(const std::string& path) {
+  const SpecField* f = spec_field(path);
+  if (!f || !ImGui::IsItemHovered()) return;
+  std::string text = f->help;
+  if (f->kind != FieldKind::object) text += "\n" + field_allowed(*f) + "; default " + field_default(*f);
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+  drawn_note_text("field help: " + text);
+}
+
 bool is_scalar_list(const json::Value& v) {
   if (!v.is_array()) return false;
   for (const json::Value& item : v.array)
@@ -105,6 +120,7 @@ bool edit_node(const std::string& key, json::Value& v, const std::string& path, 
   if (container) {
     const bool open = ImGui::TreeNodeEx(key.c_str(), ImGuiTreeNodeFlags_SpanFullWidth |
                                                          (path.find('.') == std::string::npos ? ImGuiTreeNodeFlags_DefaultOpen : 0));
+    field_help(path);
     if (!problems.empty()) { ImGui::TableNextColumn(); ImGui::TextColored(kProblemColor, "(problem inside)"); }
     if (open) {
       if (v.is_object())
@@ -116,6 +132,7 @@ bool edit_node(const std::string& key, json::Value& v, const std::string& path, 
     }
   } else {
     ImGui::TreeNodeEx(key.c_str(), ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen | ImGuiTreeNodeFlags_SpanFullWidth);
+    field_help(path);
     ImGui::TableNextColumn();
     changed = edit_leaf(v, path);
     // Under the field, wrapped in its cell: the field itself stays where the mouse left it.

@@ -10,6 +10,7 @@
 //   muplay gpu-plan SPEC.json [--out PLAN.json]           the first member's training step as a GPU kernel plan
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
 //   muplay names                                          the names each choice field of a spec allows, as JSON
+//   muplay fields                                         every spec field with its default, range and meaning
 //   muplay --help
 //
 // Exit codes: 0 success, 1 a run diverged or failed (the result is still written), 2 bad input.
@@ -315,6 +316,11 @@ int cmd_names() {
   return 0;
 }
 
+int cmd_fields() {
+  std::fputs(spec_fields_markdown().c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -354,6 +360,7 @@ int main(int argc, char** argv) {
   const SpecLimits limits = command_line_limits();
   if (cmd == "presets") return cmd_presets(dir, limits);
   if (cmd == "names") return cmd_names();
+  if (cmd == "fields") return cmd_fields();
   if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, limits, out_path);
   if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, limits, out_path);
   if (cmd == "export torch" && !positional.empty()) return cmd_export_torch(positional, limits, out_path);

@@ -1,7 +1,6 @@
 #include "engine/spec/spec_fields.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <type_traits>
 
 #include "engine/base/enum_names.hpp"
@@ -14,11 +13,8 @@ using Written = bool (*)(const ExperimentSpec&);
 
 // ---- checking one value ----------------------------------------------------------------------------------------
 
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.15g", x);
-  return buf;
-}
+// As JSON writes it: the shortest text that reads back exactly.
+std::string num(double x) { return json::write(json::Value::make_number(x)); }
 
 std::string describe(const json::Value& v) {
   switch (v.type) {
@@ -506,7 +502,7 @@ std::vector<SpecField> all_fields() {
     for (SpecField& f : group()) fields.push_back(std::move(f));
   fields.push_back(metric_names("metrics", 16, "the series each run records (Metrics, in examples/README.md)"));
   fields.push_back(choice("backend", kBackendNames, [](auto& s) -> auto& { return s.backend; }, kWhenSet,
-                          "where to train: auto, cpu or webgpu"));
+                          "where to train: auto (the CPU, until WebGPU's speed is measured), cpu, or webgpu (float32)"));
   fields.push_back(choice("precision", kPrecisionNames, [](auto& s) -> auto& { return s.precision; }, kWhenSet,
                           "float32: the matrix products in float32 (see Precision, in examples/README.md)"));
   return fields;
