@@ -93,7 +93,7 @@ bool edit_leaf(json::Value& v, const std::string& path) {
 void field_help(const std::string& path) {
   const SpecField* f = spec_field(path);
   if (!f || !ImGui::IsItemHovered()) return;
-  std::string text = f->help;
+  std::string text = field_meaning(*f);
   if (f->kind != FieldKind::object) text += "\n" + field_allowed(*f) + "; default " + field_default(*f);
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);

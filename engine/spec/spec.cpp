@@ -54,40 +54,18 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
     errors.push_back(std::string("task.kind: \"") + task_name(s.task.kind) +
                      "\" is not a token task: a transformer trains on \"anchor\"");
   if (!transformer && anchor) errors.push_back("task.kind: \"anchor\" needs model.kind \"transformer\"");
-  if (s.task.data_per_seed && !anchor)
-    errors.push_back("task.data_per_seed: only for task.kind \"anchor\" (other tasks share one data set)");
-  if (!transformer) {
-    const ScheduleSpec plain;
-    auto only = [&](bool used, const char* field) {
-      if (used) errors.push_back(std::string(field) + ": only for model.kind \"transformer\"");
-    };
-    only(!s.sweep.gamma.empty(), "sweep.gamma");
-    only(!s.sweep.weight_decay.empty(), "sweep.weight_decay");
-    only(s.schedule.warmup_fraction != plain.warmup_fraction, "schedule.warmup_fraction");
-    only(s.schedule.cosine != plain.cosine, "schedule.cosine");
-    only(s.schedule.final_lr_fraction != plain.final_lr_fraction, "schedule.final_lr_fraction");
-    only(s.schedule.clip_norm != plain.clip_norm, "schedule.clip_norm");
-    only(s.model.transformer.has_attention_cut, "model.transformer.attention_cut");
-    return;
-  }
+  if (!transformer) return;
   const TransformerSpec& t = s.model.transformer;
   const Preset preset = s.parametrization.preset;
   if (preset != Preset::sp && preset != Preset::mup)
     errors.push_back(std::string("parametrization.preset: \"") + preset_name(preset) +
                      "\" is not defined for a transformer (use \"sp\" or \"mup\")");
-  if (s.parametrization.theta != 0) errors.push_back("parametrization.theta: only for MLPs (use 0)");
-  if (s.parametrization.init_scale_layers != InitScaleLayers::all)
-    errors.push_back("parametrization.init_scale_layers: only for MLPs (a transformer's init_scale scales every tensor)");
   if (preset == Preset::mup && s.optimizer.kind == OptimizerKind::sgd)
     errors.push_back("parametrization.preset: muP for a transformer follows the Adam table: use optimizer.kind "
                      "\"adam\" or \"adamw\"");
   if (preset == Preset::mup && t.init == InitScheme::gamma)
     errors.push_back("model.transformer.init: \"gamma\" sets every init itself and needs preset \"sp\" "
                      "(with muP use init \"pytorch\")");
-  if (t.init != InitScheme::gamma && !s.sweep.gamma.empty())
-    errors.push_back("sweep.gamma: needs model.transformer.init \"gamma\"");
-  if (t.init != InitScheme::gamma && t.uniform)
-    errors.push_back("model.transformer.init_distribution: \"uniform\" applies to init \"gamma\" only");
   const std::vector<int> as_written{t.d_model};
   for (int d : s.sweep.width.empty() ? as_written : s.sweep.width)
     if (t.d_head == 0 && d % t.heads != 0)
@@ -139,8 +117,6 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
       errors.push_back("task.test_size: train_size + test_size = " + std::to_string(t.train_size + t.test_size) +
                        " is more than the " + std::to_string(1 << t.input_dim) + " corners of {-1,1}^" +
                        std::to_string(t.input_dim));
-  } else if (t.target != Target::none) {
-    errors.push_back("task.target: only used with task kinds function_1d and boolean_cube");
   }
   if (t.center_target && task_is_classification(t.kind))
     errors.push_back("task.center_target: needs a regression task");
@@ -148,10 +124,6 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
   if (p.preset == Preset::two_layer_gamma && s.model.widths.size() != 1)
     errors.push_back("parametrization.preset: two_layer_gamma is defined for exactly 1 hidden layer, the model has " +
                      std::to_string(s.model.widths.size()));
-  if (p.preset != Preset::two_layer_gamma && (p.gamma != 0 || p.gamma_prime != 0))
-    errors.push_back("parametrization.gamma: only used with preset \"two_layer_gamma\"");
-  if (p.preset != Preset::two_layer_gamma && !s.sweep.phase_points.empty())
-    errors.push_back("sweep.phase_points: only used with preset \"two_layer_gamma\"");
   if (s.optimizer.kind == OptimizerKind::gd_auto) {
     if (s.schedule.batch_size != 0 && s.schedule.batch_size != t.train_size)
       errors.push_back("optimizer.kind: gd_auto is full-batch gradient descent, schedule.batch_size must be 0");
@@ -165,20 +137,12 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
   check_phenomena_toggles(s, errors);
 }
 
-// A residual_mlp: one width, the width presets that are abc tables for any number of layers, none of the MLP's
-// extras whose rule across blocks is not defined; the depth fields only with it.
+// A residual_mlp: one width, the width presets that are abc tables for any number of layers, no gradient_loss or
+// gd_auto (the MLP's extras whose rule across blocks is not defined; the rows of the others say they are the plain
+// MLP's).
 void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const ParametrizationSpec& p = s.parametrization;
-  if (s.model.kind != ModelKind::residual_mlp) {
-    if (!s.sweep.depth.empty()) errors.push_back("sweep.depth: only used with model.kind \"residual_mlp\"");
-    if (s.model.depth != ModelSpec{}.depth) errors.push_back("model.depth: only used with model.kind \"residual_mlp\"");
-    if (s.model.block_depth != ModelSpec{}.block_depth)
-      errors.push_back("model.block_depth: only used with model.kind \"residual_mlp\"");
-    if (s.model.block_norm) errors.push_back("model.block_norm: only used with model.kind \"residual_mlp\"");
-    if (p.depth_rule != DepthRule::standard || p.depth_alpha != 0.5 || p.depth_gamma != 0)
-      errors.push_back("parametrization.depth_rule: only used with model.kind \"residual_mlp\"");
-    return;
-  }
+  if (s.model.kind != ModelKind::residual_mlp) return;
   if (s.model.widths.size() != 1)
     errors.push_back("model.widths: a residual_mlp has one width (its blocks' and stream's), not " +
                      std::to_string(s.model.widths.size()) + "; model.depth sets the number of blocks");
@@ -186,11 +150,6 @@ void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
   if (preset != Preset::sp && preset != Preset::sp_lr_over_n && preset != Preset::ntp && preset != Preset::mup)
     errors.push_back(std::string("parametrization.preset: ") + preset_name(preset) +
                      " is not for a residual_mlp (sp, sp_lr_over_n, ntp or mup: tables for any depth)");
-  if (p.depth_rule != DepthRule::custom && (p.depth_alpha != 0.5 || p.depth_gamma != 0))
-    errors.push_back("parametrization.depth_alpha: only used with depth_rule \"custom\"");
-  if (s.model.asi) errors.push_back("model.asi: not for a residual_mlp");
-  if (s.model.dropout > 0) errors.push_back("model.dropout: not for a residual_mlp");
-  if (s.model.biases) errors.push_back("model.biases: not for a residual_mlp");
   if (s.task.gradient_loss) errors.push_back("task.gradient_loss: not for a residual_mlp");
   // The exact Hessian-vector product (engine/metrics/hessian_vector.hpp) is a plain MLP's: it has no skips or norm.
   // (The metrics a residual_mlp cannot record say so in their rows: engine/spec/metric_table.cpp.)
@@ -201,11 +160,6 @@ void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
 
 // ASI, dropout and the gradient-augmented loss, each only with the tasks and optimizers it is defined for.
 void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors) {
-  const bool transformer = s.model.kind == ModelKind::transformer;
-  if (s.model.asi && transformer) errors.push_back("model.asi: only for MLPs (model.kind \"mlp\")");
-  if (s.model.dropout > 0 && transformer) errors.push_back("model.dropout: only for MLPs (model.kind \"mlp\")");
-  if (s.model.biases && transformer)
-    errors.push_back("model.biases: only for MLPs (a Transformer has model.transformer.mlp_bias and its kin)");
   if (s.model.biases && s.model.asi)
     errors.push_back("model.biases: not with model.asi (the two copies would share one readout bias)");
   if (s.model.biases && s.task.gradient_loss)
@@ -238,17 +192,22 @@ void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& 
 
 }  // namespace
 
+// Each field set away from its default where its row says it means nothing ("PATH: only for WHAT").
+void check_fields_in_use(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  for (const SpecField& f : spec_fields())
+    if (f.used && !f.used(s) && field_is_set(f, s)) errors.push_back(f.path + ": only for " + f.used_by);
+}
+
 std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& limits) {
   std::vector<std::string> errors;
   const int layers = int(s.model.widths.size()) + 1;
   if (s.version != kSpecVersion)
     errors.push_back("version: " + std::to_string(s.version) + " is not supported (this build reads version " +
                      std::to_string(kSpecVersion) + ")");
+  check_fields_in_use(s, errors);
   if (s.parametrization.preset == Preset::custom && int(s.parametrization.custom.size()) != layers)
     errors.push_back("parametrization.custom: has " + std::to_string(s.parametrization.custom.size()) +
                      " layers, the model has " + std::to_string(layers) + " weight matrices (hidden layers + 1)");
-  if (s.parametrization.preset != Preset::custom && !s.parametrization.custom.empty())
-    errors.push_back("parametrization.custom: only used with preset \"custom\"");
   if (s.parametrization.preset == Preset::mfp && s.model.widths.size() != 1)
     errors.push_back("parametrization.preset: mfp is defined for exactly 1 hidden layer, the model has " +
                      std::to_string(s.model.widths.size()));
@@ -315,11 +274,7 @@ void unknown_fields(const json::Value& object, const std::string& path, std::vec
   }
 }
 
-bool is_written(const SpecField& f, const ExperimentSpec& s) {
-  static const ExperimentSpec defaults;
-  if (f.written) return f.written(s);
-  return json::write(f.write(s)) != json::write(f.write(defaults));
-}
+bool is_written(const SpecField& f, const ExperimentSpec& s) { return f.written ? f.written(s) : field_is_set(f, s); }
 
 // The fields of the object at `path`, in the table's order.
 json::Value write_object(const std::string& path, const ExperimentSpec& s) {

@@ -60,6 +60,18 @@ bool a_transformer(const ExperimentSpec& s) { return s.model.kind == ModelKind::
 bool a_residual_mlp(const ExperimentSpec& s) { return s.model.kind == ModelKind::residual_mlp; }
 bool an_anchor_task(const ExperimentSpec& s) { return s.task.kind == TaskKind::anchor; }
 bool has_attention_cut(const ExperimentSpec& s) { return s.model.transformer.has_attention_cut; }
+bool a_plain_mlp(const ExperimentSpec& s) { return s.model.kind == ModelKind::mlp; }
+bool gamma_init(const ExperimentSpec& s) { return s.model.transformer.init == InitScheme::gamma; }
+bool a_transformer_with_gamma_init(const ExperimentSpec& s) { return a_transformer(s) && gamma_init(s); }
+bool two_layer_gamma(const ExperimentSpec& s) { return s.parametrization.preset == Preset::two_layer_gamma; }
+bool custom_preset(const ExperimentSpec& s) { return s.parametrization.preset == Preset::custom; }
+bool custom_depth_rule(const ExperimentSpec& s) { return s.parametrization.depth_rule == DepthRule::custom; }
+bool a_target_task(const ExperimentSpec& s) {
+  return s.task.kind == TaskKind::function_1d || s.task.kind == TaskKind::boolean_cube;
+}
+constexpr const char* kTransformer = "model.kind \"transformer\"";
+constexpr const char* kResidualMlp = "model.kind \"residual_mlp\"";
+constexpr const char* kMlps = "MLPs (model.kind \"mlp\" or \"residual_mlp\")";
 // A residual_mlp writes its block fields always, so the Fields editor offers them; another kind only when set (the
 // check then names them).
 bool block_depth_written(const ExperimentSpec& s) { return a_residual_mlp(s) || s.model.block_depth != 1; }
@@ -315,7 +327,8 @@ std::vector<SpecField> model_fields() {
              "the initialization rate of init gamma"),
       choice("model.transformer.init_distribution", kDistributionNames,
              [](auto& s) -> auto& { return s.model.transformer.uniform; }, always,
-             "init gamma's distribution: normal, or uniform of the same variance"),
+             "init gamma's distribution: normal, or uniform of the same variance")
+          .only_for(gamma_init, "model.transformer.init \"gamma\""),
       boolean("model.transformer.zero_readout", [](auto& s) -> auto& { return s.model.transformer.zero_readout; },
               always, "start the readout at zero"),
       choice("model.transformer.attention_scale", kAttentionScaleNames,
@@ -329,7 +342,7 @@ std::vector<SpecField> model_fields() {
           s.model.transformer.has_attention_cut = true;
           read_object(v, where, s, errors);
         };
-        return cut;
+        return cut.only_for(a_transformer, kTransformer);
       }(),
       integer("model.transformer.attention_cut.layer", 1, 16,
               [](auto& s) -> auto& { return s.model.transformer.attention_cut.layer; }, always,
@@ -343,17 +356,23 @@ std::vector<SpecField> model_fields() {
       number("model.activation_param", 1e-6, 1e6, [](auto& s) -> auto& { return s.model.activation_param; },
              kWhenSet, "a of the activations sin(a x) and the Ricker function"),
       boolean("model.asi", [](auto& s) -> auto& { return s.model.asi; }, kWhenSet,
-              "antisymmetric init: two copies of the net, output (h(theta) - h(theta')) / sqrt(2), zero at init"),
+              "antisymmetric init: two copies of the net, output (h(theta) - h(theta')) / sqrt(2), zero at init")
+          .only_for(a_plain_mlp, "model.kind \"mlp\""),
       number("model.dropout", 0, 0.95, [](auto& s) -> auto& { return s.model.dropout; }, kWhenSet,
-             "drop probability of every hidden unit in training steps"),
+             "drop probability of every hidden unit in training steps")
+          .only_for(a_plain_mlp, "model.kind \"mlp\""),
       boolean("model.biases", [](auto& s) -> auto& { return s.model.biases; }, kWhenSet,
-              "a trainable, zero-initialized bias in every layer, hidden and output"),
+              "a trainable, zero-initialized bias in every layer, hidden and output")
+          .only_for(a_plain_mlp, "model.kind \"mlp\" (a transformer has model.transformer.mlp_bias and its kin)"),
       integer("model.depth", 1, kMaxDepth, [](auto& s) -> auto& { return s.model.depth; }, a_residual_mlp,
-              "residual_mlp: the number L of residual blocks"),
+              "the number L of residual blocks")
+          .only_for(a_residual_mlp, kResidualMlp),
       integer("model.block_depth", 1, 2, [](auto& s) -> auto& { return s.model.block_depth; }, block_depth_written,
-              "residual_mlp: weight layers per block"),
+              "weight layers per block")
+          .only_for(a_residual_mlp, kResidualMlp),
       boolean("model.block_norm", [](auto& s) -> auto& { return s.model.block_norm; }, block_norm_written,
-              "residual_mlp: normalize each block's input"),
+              "normalize each block's input")
+          .only_for(a_residual_mlp, kResidualMlp),
   };
 }
 
@@ -363,26 +382,34 @@ std::vector<SpecField> parametrization_fields() {
       choice("parametrization.preset", kPresetNames, [](auto& s) -> auto& { return s.parametrization.preset; },
              always, "a table of (a, b, c) per layer; mfp and two_layer_gamma: 1 hidden layer"),
       number("parametrization.theta", -2, 2, [](auto& s) -> auto& { return s.parametrization.theta; }, always,
-             "the symmetry shift (a + theta, b - theta, c - 2 theta; Adam: c - theta)"),
+             "the symmetry shift (a + theta, b - theta, c - 2 theta; Adam: c - theta)")
+          .only_for(an_mlp, kMlps),
       abc_layers("parametrization.custom", kMaxHiddenLayers + 1, -4, 4,
-                 "with preset custom: one {a, b, c} per weight matrix (hidden layers + 1)"),
+                 "one {a, b, c} per weight matrix (hidden layers + 1)")
+          .only_for(custom_preset, "parametrization.preset \"custom\""),
       number("parametrization.init_scale", 1e-12, 1e6, [](auto& s) -> auto& { return s.parametrization.init_scale; },
              kWhenSet, "multiplies the init std of every layer, or of the first only"),
       choice("parametrization.init_scale_layers", kInitScaleLayersNames,
              [](auto& s) -> auto& { return s.parametrization.init_scale_layers; }, kWhenSet,
-             "which layers init_scale scales"),
+             "which layers init_scale scales")
+          .only_for(an_mlp, kMlps),
       number("parametrization.gamma", -kMaxGamma, kMaxGamma, [](auto& s) -> auto& { return s.parametrization.gamma; },
-             kWhenSet, "two_layer_gamma: the init rate gamma (hidden weights' std m^-gamma)"),
+             kWhenSet, "the init rate gamma (hidden weights' std m^-gamma)")
+          .only_for(two_layer_gamma, "parametrization.preset \"two_layer_gamma\""),
       number("parametrization.gamma_prime", -kMaxGamma, kMaxGamma,
              [](auto& s) -> auto& { return s.parametrization.gamma_prime; }, kWhenSet,
-             "two_layer_gamma: the output scale gamma' (output m^-gamma')"),
+             "the output scale gamma' (output m^-gamma')")
+          .only_for(two_layer_gamma, "parametrization.preset \"two_layer_gamma\""),
       choice("parametrization.depth_rule", kDepthRuleNames,
              [](auto& s) -> auto& { return s.parametrization.depth_rule; }, depth_rule_written,
-             "residual_mlp: how the branch multiplier and learning rates scale with depth"),
+             "how the branch multiplier and learning rates scale with depth")
+          .only_for(a_residual_mlp, kResidualMlp),
       number("parametrization.depth_alpha", -4, 4, [](auto& s) -> auto& { return s.parametrization.depth_alpha; },
-             depth_rule_written, "depth_rule custom: the branch multiplier L^-alpha"),
+             depth_rule_written, "the branch multiplier L^-alpha")
+          .only_for(custom_depth_rule, "parametrization.depth_rule \"custom\""),
       number("parametrization.depth_gamma", -4, 4, [](auto& s) -> auto& { return s.parametrization.depth_gamma; },
-             depth_rule_written, "depth_rule custom: the learning-rate exponent L^-gamma"),
+             depth_rule_written, "the learning-rate exponent L^-gamma")
+          .only_for(custom_depth_rule, "parametrization.depth_rule \"custom\""),
   };
 }
 
@@ -406,7 +433,8 @@ std::vector<SpecField> task_fields() {
       integer("task.seed", 0, kMaxSeed, [](auto& s) -> auto& { return s.task.seed; }, always,
               "the data seed: the same data for every sweep member"),
       boolean("task.data_per_seed", [](auto& s) -> auto& { return s.task.data_per_seed; }, kWhenSet,
-              "anchor: each sweep seed draws its own data"),
+              "each sweep seed draws its own data (other tasks share one data set)")
+          .only_for(an_anchor_task, "task.kind \"anchor\""),
       object("task.anchor", an_anchor_task, "an anchor-function task (task.kind anchor)"),
       choice("task.anchor.kind", kAnchorTaskNames, [](auto& s) -> auto& { return s.task.anchor.kind; }, always,
              "which anchor function"),
@@ -419,7 +447,8 @@ std::vector<SpecField> task_fields() {
       integer("task.anchor.modulus", 2, 64, [](auto& s) -> auto& { return s.task.anchor.modulus; }, always,
               "the modulus of the modular tasks"),
       choice("task.target", kTargetNames, [](auto& s) -> auto& { return s.task.target; }, kWhenSet,
-             "function_1d and boolean_cube: the target function"),
+             "the target function")
+          .only_for(a_target_task, "task.kind \"function_1d\" or \"boolean_cube\""),
       number("task.noise", 0, 100, [](auto& s) -> auto& { return s.task.noise; }, kWhenSet,
              "noisy_sin: the noise's standard deviation"),
       boolean("task.center_target", [](auto& s) -> auto& { return s.task.center_target; }, kWhenSet,
@@ -460,13 +489,17 @@ std::vector<SpecField> training_fields() {
       number("schedule.divergence_loss", 1e-6, 1e300, [](auto& s) -> auto& { return s.schedule.divergence_loss; },
              always, "a loss above this, or NaN/inf, ends the run as diverged"),
       number("schedule.warmup_fraction", 0, 1, [](auto& s) -> auto& { return s.schedule.warmup_fraction; },
-             a_transformer, "transformer: the fraction of steps the learning rate warms up linearly"),
+             a_transformer, "the fraction of steps the learning rate warms up linearly")
+          .only_for(a_transformer, kTransformer),
       boolean("schedule.cosine", [](auto& s) -> auto& { return s.schedule.cosine; }, a_transformer,
-              "transformer: cosine decay after the warm-up"),
+              "cosine decay after the warm-up")
+          .only_for(a_transformer, kTransformer),
       number("schedule.final_lr_fraction", 0, 1, [](auto& s) -> auto& { return s.schedule.final_lr_fraction; },
-             a_transformer, "transformer: the cosine's last learning rate, as a fraction of lr"),
+             a_transformer, "the cosine's last learning rate, as a fraction of lr")
+          .only_for(a_transformer, kTransformer),
       number("schedule.clip_norm", 0, 1e6, [](auto& s) -> auto& { return s.schedule.clip_norm; }, a_transformer,
-             "transformer: clip the gradient's global norm to this; 0: no clipping"),
+             "clip the gradient's global norm to this; 0: no clipping")
+          .only_for(a_transformer, kTransformer),
       number("schedule.stop_loss_ratio", 0, 1, [](auto& s) -> auto& { return s.schedule.stop_loss_ratio; }, kWhenSet,
              "regression: stop when the training loss is this fraction of the zero predictor's; 0: never"),
       object("sweep", always, "the grid of runs: width x lr x seeds (x the lists below)"),
@@ -478,13 +511,17 @@ std::vector<SpecField> training_fields() {
       list("sweep.seeds", K::integers, kMaxSweepValues, 0, 2147483647, "needs at least one seed",
            [](auto& s) -> auto& { return s.sweep.seeds; }, always, "initialization seeds"),
       list("sweep.gamma", K::numbers, kMaxSweepValues, 0, 3, nullptr, [](auto& s) -> auto& { return s.sweep.gamma; },
-           kWhenSet, "transformer with init gamma: initialization rates"),
+           kWhenSet, "initialization rates")
+          .only_for(a_transformer_with_gamma_init, "model.kind \"transformer\" with model.transformer.init \"gamma\""),
       list("sweep.weight_decay", K::numbers, kMaxSweepValues, 0, 100, nullptr,
-           [](auto& s) -> auto& { return s.sweep.weight_decay; }, kWhenSet, "transformer: weight decays"),
+           [](auto& s) -> auto& { return s.sweep.weight_decay; }, kWhenSet, "weight decays")
+          .only_for(a_transformer, kTransformer),
       list("sweep.depth", K::integers, kMaxSweepValues, 1, kMaxDepth, nullptr,
-           [](auto& s) -> auto& { return s.sweep.depth; }, kWhenSet, "residual_mlp: numbers of blocks"),
+           [](auto& s) -> auto& { return s.sweep.depth; }, kWhenSet, "numbers of blocks")
+          .only_for(a_residual_mlp, kResidualMlp),
       phase_points("sweep.phase_points", kMaxSweepValues, -kMaxGamma, kMaxGamma,
-                   "two_layer_gamma: the (gamma, gamma') points of the phase diagram"),
+                   "the (gamma, gamma') points of the phase diagram")
+          .only_for(two_layer_gamma, "parametrization.preset \"two_layer_gamma\""),
   };
 }
 
@@ -561,11 +598,15 @@ std::string field_default(const SpecField& f) {
   return f.write ? json::write(f.write(defaults)) : "";
 }
 
+std::string field_meaning(const SpecField& f) {
+  return f.used_by.empty() ? f.help : f.help + "; only for " + f.used_by;
+}
+
 std::string spec_fields_markdown() {
   std::string out = "| field | default | allowed | meaning |\n|---|---|---|---|\n";
   for (const SpecField& f : spec_fields())
     if (f.kind != FieldKind::object)
-      out += "| `" + f.path + "` | `" + field_default(f) + "` | " + field_allowed(f) + " | " + f.help + " |\n";
+      out += "| `" + f.path + "` | `" + field_default(f) + "` | " + field_allowed(f) + " | " + field_meaning(f) + " |\n";
   return out;
 }
 
@@ -583,4 +624,10 @@ const std::vector<std::string>& spec_field_choices(const std::string& json_path)
   static const std::vector<std::string> none;
   const SpecField* f = spec_field(json_path);
   return f ? f->choices : none;
+}
+
+bool field_is_set(const SpecField& f, const ExperimentSpec& s) {
+  static const ExperimentSpec defaults;
+  if (f.kind == FieldKind::object) return !f.written || f.written(s);
+  return json::write(f.write(s)) != json::write(f.write(defaults));
 }

@@ -46,6 +46,16 @@ struct SpecField {
   // When spec_to_json writes the field (inside its object, when that is written); null: when its value differs from
   // the default. Fields added after share links existed are written only when set, so those links stay the same.
   bool (*written)(const ExperimentSpec& s) = nullptr;
+  // Where the field means something (null: everywhere), and that place in words for the error "PATH: only for
+  // WHAT" that check_spec gives a field set elsewhere: the cross-field rule each such field would otherwise need.
+  bool (*used)(const ExperimentSpec& s) = nullptr;
+  std::string used_by;
+
+  SpecField& only_for(bool (*where)(const ExperimentSpec& s), const char* what) {
+    used = where;
+    used_by = what;
+    return *this;
+  }
 };
 
 // In the order spec_to_json writes them: an object's row comes before its fields.
@@ -53,8 +63,12 @@ const std::vector<SpecField>& spec_fields();
 // The row of `path` ("model.transformer.d_model"); null for a path the spec does not have.
 const SpecField* spec_field(const std::string& path);
 
+// Whether the spec sets the field away from its default (an object: whether it is written at all).
+bool field_is_set(const SpecField& f, const ExperimentSpec& s);
 // What the field allows, in words: "integer in [1, 16384]", "relu, tanh, ...", "up to 16 integers in [1, 16384]".
 std::string field_allowed(const SpecField& f);
+// Its help, and where it means something: "the number L of residual blocks; only for model.kind \"residual_mlp\"".
+std::string field_meaning(const SpecField& f);
 // The field's default as JSON text ("0.1", "[64, 64]", "\"mup\""); "" for an object.
 std::string field_default(const SpecField& f);
 // The field table of examples/README.md, in Markdown: field, default, allowed, meaning; objects left out.

@@ -70,7 +70,7 @@ TEST(AnchorExperiment, EveryNewFieldIsChecked) {
                "model.transformer.norm: \"middle\" is not one of pre, post");
   expect_error(replaced(s, "\"gamma\":0.7", "\"gamma\":-1"), "model.transformer.gamma: -1 is not in [0, 3]");
   expect_error(replaced(s, "\"heads\":2", "\"heads\":3"), "model.transformer.heads: d_model 16 is not divisible by 3");
-  expect_error(replaced(s, "\"init\":\"gamma\"", "\"init\":\"pytorch\""), "sweep.gamma: needs model.transformer.init");
+  expect_error(replaced(s, "\"init\":\"gamma\"", "\"init\":\"pytorch\""), "sweep.gamma: only for model.kind \"transformer\" with model.transformer.init \"gamma\"");
   expect_error(replaced(s, "\"preset\":\"sp\"", "\"preset\":\"ntp\""),
                "parametrization.preset: \"ntp\" is not defined for a transformer");
   expect_error(replaced(s, "\"preset\":\"sp\"", "\"preset\":\"mup\""), "model.transformer.init: \"gamma\" sets every");

@@ -114,17 +114,17 @@ TEST(ResidualSpec, FieldsRoundTripAndAreChecked) {
             "of blocks");
   EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16]},"parametrization":{"preset":"mfp"}})"),
             "parametrization.preset: mfp is not for a residual_mlp (sp, sp_lr_over_n, ntp or mup: tables for any depth)");
-  EXPECT_EQ(first_error(R"({"version":1,"sweep":{"depth":[2]}})"), "sweep.depth: only used with model.kind \"residual_mlp\"");
+  EXPECT_EQ(first_error(R"({"version":1,"sweep":{"depth":[2]}})"), "sweep.depth: only for model.kind \"residual_mlp\"");
   EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16],"depth":0}})"),
             "model.depth: 0 is not in [1, 256]");
   EXPECT_EQ(first_error(R"({"version":1,"parametrization":{"depth_rule":"completep"}})"),
-            "parametrization.depth_rule: only used with model.kind \"residual_mlp\"");
+            "parametrization.depth_rule: only for model.kind \"residual_mlp\"");
   EXPECT_EQ(first_error(R"({"version":1,"model":{"block_norm":true}})"),
-            "model.block_norm: only used with model.kind \"residual_mlp\"");
+            "model.block_norm: only for model.kind \"residual_mlp\"");
   const SpecResult transformer = parse_spec_text(
       R"({"version":1,"model":{"kind":"transformer","block_depth":2},"task":{"kind":"anchor"}})");
   EXPECT_NE(std::find(transformer.errors.begin(), transformer.errors.end(),
-                      "model.block_depth: only used with model.kind \"residual_mlp\""),
+                      "model.block_depth: only for model.kind \"residual_mlp\""),
             transformer.errors.end());
   EXPECT_EQ(first_error(R"({"version":1,"model":{"kind":"residual_mlp","widths":[16],"block_depth":3}})"),
             "model.block_depth: 3 is not in [1, 2]");

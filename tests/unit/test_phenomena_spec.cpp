@@ -40,7 +40,7 @@ TEST(PhenomenaSpec, NewFieldsAreValidatedWithPreciseMessages) {
   EXPECT_TRUE(has_error(e, "task.test_size: train_size + test_size = 1100 is more than the 1024 corners of {-1,1}^10"))
       << joined(e);
   e = errors_of(R"({"version":1,"task":{"target":"step"}})");
-  EXPECT_TRUE(has_error(e, "task.target: only used with task kinds function_1d and boolean_cube")) << joined(e);
+  EXPECT_TRUE(has_error(e, "task.target: only for task.kind \"function_1d\" or \"boolean_cube\"")) << joined(e);
   e = errors_of(R"({"version":1,"task":{"kind":"function_1d","target":"sin3"}})");
   EXPECT_EQ(e.size(), 1u) << joined(e);
   EXPECT_NE(e[0].find("task.target: \"sin3\" is not one of none, sin135"), std::string::npos) << e[0];
@@ -48,8 +48,8 @@ TEST(PhenomenaSpec, NewFieldsAreValidatedWithPreciseMessages) {
   EXPECT_TRUE(has_error(e, "parametrization.preset: two_layer_gamma is defined for exactly 1 hidden layer, the model "
                            "has 2")) << joined(e);
   e = errors_of(R"({"version":1,"parametrization":{"gamma":0.5},"sweep":{"phase_points":[[1,0]]}})");
-  EXPECT_TRUE(has_error(e, "parametrization.gamma: only used with preset \"two_layer_gamma\"")) << joined(e);
-  EXPECT_TRUE(has_error(e, "sweep.phase_points: only used with preset \"two_layer_gamma\"")) << joined(e);
+  EXPECT_TRUE(has_error(e, "parametrization.gamma: only for parametrization.preset \"two_layer_gamma\"")) << joined(e);
+  EXPECT_TRUE(has_error(e, "sweep.phase_points: only for parametrization.preset \"two_layer_gamma\"")) << joined(e);
   e = errors_of(R"({"version":1,"parametrization":{"preset":"two_layer_gamma"},"model":{"widths":[8]},
                    "sweep":{"phase_points":[[1,0],[5,0],[1]]}})");
   EXPECT_TRUE(has_error(e, "sweep.phase_points[1][0]: 5 is not in [-4, 4]")) << joined(e);

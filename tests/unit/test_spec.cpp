@@ -52,7 +52,7 @@ TEST(Spec, ReportsEveryBadFieldWithItsPath) {
   expect_error(with(R"("model":{"activation":"swish"})"), "model.activation: \"swish\" is not one of relu, tanh");
   expect_error(with(R"("model":{"input_bias":1})"), "model.input_bias: expected true or false");
   expect_error(with(R"("model":{"layers":3})"), "model.layers: unknown field");
-  expect_error(with(R"("model":{"depth":3})"), "model.depth: only used with model.kind \"residual_mlp\"");
+  expect_error(with(R"("model":{"depth":3})"), "model.depth: only for model.kind \"residual_mlp\"");
   expect_error(with(R"("colour":"red")"), "colour: unknown field");
   expect_error(with(R"("model":[])"), "model: expected an object, got array");
   expect_error(with(R"("parametrization":{"preset":"xp"})"), "parametrization.preset: \"xp\" is not one of sp,");
@@ -88,7 +88,7 @@ TEST(Spec, BiasesAreWrittenOnlyWhenOnAndRefusedWhereUndefined) {
   expect_error(with(R"("model":{"biases":"yes"})"), "model.biases: expected true or false");
   expect_error(with(R"("model":{"biases":true,"asi":true})"),
                "model.biases: not with model.asi (the two copies would share one readout bias)");
-  expect_error(with(R"("model":{"biases":true,"kind":"transformer"})"), "model.biases: only for MLPs");
+  expect_error(with(R"("model":{"biases":true,"kind":"transformer"})"), "model.biases: only for model.kind \"mlp\"");
   EXPECT_EQ(json::write(spec_to_json(ExperimentSpec{})).find("biases"), std::string::npos);
   ExperimentSpec s;
   s.model.biases = true;
