@@ -166,7 +166,7 @@ json::Value init_document(const Runner& runner) {
   Value root = Value::make_object();
   root.set("schema", Value::make_string("muplay-init"));
   root.set("version", Value::make_number(kInitExportVersion));
-  root.set("spec", spec_to_json(runner.spec()));
+  root.set("spec", spec_to_json_every_field(runner.spec()));
   root.set("train", dataset(data.train, data.classification));
   root.set("test", dataset(data.test, data.classification));
   if (runner.spec().task.kind == TaskKind::anchor) {

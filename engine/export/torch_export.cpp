@@ -162,33 +162,6 @@ std::string series_lists(const ExperimentSpec& s) {
   return "SERIES = [" + series + "]\nHIGHER_IS_BETTER = {" + higher + "}\n";
 }
 
-// The spec as train.py reads it: spec_to_json leaves out fields at their defaults, so those train.py reads are
-// written with the spec's values.
-json::Value complete_spec(const ExperimentSpec& s) {
-  using json::Value;
-  Value spec = spec_to_json(s);
-  Value model = *spec.find("model"), param = *spec.find("parametrization"), schedule = *spec.find("schedule");
-  model.set("kind", Value::make_string(model_kind_name(s.model.kind)));
-  model.set("activation_param", Value::make_number(s.model.activation_param));
-  if (s.model.kind == ModelKind::residual_mlp) {
-    model.set("block_depth", Value::make_number(s.model.block_depth));
-    model.set("block_norm", Value::make_bool(s.model.block_norm));
-  }
-  param.set("gamma", Value::make_number(s.parametrization.gamma));
-  param.set("gamma_prime", Value::make_number(s.parametrization.gamma_prime));
-  const ScheduleSpec& t = s.schedule;
-  for (const auto& [name, value] : {std::pair<const char*, double>{"warmup_fraction", t.warmup_fraction},
-                                    {"final_lr_fraction", t.final_lr_fraction},
-                                    {"clip_norm", t.clip_norm},
-                                    {"stop_loss_ratio", t.stop_loss_ratio}})
-    schedule.set(name, Value::make_number(value));
-  schedule.set("cosine", Value::make_bool(t.cosine));
-  spec.set("model", model);
-  spec.set("parametrization", param);
-  spec.set("schedule", schedule);
-  return spec;
-}
-
 // A residual_mlp's depth rule for train.py: (α, γ) of its spec and optimizer, or None for other models.
 std::string depth_rule_line(const ExperimentSpec& s) {
   if (s.model.kind != ModelKind::residual_mlp)
@@ -210,7 +183,7 @@ std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& 
   std::string out =
       "\n\n# ---- The experiment, as `muplay export torch` wrote it ----\n"
       "SPEC = json.loads(r\"\"\"\n" +
-      json::write(complete_spec(s), 1) +
+      json::write(spec_to_json_every_field(s), 1) +
       "\n\"\"\")\n"
       "RUN_SPEC = SPEC  # main() applies the command line's overrides (--widths, --depths, --lrs, --seeds, --steps)\n"
       "# The series each member records, in the engine's order; the summary keeps the maximum of these, else the "

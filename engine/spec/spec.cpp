@@ -276,12 +276,16 @@ void unknown_fields(const json::Value& object, const std::string& path, std::vec
 
 bool is_written(const SpecField& f, const ExperimentSpec& s) { return f.written ? f.written(s) : field_is_set(f, s); }
 
-// The fields of the object at `path`, in the table's order.
-json::Value write_object(const std::string& path, const ExperimentSpec& s) {
+// The fields of the object at `path`, in the table's order: those its rows write, or with `every_field` all of them.
+json::Value write_object(const std::string& path, const ExperimentSpec& s, bool every_field) {
   json::Value out = json::Value::make_object();
   for (const SpecField& f : spec_fields()) {
-    if (parent_of(f.path) != path || !is_written(f, s)) continue;
-    out.set(leaf_of(f.path), f.kind == FieldKind::object ? write_object(f.path, s) : f.write(s));
+    if (parent_of(f.path) != path) continue;
+    if (f.kind == FieldKind::object) {
+      if (is_written(f, s)) out.set(leaf_of(f.path), write_object(f.path, s, every_field));
+    } else if (every_field || is_written(f, s)) {
+      out.set(leaf_of(f.path), f.write(s));
+    }
   }
   return out;
 }
@@ -314,4 +318,5 @@ SpecResult parse_spec_text(const std::string& text, const SpecLimits& limits) {
   return parse_spec(parsed.value, limits);
 }
 
-json::Value spec_to_json(const ExperimentSpec& s) { return write_object("", s); }
+json::Value spec_to_json(const ExperimentSpec& s) { return write_object("", s, false); }
+json::Value spec_to_json_every_field(const ExperimentSpec& s) { return write_object("", s, true); }

@@ -32,6 +32,9 @@ struct SpecLimits {
 SpecResult parse_spec(const json::Value& v, const SpecLimits& limits = {});
 SpecResult parse_spec_text(const std::string& text, const SpecLimits& limits = {});
 json::Value spec_to_json(const ExperimentSpec& s);
+// Every field of every object the spec has (a Transformer's and an anchor task's only for them), each at its value,
+// defaults included: for a program that reads the JSON without knowing the defaults (the PyTorch export's train.py).
+json::Value spec_to_json_every_field(const ExperimentSpec& s);
 
 // Checks that need the whole spec (sizes against the memory and time budgets, options that fit the task, ...).
 // parse_spec already calls it; exposed for code that edits a spec in place.

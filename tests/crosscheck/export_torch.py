@@ -67,6 +67,13 @@ def exact_cases():
     mup = example("30-anchor-identity", schedule={"steps": 20, "record_every": 2}, sweep={"width": [16, 32]},
                   parametrization={"preset": "mup"})
     out.append(("preset 30, muP, d_model 16 and 32 (anchor)", mup))
+    # sweep.phase_points, written as [gamma, gamma'] pairs: preset 23 itself trains with gd_auto, which is not exported
+    phases = example("23-phase-diagram", optimizer={"kind": "sgd", "lr": 0.05}, schedule={"steps": 5},
+                     sweep={"seeds": [0]})
+    phases["sweep"]["phase_points"] = phases["sweep"]["phase_points"][:2]
+    phases["metrics"] = ["train_loss", "test_loss"]
+    phases["schedule"].pop("stop_loss_ratio", None)
+    out.append(("preset 23's phase points, SGD (phenomena)", phases))
     for name, rule, opt, block_depth, block_norm, batch in (
             ("residual depth_mup sgd", "depth_mup", {"kind": "sgd", "lr": 0.2}, 1, False, 0),
             ("residual completep adam pre-norm 2-layer", "completep", {"kind": "adam", "lr": 0.01}, 2, True, 0),

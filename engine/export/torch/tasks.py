@@ -10,13 +10,6 @@
 # inputs (that is why the engine has them), and one such bit in a Box-Muller radius changes a whole data set.
 # Why no sum(): since Python 3.12 sum() of floats is compensated; the engine adds left to right.
 
-# The engine's defaults (engine/task/task_config.hpp, anchor_tasks.hpp) for fields a spec leaves out: the full
-# spec that muplay writes omits target, noise and center_target when they have their default.
-TASK_DEFAULTS = {"kind": "sin_regression", "input_dim": 8, "train_size": 64, "test_size": 256, "frequency": 2.0,
-                 "classes": 3, "twist": 0.0, "seed": 0, "target": "none", "noise": 0.3, "center_target": False,
-                 "data_per_seed": False}
-ANCHOR_DEFAULTS = {"kind": "two_anchor", "vocab": 128, "seq_len": 9, "ood_test_size": 1000, "modulus": 8}
-
 _U64 = (1 << 64) - 1
 
 
@@ -527,7 +520,7 @@ def anchor_fill(anchor, rng, part, count, seen, exclude, into=None, synonym_pair
 
 def anchor_sets(task):
     """engine/task/anchor_tasks.cpp make_anchor_task: train, ID test and (composite kinds) OOD test, in its order."""
-    anchor = dict(ANCHOR_DEFAULTS, **task.get("anchor", {}))
+    anchor = task["anchor"]
     train_size, test_size = int(task["train_size"]), int(task["test_size"])
     rng = rng_stream(int(task["seed"]), 11)
     train_seen, test_seen, ood_seen = set(), set(), set()
@@ -600,7 +593,7 @@ def make_task(spec, data_dir=None):
     MLP tasks: {"classification", "outputs", "train": {"x", "y" or "labels"}, "test": {...}}, x with the bias column
     when model.input_bias. Anchor tasks: {"classification", "outputs", "vocab", "seq_len",
     "anchor": {"train", "test", "ood": {"tokens", "labels"}}}. Fashion-MNIST is read from data_dir."""
-    task = dict(TASK_DEFAULTS, **spec.get("task", {}))
+    task = spec["task"]  # every field: SPEC is written with its defaults (spec_to_json_every_field)
     if task["kind"] == "anchor":
         return anchor_sets(task)
     if task["kind"] == "fashion_mnist":
@@ -617,6 +610,6 @@ def make_task(spec, data_dir=None):
                     target: torch.tensor(ys, dtype=torch.int64 if classification else torch.float64)}
 
         train, test = as_tensors(train_x, train_y), as_tensors(test_x, test_y)
-    if spec.get("model", {}).get("input_bias", False):
+    if spec["model"]["input_bias"]:
         train["x"], test["x"] = with_input_bias(train["x"]), with_input_bias(test["x"])
     return {"classification": classification, "outputs": outputs, "train": train, "test": test}

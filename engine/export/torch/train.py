@@ -41,13 +41,13 @@ def members():
     phase point, seed (the seed fastest)."""
     sweep, opt = RUN_SPEC["sweep"], RUN_SPEC["optimizer"]
     param, model = RUN_SPEC["parametrization"], RUN_SPEC["model"]
-    gammas = sweep.get("gamma") or [model.get("transformer", {}).get("gamma", 0.0)]
-    phases = [(p["gamma"], p["gamma_prime"]) for p in sweep.get("phase_points") or []] or \
-        [(param.get("gamma", 0.0), param.get("gamma_prime", 0.0))]
-    depths = (sweep.get("depth") or [model["depth"]]) if residual() else [None]
+    gammas = sweep["gamma"] or [model["transformer"]["gamma"] if "transformer" in model else 0.0]
+    phases = [(g, g_prime) for g, g_prime in sweep["phase_points"]] or \
+        [(param["gamma"], param["gamma_prime"])]
+    depths = (sweep["depth"] or [model["depth"]]) if residual() else [None]
     return [{"width": w, "depth": d, "lr": lr, "weight_decay": wd, "gamma": g, "phase": ph, "seed": seed}
-            for w in sweep.get("width") or [0] for d in depths for lr in sweep.get("lr") or [opt["lr"]]
-            for wd in sweep.get("weight_decay") or [opt["weight_decay"]] for g in gammas for ph in phases
+            for w in sweep["width"] or [0] for d in depths for lr in sweep["lr"] or [opt["lr"]]
+            for wd in sweep["weight_decay"] or [opt["weight_decay"]] for g in gammas for ph in phases
             for seed in sweep["seeds"]]
 
 
@@ -398,7 +398,7 @@ def main(argv):
     def member_data(member):
         """The spec's data; with task.data_per_seed (anchor tasks), the data of the member's seed in place of
         task.seed, drawn once per seed (Runner::data_for)."""
-        seed = member["seed"] if RUN_SPEC["task"].get("data_per_seed", False) else RUN_SPEC["task"].get("seed", 0)
+        seed = member["seed"] if RUN_SPEC["task"]["data_per_seed"] else RUN_SPEC["task"]["seed"]
         if seed not in data_of_seed:
             spec = dict(RUN_SPEC, task=dict(RUN_SPEC["task"], seed=seed))
             data_of_seed[seed] = to_device(make_task(spec, args.data_dir), setup)
