@@ -11,6 +11,7 @@
 //   muplay presets [--dir DIR]                            list the preset specs of examples/
 //   muplay names                                          the names each choice field of a spec allows, as JSON
 //   muplay fields                                         every spec field with its default, range and meaning
+//   muplay reach                                          what trains on the CPU only and what the export refuses
 //   muplay --help
 //
 // Exit codes: 0 success, 1 a run diverged or failed (the result is still written), 2 bad input.
@@ -33,6 +34,7 @@
 #include "engine/spec/link.hpp"
 #include "engine/spec/memory_budget.hpp"
 #include "engine/spec/presets.hpp"
+#include "engine/spec/reach_table.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec.hpp"
 #include "engine/spec/spec_migrations.hpp"
@@ -321,6 +323,11 @@ int cmd_fields() {
   return 0;
 }
 
+int cmd_reach() {
+  std::fputs(reach_markdown().c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -361,6 +368,7 @@ int main(int argc, char** argv) {
   if (cmd == "presets") return cmd_presets(dir, limits);
   if (cmd == "names") return cmd_names();
   if (cmd == "fields") return cmd_fields();
+  if (cmd == "reach") return cmd_reach();
   if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, limits, out_path);
   if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, limits, out_path);
   if (cmd == "export torch" && !positional.empty()) return cmd_export_torch(positional, limits, out_path);

@@ -5,6 +5,7 @@
 #include "engine/export/torch_pieces.hpp"
 #include "engine/spec/metric_table.hpp"
 #include "engine/spec/result_files.hpp"
+#include "engine/spec/spec.hpp"
 
 namespace {
 
@@ -213,16 +214,7 @@ std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& 
 
 void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const char* why = " (examples/README.md, \"PyTorch export\": what it covers)";
-  if (s.model.asi) errors.push_back(std::string("model.asi: the antisymmetric initialization is not exported") + why);
-  if (s.model.dropout > 0)
-    errors.push_back(std::string("model.dropout: the engine's dropout masks are its own random stream; the export "
-                                 "would differ from it") + why);
-  if (s.task.gradient_loss) errors.push_back(std::string("task.gradient_loss: not exported") + why);
-  if (s.model.kind == ModelKind::transformer && s.model.transformer.has_attention_cut)
-    errors.push_back(std::string("model.transformer.attention_cut: the masking analysis runs in the engine only "
-                                 "(muplay attention-cut); leave it out to export") + why);
-  if (s.optimizer.kind == OptimizerKind::gd_auto)
-    errors.push_back(std::string("optimizer.kind: gd_auto (steps of lr / λ_max) is not exported") + why);
+  for (const std::string& refusal : fields_not_exported(s)) errors.push_back(refusal + why);
   for (const std::string& name : s.metrics)
     if (const MetricDef* m = find_metric(name); m && !m->exported)
       errors.push_back("metrics: \"" + name + "\" is not recorded by the PyTorch export; leave it out to export" + why);

@@ -7,20 +7,14 @@
 #include "engine/metrics/probes.hpp"
 #include "engine/spec/member_model.hpp"
 #include "engine/spec/metric_table.hpp"
+#include "engine/spec/spec_fields.hpp"
 #include "engine/task/phenomena_tasks.hpp"
 
 std::string mlp_cpu_only(const ExperimentSpec& s) {
-  if (s.optimizer.kind == OptimizerKind::gd_auto) return "the optimizer gd_auto";
-  if (s.schedule.stop_loss_ratio > 0) return "schedule.stop_loss_ratio";
-  const Activation a = s.model.activation;
-  if (a != Activation::relu && a != Activation::tanh && a != Activation::gelu && a != Activation::linear &&
-      a != Activation::sigmoid)
-    return std::string("the activation ") + activation_name(a);
+  const std::string field = first_cpu_only_field(s);
+  if (!field.empty()) return field;
   for (const std::string& name : s.metrics)
     if (const MetricDef* m = find_metric(name); m && !m->on_device) return "the " + name + " metric";
-  if (s.model.asi) return "model.asi";
-  if (s.model.dropout > 0) return "model.dropout";
-  if (s.task.gradient_loss) return "task.gradient_loss";
   return "";
 }
 

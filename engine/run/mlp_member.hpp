@@ -15,9 +15,10 @@
 #include "engine/model/optimizer.hpp"
 #include "engine/run/member.hpp"
 
-// What of the phenomena additions the device kernel plan does not do: the step rule gd_auto, stop_loss_ratio, the
-// new activations, the metrics recorded on the CPU only (sharpness), ASI, dropout and the gradient-augmented loss, as
-// a phrase for the backend note; "" when a spec can train on a device.
+// What of the spec the device kernel plan does not do, as a phrase for the backend note: the first field whose row
+// says it runs on the CPU only (engine/spec/spec_fields.cpp: gd_auto, stop_loss_ratio, the newer activations, ASI,
+// dropout, the gradient-augmented loss), else the first metric whose row says so (sharpness); "" when a spec can
+// train on a device.
 std::string mlp_cpu_only(const ExperimentSpec& s);
 
 class MlpMember : public Member {

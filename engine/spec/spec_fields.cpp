@@ -1,5 +1,6 @@
 #include "engine/spec/spec_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -295,7 +296,8 @@ std::vector<SpecField> model_fields() {
       list("model.widths", K::integers, kMaxHiddenLayers, 1, kMaxWidth, "needs at least one hidden layer",
            [](auto& s) -> auto& { return s.model.widths; }, an_mlp, "hidden widths n1 ... nL, one per hidden layer"),
       choice("model.activation", kActivationNames, [](auto& s) -> auto& { return s.model.activation; }, an_mlp,
-             "the hidden layers' activation (gelu: its tanh form)"),
+             "the hidden layers' activation (gelu: its tanh form)")
+          .on_device_only_as({"relu", "tanh", "gelu", "linear", "sigmoid"}),
       boolean("model.input_bias", [](auto& s) -> auto& { return s.model.input_bias; }, an_mlp,
               "fold a first-layer bias in as a constant input coordinate, x -> (x, 1)"),
       choice("model.kind", kModelKindNames, [](auto& s) -> auto& { return s.model.kind; }, kWhenSet,
@@ -342,7 +344,9 @@ std::vector<SpecField> model_fields() {
           s.model.transformer.has_attention_cut = true;
           read_object(v, where, s, errors);
         };
-        return cut.only_for(a_transformer, kTransformer);
+        return cut.only_for(a_transformer, kTransformer)
+            .not_exported_because("the masking analysis runs in the engine only (muplay attention-cut); leave it "
+                                  "out to export");
       }(),
       integer("model.transformer.attention_cut.layer", 1, 16,
               [](auto& s) -> auto& { return s.model.transformer.attention_cut.layer; }, always,
@@ -357,10 +361,15 @@ std::vector<SpecField> model_fields() {
              kWhenSet, "a of the activations sin(a x) and the Ricker function"),
       boolean("model.asi", [](auto& s) -> auto& { return s.model.asi; }, kWhenSet,
               "antisymmetric init: two copies of the net, output (h(theta) - h(theta')) / sqrt(2), zero at init")
-          .only_for(a_plain_mlp, "model.kind \"mlp\""),
+          .only_for(a_plain_mlp, "model.kind \"mlp\"")
+          .cpu_only()
+          .not_exported_because("the antisymmetric initialization is not exported"),
       number("model.dropout", 0, 0.95, [](auto& s) -> auto& { return s.model.dropout; }, kWhenSet,
              "drop probability of every hidden unit in training steps")
-          .only_for(a_plain_mlp, "model.kind \"mlp\""),
+          .only_for(a_plain_mlp, "model.kind \"mlp\"")
+          .cpu_only()
+          .not_exported_because("the engine's dropout masks are its own random stream; the export would differ from "
+                                "it"),
       boolean("model.biases", [](auto& s) -> auto& { return s.model.biases; }, kWhenSet,
               "a trainable, zero-initialized bias in every layer, hidden and output")
           .only_for(a_plain_mlp, "model.kind \"mlp\" (a transformer has model.transformer.mlp_bias and its kin)"),
@@ -454,7 +463,9 @@ std::vector<SpecField> task_fields() {
       boolean("task.center_target", [](auto& s) -> auto& { return s.task.center_target; }, kWhenSet,
               "regression: subtract the training targets' mean"),
       boolean("task.gradient_loss", [](auto& s) -> auto& { return s.task.gradient_loss; }, kWhenSet,
-              "function_1d: add the squared error of the derivative to the loss"),
+              "function_1d: add the squared error of the derivative to the loss")
+          .cpu_only()
+          .not_exported_because("the gradient-augmented loss is not exported"),
       number("task.filter_width", 1e-6, 1e6, [](auto& s) -> auto& { return s.task.filter_width; }, kWhenSet,
              "fp_filter: the Gaussian filter's width delta"),
   };
@@ -466,7 +477,9 @@ std::vector<SpecField> training_fields() {
       object("optimizer", always, "the optimizer"),
       choice("optimizer.kind", kOptimizerNames, [](auto& s) -> auto& { return s.optimizer.kind; }, always,
              "sgd (with momentum), adam (L2 weight_decay on the gradient), adamw (decoupled), gd_auto (GD at lr / "
-             "lambda_max)"),
+             "lambda_max)")
+          .on_device_only_as({"sgd", "adam", "adamw"})
+          .name_not_exported("gd_auto", "gd_auto (steps of lr / lambda_max) is not exported"),
       number("optimizer.lr", 1e-12, 1e6, [](auto& s) -> auto& { return s.optimizer.lr; }, always,
              "the base learning rate eta; the parametrization multiplies it per layer"),
       number("optimizer.momentum", 0, 0.9999, [](auto& s) -> auto& { return s.optimizer.momentum; }, always,
@@ -501,7 +514,8 @@ std::vector<SpecField> training_fields() {
              "clip the gradient's global norm to this; 0: no clipping")
           .only_for(a_transformer, kTransformer),
       number("schedule.stop_loss_ratio", 0, 1, [](auto& s) -> auto& { return s.schedule.stop_loss_ratio; }, kWhenSet,
-             "regression: stop when the training loss is this fraction of the zero predictor's; 0: never"),
+             "regression: stop when the training loss is this fraction of the zero predictor's; 0: never")
+          .cpu_only(),
       object("sweep", always, "the grid of runs: width x lr x seeds (x the lists below)"),
       list("sweep.width", K::integers, kMaxSweepValues, 1, kMaxWidth, nullptr,
            [](auto& s) -> auto& { return s.sweep.width; }, always,
@@ -630,4 +644,26 @@ bool field_is_set(const SpecField& f, const ExperimentSpec& s) {
   static const ExperimentSpec defaults;
   if (f.kind == FieldKind::object) return !f.written || f.written(s);
   return json::write(f.write(s)) != json::write(f.write(defaults));
+}
+
+std::string first_cpu_only_field(const ExperimentSpec& s) {
+  for (const SpecField& f : spec_fields()) {
+    if (!f.on_device && field_is_set(f, s)) return f.path;
+    if (f.device_names.empty()) continue;
+    const std::string name = f.write(s).string;
+    if (std::find(f.device_names.begin(), f.device_names.end(), name) == f.device_names.end())
+      return f.path + " \"" + name + "\"";
+  }
+  return "";
+}
+
+std::vector<std::string> fields_not_exported(const ExperimentSpec& s) {
+  std::vector<std::string> out;
+  for (const SpecField& f : spec_fields()) {
+    if (!f.not_exported.empty() && field_is_set(f, s)) out.push_back(f.path + ": " + f.not_exported);
+    if (f.kind != FieldKind::choice) continue;
+    const auto named = f.names_not_exported.find(f.write(s).string);
+    if (named != f.names_not_exported.end()) out.push_back(f.path + ": " + named->second);
+  }
+  return out;
 }

@@ -51,11 +51,25 @@ struct SpecField {
   bool (*used)(const ExperimentSpec& s) = nullptr;
   std::string used_by;
 
+  // Its reach where it is set away from its default, beside the metrics' (engine/spec/metric_table.hpp): false
+  // `on_device`: the GPU plans lack it, so a member that sets it trains on the CPU; a non-empty `not_exported`: why
+  // the PyTorch export refuses a spec that sets it. A choice's names may reach less far than the field:
+  // `device_names` (when not empty) are the only names the GPU plans have, `names_not_exported` the names the export
+  // refuses, each with its reason.
+  bool on_device = true;
+  std::string not_exported;
+  std::vector<std::string> device_names;
+  std::map<std::string, std::string> names_not_exported;
+
   SpecField& only_for(bool (*where)(const ExperimentSpec& s), const char* what) {
     used = where;
     used_by = what;
     return *this;
   }
+  SpecField& cpu_only() { return on_device = false, *this; }
+  SpecField& not_exported_because(const char* why) { return not_exported = why, *this; }
+  SpecField& on_device_only_as(std::vector<std::string> names) { return device_names = std::move(names), *this; }
+  SpecField& name_not_exported(const char* name, const char* why) { return names_not_exported[name] = why, *this; }
 };
 
 // In the order spec_to_json writes them: an object's row comes before its fields.
@@ -73,6 +87,12 @@ std::string field_meaning(const SpecField& f);
 std::string field_default(const SpecField& f);
 // The field table of examples/README.md, in Markdown: field, default, allowed, meaning; objects left out.
 std::string spec_fields_markdown();
+
+// The first field the spec sets that the GPU plans lack ("model.asi", "optimizer.kind \"gd_auto\""); "" when a
+// member of this spec can train on a device.
+std::string first_cpu_only_field(const ExperimentSpec& s);
+// Why the PyTorch export refuses each field the spec sets that it cannot express, one "PATH: why" each.
+std::vector<std::string> fields_not_exported(const ExperimentSpec& s);
 
 // The fields whose value is one of a few names, by path, with their names (the Fields editor's combo boxes).
 const std::map<std::string, std::vector<std::string>>& spec_choice_fields();
