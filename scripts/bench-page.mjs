@@ -90,7 +90,7 @@ async function pageRun(pg, r) {
   // Run to the end, sampling the frame count about every 50 ms: the slowest second (the worst window of a second,
   // wherever it starts) is the page at its least fluid.
   // Frames are the page's ImGui frames (its answers to input and data); drawn frames, those of them that differed
-  // from the frame before and were drawn on the canvas (web/frame_fingerprint.hpp).
+  // from the frame before and were drawn on the canvas (web/draw/frame_fingerprint.hpp).
   const page = await pg.page.evaluate(async (limitMs) => {
     const m = window.muplay;
     const start = performance.now();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The page's WebGPU kernels (shaders/, run by web/webgpu_backend.js) outside the browser, through Dawn for node (npm
+// The page's WebGPU kernels (shaders/, run by web/js/webgpu_backend.js) outside the browser, through Dawn for node (npm
 // `webgpu`), to measure them on a machine with a real GPU:
 //   node scripts/gpu-bench.mjs [--sizes 256,1024,2048] [--reps 20] [--plan PLAN.json] [--out build/bench/gpu-bench.json]
 // It checks each GEMM variant (NN, NT, TN; scalar and vec4 loads) against a float64 reference first, then times
@@ -130,7 +130,7 @@ async function timePlan(gpu, doc, reps) {
 async function main() {
   const o = options(process.argv.slice(2));
   const loadBefore = loadNow();
-  const { openGpu } = await import(pathToFileURL(path.join(ROOT, 'web', 'webgpu_backend.js')).href);
+  const { openGpu } = await import(pathToFileURL(path.join(ROOT, 'web', 'js', 'webgpu_backend.js')).href);
   const gpuApi = await dawn();
   let gpu;
   try {

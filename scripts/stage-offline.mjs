@@ -1,4 +1,4 @@
-// Writes the staged site's file list and a hash of their contents into its service worker (web/service_worker.js),
+// Writes the staged site's file list and a hash of their contents into its service worker (web/js/service_worker.js),
 // which fetches them into the browser's cache at install, so that the page works offline after one visit. Left out:
 // the Fashion-MNIST subset and the threaded build (only some pages load them; the worker caches them as they pass),
 // and the worker itself.   Usage: node scripts/stage-offline.mjs build/site.new

@@ -1,4 +1,4 @@
-// Prepended to every kernel (web/webgpu_backend.js does the concatenation: WGSL has no #include).
+// Prepended to every kernel (web/js/webgpu_backend.js does the concatenation: WGSL has no #include).
 //
 // Every kernel takes one uniform block laid out the same way: eight u32 (sizes, flags) then eight f32 (scalars),
 // so the plan (engine/gpu/gpu_plan.hpp) can describe any dispatch as "kernel, buffers, ints, floats". Each kernel names

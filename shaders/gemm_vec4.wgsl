@@ -1,5 +1,5 @@
 // gemm.wgsl with vec4 loads from global memory, for operands whose contiguous dimension is a multiple of 4 (rows
-// 16-byte aligned): web/webgpu_backend.js picks it when NN has k, n ≡ 0 (mod 4), NT has k ≡ 0, TN has m, n ≡ 0.
+// 16-byte aligned): web/js/webgpu_backend.js picks it when NN has k, n ≡ 0 (mod 4), NT has k ≡ 0, TN has m, n ≡ 0.
 // Same tiling, same C = alpha · op(A) · op(B), same results up to float32 rounding order (none: each output still
 // sums its products in k order).
 //

@@ -15,22 +15,22 @@
 #include <cstdlib>
 #include <string>
 
+#include "engine/analysis/analysis.hpp"
+#include "engine/analysis/phase_diagram.hpp"
 #include "engine/export/torch_export.hpp"
 #include "engine/spec/link.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"  // the hovered window (muplay_hovered_scroll), UTF-8 decoding (muplay_font_glyphs)
-#include "engine/analysis/analysis.hpp"
-#include "web/app.hpp"
-#include "web/view_text.hpp"
-#include "web/drawn.hpp"
-#include "web/lr_view.hpp"
-#include "web/max_lr_view.hpp"
-#include "web/step_view.hpp"
-#include "web/webgpu_device.hpp"
-#include "web/width_view.hpp"
-#include "engine/analysis/phase_diagram.hpp"
+#include "web/app/app.hpp"
+#include "web/app/view_text.hpp"
+#include "web/app/webgpu_device.hpp"
+#include "web/draw/drawn.hpp"
+#include "web/views/lr_view.hpp"
+#include "web/views/max_lr_view.hpp"
+#include "web/views/step_view.hpp"
+#include "web/views/width_view.hpp"
 
 namespace {
 
@@ -71,7 +71,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_version() { return "0.1.0 (Dear ImGui " 
 
 // ImGui frames so far (a double: exact far beyond 2^32, and a plain JS number): the page's answers to input and data.
 EMSCRIPTEN_KEEPALIVE double muplay_frame_count() { return the_app().frame_count; }
-// The frames of those drawn on the canvas: the ones that differed from the frame before (web/frame_fingerprint.hpp).
+// The frames of those drawn on the canvas: the ones that differed from the frame before (web/draw/frame_fingerprint.hpp).
 EMSCRIPTEN_KEEPALIVE double muplay_drawn_frame_count() { return the_app().drawn_count; }
 
 // Our own work per frame in ms, smoothed: {"frame_work_ms", "train_ms", "fps"} as JSON.
@@ -98,7 +98,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_hovered_scroll() {
   return out(json::write(r));
 }
 
-// What the last frame drew (web/drawn.hpp): widgets with labels and rectangles, windows, plots (axes, ticks, legend,
+// What the last frame drew (web/draw/drawn.hpp): widgets with labels and rectangles, windows, plots (axes, ticks, legend,
 // hover), heat maps, noted texts. The first call turns recording on: its answer is the frame drawn before, empty.
 EMSCRIPTEN_KEEPALIVE const char* muplay_drawn() {
   drawn_set_recording(true);
@@ -115,7 +115,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_load_spec(const char* text) { return out
 EMSCRIPTEN_KEEPALIVE const char* muplay_check_spec(const char* text) { return outcome(read_spec_text(arg(text), the_app().spec_limits).errors); }
 
 // Imports a file named `name` ("" when unknown): a spec opens; a result document's runs are drawn over the page's
-// (web/app.hpp: import_file). Returns {"ok", "errors", "refused": why its runs are not drawn ("" when they are or
+// (web/app/app.hpp: import_file). Returns {"ok", "errors", "refused": why its runs are not drawn ("" when they are or
 // there are none), "opened_spec", "overlay": the name of the imported set now drawn, or ""}.
 EMSCRIPTEN_KEEPALIVE const char* muplay_import(const char* text, const char* name) {
   const ImportOutcome o = import_file(the_app(), arg(text), arg(name));
@@ -169,9 +169,9 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_view_curves(const char* view, const char
   json::Value r = json::Value::make_object();
   std::vector<PlotCurve> curves;
   if (which == "step") {
-    curves = step_curves(app, arg(quantity));
+    curves = step_curves(app.runner.get(), drawn_imports(app), arg(quantity));
   } else if (which == "lr") {
-    curves = lr_picture(app).curves;
+    curves = lr_picture(app.runner.get(), drawn_imports(app)).curves;
   } else if (which == "width" && app.runner) {
     const WidthPicture p = width_picture(*app.runner, drawn_imports(app), arg(quantity), record);
     curves = p.curves;
@@ -220,7 +220,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_open_link(const char* fragment) { return
 // Decodes a share link without opening it: {"ok", "errors"}. The browser tests fuzz the decoder through this.
 EMSCRIPTEN_KEEPALIVE const char* muplay_decode_link(const char* fragment) { return outcome(spec_from_link(arg(fragment), the_app().spec_limits).errors); }
 
-// Shows the full page or an embed with the listed panels (web/view.hpp). Returns {"ok", "errors"}.
+// Shows the full page or an embed with the listed panels (web/app/view.hpp). Returns {"ok", "errors"}.
 EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) {
   std::vector<std::string> errors;
   the_app().view = make_view(embed != 0, arg(panels), errors);
@@ -229,7 +229,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_set_view(int embed, const char* panels) 
 
 // Draws the canvas at devicePixelRatio × `scale` (1 to 4; an embed's scale=): sharp where a slide scales the frame up.
 EMSCRIPTEN_KEEPALIVE void muplay_set_scale(double scale) { the_app().render_scale = std::clamp(scale, 1.0, 4.0); }
-// Presenting (App::presenting) and each mode's zoom (kept between kMinZoom and kMaxZoom): web/page.js sets them from
+// Presenting (App::presenting) and each mode's zoom (kept between kMinZoom and kMaxZoom): web/js/page.js sets them from
 // the toolbar, the keys and what the browser remembers. muplay_zooms: {"presenting", "page", "present",
 // "present_default"}.
 EMSCRIPTEN_KEEPALIVE void muplay_set_presenting(int on) { the_app().presenting = on != 0; }
@@ -250,7 +250,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_zooms() {
   return out(json::write(v));
 }
 
-// The view the page shows, as links carry it (web/view_text.hpp): "width;record=5", say; its count of changes; and a
+// The view the page shows, as links carry it (web/app/view_text.hpp): "width;record=5", say; its count of changes; and a
 // switch to another ({"ok", "errors"}: the problems of a view text; what is right in it is still taken).
 EMSCRIPTEN_KEEPALIVE const char* muplay_view() { return out(the_app().shown_view); }
 EMSCRIPTEN_KEEPALIVE double muplay_view_revision() { return the_app().view_revision; }
@@ -371,7 +371,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_progress() {
 
 // Trains for up to `budget_ms` when no frame has started for `quiet_ms`, and says whether it did. Browsers stop
 // animation frames in a frame out of view, on a hidden slide or in a hidden tab, and the page trains in its frames
-// when no worker trains for it: a timer (web/page.js) calls this so that such a run still ends, and says so. The
+// when no worker trains for it: a timer (web/js/page.js) calls this so that such a run still ends, and says so. The
 // training itself is the app's (advance), the same as a frame's slice, without the drawing.
 EMSCRIPTEN_KEEPALIVE int muplay_advance_unseen(double quiet_ms, double budget_ms) {
   App& app = the_app();
@@ -382,7 +382,7 @@ EMSCRIPTEN_KEEPALIVE int muplay_advance_unseen(double quiet_ms, double budget_ms
 
 // Who the keyboard's keys are for, as the last frame left it: {"text_input": a text field has the keyboard,
 // "shortcuts": Space, S and R act on the run (everywhere but in an embed without its controls panel)}. An embed gives
-// every other key that moves a slide back to its host (web/guest_keys.js).
+// every other key that moves a slide back to its host (web/js/guest_keys.js).
 EMSCRIPTEN_KEEPALIVE const char* muplay_keyboard() {
   const View& v = the_app().view;
   json::Value k = json::Value::make_object();
@@ -484,7 +484,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_phenomena_run() {
   return out(r->members()[size_t(i)]->label());
 }
 
-// web/page.js reports the WebGPU device it opened (web/webgpu_backend.js, as window.muplayGpu), or why there is none.
+// web/js/page.js reports the WebGPU device it opened (web/js/webgpu_backend.js, as window.muplayGpu), or why there is none.
 EMSCRIPTEN_KEEPALIVE void muplay_gpu_ready(const char* adapter, int fallback) {
   gpu_ready(the_app(), std::make_unique<WebGpuDevice>(arg(adapter), fallback != 0));
 }
@@ -544,7 +544,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_explorer_rows() {
   return out(json::write(r));
 }
 
-// Which characters of `text` the page's font cannot draw (web/font.hpp): {"font", "size", "missing": ["U+2192", ...]}.
+// Which characters of `text` the page's font cannot draw (web/draw/font.hpp): {"font", "size", "missing": ["U+2192", ...]}.
 // Asks the font ImGui draws with for each code point's own glyph, not its '?' fallback.
 EMSCRIPTEN_KEEPALIVE const char* muplay_font_glyphs(const char* text_in) {
   const std::string text = arg(text_in);
@@ -578,7 +578,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_embedding_panels() {
     }
   return out(json::write(r));
 }
-// Data fetched on demand (web/data_loader.js): the data set the editor's spec waits for ("fashion-mnist"), or "".
+// Data fetched on demand (web/js/data_loader.js): the data set the editor's spec waits for ("fashion-mnist"), or "".
 // The page fetches its files into /data/NAME/ and then calls muplay_data_arrived("") (or with why it could not).
 EMSCRIPTEN_KEEPALIVE const char* muplay_data_wanted() { return the_app().data_wanted ? "fashion-mnist" : ""; }
 EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(the_app(), arg(error)); }
@@ -592,7 +592,7 @@ EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {
   return 1;
 }
 
-// The training worker (web/trainer_client.js): ready; a message for runner `generation` waits in JS; it failed.
+// The training worker (web/js/trainer_client.js): ready; a message for runner `generation` waits in JS; it failed.
 EMSCRIPTEN_KEEPALIVE void muplay_trainer_ready(int workers) { trainer_ready(the_app(), workers); }
 EMSCRIPTEN_KEEPALIVE void muplay_trainer_progress(int generation) { trainer_progress(the_app(), generation); }
 EMSCRIPTEN_KEEPALIVE void muplay_trainer_failed(int generation, const char* why) {

@@ -15,12 +15,12 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_internal.h"  // the window the wheel would scroll (wheel_scrolls_a_panel)
-#include "web/app.hpp"
-#include "web/drawn.hpp"
-#include "web/font.hpp"
-#include "web/frame_fingerprint.hpp"
-#include "web/heatmap.hpp"
-#include "web/page_limits.hpp"
+#include "web/app/app.hpp"
+#include "web/app/page_limits.hpp"
+#include "web/draw/drawn.hpp"
+#include "web/draw/font.hpp"
+#include "web/draw/frame_fingerprint.hpp"
+#include "web/draw/heatmap.hpp"
 
 namespace {
 
@@ -33,7 +33,7 @@ namespace {
 
 struct CanvasSize {
   double css_w, css_h;  // CSS pixels
-  double w, h;          // ImGui's coordinate space: CSS pixels / ui_zoom (web/app.hpp): a zoom draws all larger
+  double w, h;          // ImGui's coordinate space: CSS pixels / ui_zoom (web/app/app.hpp): a zoom draws all larger
   int fb_w, fb_h;       // backing-store pixels: CSS size x devicePixelRatio, so text and lines stay sharp
 };
 
@@ -212,12 +212,12 @@ void frame() {
   ImGui::Render();
   drawn_end_frame();
 
-  // A frame equal to the one on the canvas is not drawn again (web/frame_fingerprint.hpp); a plot capture reads the
+  // A frame equal to the one on the canvas is not drawn again (web/draw/frame_fingerprint.hpp); a plot capture reads the
   // drawing buffer, which the browser clears after showing it, so it always draws.
   const uint64_t fingerprint = frame_fingerprint(*ImGui::GetDrawData(), heatmap_uploads());
   if (fingerprint != app.drawn_fingerprint || app.plot_capture_requested) {
     glViewport(0, 0, s.fb_w, s.fb_h);
-    const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the page's window draws none (web/ui.cpp)
+    const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the page's window draws none (web/app/ui.cpp)
     glClearColor(background.x, background.y, background.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -258,7 +258,7 @@ int main() {
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code and the URL (web/view.hpp)
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code and the URL (web/app/view.hpp)
   ImGui::StyleColorsDark();
   if (!load_page_font(1)) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))

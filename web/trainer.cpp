@@ -1,4 +1,4 @@
-// The training half of the page, in Web Workers (web/trainer_worker.js runs this module, its own wasm instance, in
+// The training half of the page, in Web Workers (web/js/trainer_worker.js runs this module, its own wasm instance, in
 // each): a Runner built from the spec the page sends, training its shard of the sweep, stepped in slices, and after each slice the progress since the last
 // message (engine/run/runner_progress.hpp), which the page applies to its replica and draws. The engine and its
 // compile flags are the page's, so the numbers are the page's and the command line's, bit for bit.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine/run/runner_progress.hpp"
-#include "web/page_limits.hpp"
+#include "web/app/page_limits.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The engine's view of a compute device that runs kernel plans (engine/gpu/gpu_plan.hpp), and the backend choice.
 //
-// The engine never talks to WebGPU: the page implements GpuDevice over web/webgpu_backend.js (web/webgpu_device.cpp),
+// The engine never talks to WebGPU: the page implements GpuDevice over web/js/webgpu_backend.js (web/app/webgpu_device.cpp),
 // and ReferenceGpuDevice runs plans on the CPU with the kernels' C++ references (tests; the definition of the
 // kernels). Reads are asynchronous, as WebGPU's are: request_read starts a copy, poll_read says when it arrived, so
 // the page's frame loop never blocks on the GPU.

@@ -1,7 +1,7 @@
 // A GPU kernel plan: the engine's description of work for a compute device, free of any device API.
 //
 // A plan is a set of float32 buffers and phases, each an ordered list of dispatches ("kernel, buffer ids, ints,
-// floats"). The kernels are the WGSL files of shaders/ (web/webgpu_backend.js runs them on WebGPU); each one also
+// floats"). The kernels are the WGSL files of shaders/ (web/js/webgpu_backend.js runs them on WebGPU); each one also
 // has a C++ reference here, run_reference(), which defines what the kernel computes and lets a plan be executed
 // and tested natively. The uniform block of every kernel is eight u32 (`ints`) then eight f32 (`floats`), in the
 // order its shader names them (shaders/common.wgsl).
@@ -40,7 +40,7 @@ enum class GpuKernel {
   clip_scale,          // ints n; floats max_norm. buffers norm2, g
 };
 
-const char* gpu_kernel_name(GpuKernel k);  // the name web/webgpu_backend.js knows it by
+const char* gpu_kernel_name(GpuKernel k);  // the name web/js/webgpu_backend.js knows it by
 
 struct GpuOp {
   GpuKernel kernel;

@@ -3,7 +3,7 @@
 // row writes for ExperimentSpec{}.
 //
 // One table serves everyone who needs a field's facts: parse_spec reads by it (engine/spec/spec.cpp), spec_to_json
-// writes by it, the page's Fields editor shows each field's range and help (web/spec_editor.cpp), and `muplay fields`
+// writes by it, the page's Fields editor shows each field's range and help (web/views/spec_editor.cpp), and `muplay fields`
 // prints it as the field table of examples/README.md (a test checks that the two agree). Adding a field is one row
 // here and the code that uses the member it fills.
 //

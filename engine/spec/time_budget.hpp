@@ -28,7 +28,7 @@ struct TimeBudget {
 // below what scripts/bench-estimates.mjs measures on the GEMM-bound presets). A longer sweep is better split into
 // several runs of muplay.
 constexpr TimeBudget kCommandLineTimeBudget{8.0e9, 24 * 3600.0, "on the command line", 1.5, 1.3};
-// The page passes its own budget (web/page_limits.hpp).
+// The page passes its own budget (web/app/page_limits.hpp).
 
 // Floating-point operations of the whole sweep, member by member: per training step 3 forward passes of the batch
 // (an MLP's forward is 2·P per example, its backward 4·P for the input and weight gradients) plus the optimizer's

@@ -2,7 +2,7 @@
 //
 // The engine never downloads or decompresses: the build cuts a subset of Debian's dataset-fashion-mnist into
 // four truncated IDX files (data/CMakeLists.txt) and the front end passes the folder that holds them (the CLI: the
-// build's data folder or $MUPLAY_FASHION_MNIST_DIR; the page: the folder where web/data_loader.js puts the files it
+// build's data folder or $MUPLAY_FASHION_MNIST_DIR; the page: the folder where web/js/data_loader.js puts the files it
 // fetches only when a spec needs them, so that pages without Fashion-MNIST start without them).
 // A spec names only the task and its sizes, so the same spec runs anywhere the data is.
 //

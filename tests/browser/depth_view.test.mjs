@@ -1,7 +1,7 @@
-// The "vs depth" tab (web/depth_view.hpp) and the explorer's depth exponents (web/depth_exponents.hpp), driven as a
+// The "vs depth" tab (web/views/depth_view.hpp) and the explorer's depth exponents (web/views/depth_exponents.hpp), driven as a
 // person would: each residual-MLP spec is opened with the page's file picker, trained with the Run button, and the
 // tabs, radio buttons, combo boxes and the record slider are clicked with the mouse (tests/browser/ui_driver.mjs).
-// What the page drew is read from its frame trace (web/drawn.hpp) and checked against the result document of the
+// What the page drew is read from its frame trace (web/draw/drawn.hpp) and checked against the result document of the
 // same runs (window.muplay.muplay_get_results): the curves' points, the slopes in the legend, the η* dots and their
 // parabolas, the rings of η* at a grid's edge. On the sin toy at n = 32, L = 2 … 16, SGD:
 // - quantity vs L (a depth sweep, 2 seeds, 3 steps at η 0.5): the last stream's change at the last step is the

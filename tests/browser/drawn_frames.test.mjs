@@ -1,4 +1,4 @@
-// The page draws a frame only when it differs from the one on the canvas (web/frame_fingerprint.hpp): at rest it
+// The page draws a frame only when it differs from the one on the canvas (web/draw/frame_fingerprint.hpp): at rest it
 // keeps answering input every frame but draws (almost) nothing, and every change, a hover or training's progress,
 // is still drawn and seen.
 import assert from 'node:assert/strict';
@@ -68,7 +68,7 @@ test('training progress is drawn as it arrives', T, async () => {
   assert.deepEqual(pg.errors, []);
 });
 
-// The plot's dark background is an opaque clear issued in draw order (web/opaque_fill.hpp): it must cover the frame
+// The plot's dark background is an opaque clear issued in draw order (web/draw/opaque_fill.hpp): it must cover the frame
 // in a grey darker than the page's, under the curves (run before: preset 14, paused, its curves drawn).
 test('the plot keeps its darker background, with the curves drawn over it', T, async () => {
   const [plot] = await plots(pg.page, /train_loss vs step/);

@@ -73,7 +73,7 @@ test('an embed fits its frame, follows resizing and draws at devicePixelRatio 2'
   assert.equal(await frame.isVisible('#run'), true);
   assert.equal(await frame.isVisible('#open-full'), true);
   assert.equal(await frame.isVisible('#copy-link'), false);
-  // The link follows the spec once it has settled (web/page.js: 300 ms after the last change).
+  // The link follows the spec once it has settled (web/js/page.js: 300 ms after the last change).
   await frame.waitForFunction((url) => document.getElementById('open-full').href.startsWith(`${url}#s=1.`), playground.url);
   await screenshot(page, 'embed-host');
 

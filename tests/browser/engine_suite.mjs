@@ -92,7 +92,7 @@ export function engineSuite(name, label) {
   const onPlayground = () => b.top.eval(() => typeof window.muplay?.muplay_load_spec === 'function' &&
                                               !document.getElementById('run')?.disabled);
 
-  // Waits for the training workers (web/trainer_client.js); says where the run will train.
+  // Waits for the training workers (web/js/trainer_client.js); says where the run will train.
   async function trainingPlace(t) {
     let where;
     try {
@@ -153,7 +153,7 @@ export function engineSuite(name, label) {
     t.diagnostic(`${label}: ${presets[0].path} cut to 40 steps: ${results.runs.length} runs finished in ${((Date.now() - start) / 1000).toFixed(1)} s`);
     assert.deepEqual(results.runs.map((r) => r.status), spec.sweep.width.map(() => 'finished'));
 
-    // Frame rate over two seconds, and the frame trace (web/drawn.hpp): first call turns recording on.
+    // Frame rate over two seconds, and the frame trace (web/draw/drawn.hpp): first call turns recording on.
     const f0 = await call(b.top, 'muplay_frame_count');
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const fps = ((await call(b.top, 'muplay_frame_count')) - f0) / 2;
@@ -186,7 +186,7 @@ export function engineSuite(name, label) {
     assert.deepEqual(await b.errors(), []);
   });
 
-  // Present (index.html's button, web/present.js): the list and the editor fold away and the UI is drawn
+  // Present (index.html's button, web/js/present.js): the list and the editor fold away and the UI is drawn
   // kPresentZoom times larger; pressed again, the page is as it was.
   test(`${label}: Present folds the list away and draws the view larger; pressed again, the page is back`, T,
     async (t) => {
@@ -230,7 +230,7 @@ export function engineSuite(name, label) {
     const loaded = await json(b.top, 'muplay_get_spec');
     await open(`${server.url}#${link}`);
     // The link pins the backend this page resolved (auto: the CPU). Once the edit above has settled (300 ms), this
-    // browser's draft is saved at the same link and wins over it (web/page.js: edits are never lost to a reload),
+    // browser's draft is saved at the same link and wins over it (web/js/page.js: edits are never lost to a reload),
     // with the backend as edited (auto): the same experiment either way.
     const opened = await json(b.top, 'muplay_get_spec');
     assert.ok([undefined, 'cpu'].includes(opened.backend), `backend ${opened.backend}`);

@@ -4,7 +4,7 @@
 //   panel and not the notes, until the panel's end (web/main.cpp wheel_scrolls_a_panel);
 // - keys, in a reveal.js deck built by pandoc: the embed takes keys once clicked into, gives the slide keys back (the
 //   deck moves on, the next key goes straight to the deck), keeps Space where its controls are shown and gives Space
-//   back where they are not (web/guest_keys.js);
+//   back where they are not (web/js/guest_keys.js);
 // - events when they happen: `finished` reaches the host from an embed far out of view and from one on a hidden slide,
 //   neither ever drawn, training in workers or on the page's own thread; `progress` events on the way, throttled;
 // - get_results before any run is null;

@@ -43,7 +43,7 @@ export async function openPlayground({ waitReady = true, beforeLoad, viewport = 
       viewport,
       deviceScaleFactor,
       hasTouch,  // a touch screen: page.touchscreen, and CDP's Input.dispatchTouchEvent for swipes
-      // The offline worker (web/service_worker.js) only where a test asks for it (tests/browser/offline.test.mjs):
+      // The offline worker (web/js/service_worker.js) only where a test asks for it (tests/browser/offline.test.mjs):
       // requests it answers pass by page.route, and each page would fetch the whole site into its cache.
       serviceWorkers,
       acceptDownloads: true,
@@ -88,7 +88,7 @@ export async function waitFrames(page, n) {
 }
 
 // One training step through the page's hook, resolved once it has arrived: the run trains in a Web Worker
-// (web/trainer_client.js), which sends the step back in a message.
+// (web/js/trainer_client.js), which sends the step back in a message.
 export async function stepOnce(page) {
   const before = await page.evaluate(() => window.muplay.muplay_total_steps());
   await page.evaluate(() => window.muplay.muplay_step());

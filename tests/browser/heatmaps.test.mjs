@@ -1,4 +1,4 @@
-// Heat maps are drawn as one texture each (web/heatmap.hpp), so a large matrix no longer overflows ImGui's vertex
+// Heat maps are drawn as one texture each (web/draw/heatmap.hpp), so a large matrix no longer overflows ImGui's vertex
 // indices and smears the frame (issue 20, item 2). The phase map of preset 23 is clicked at its m = 400 point with
 // the mouse, then the widest two-layer net a spec allows (model widths up to 16 384, engine/spec/spec.cpp kMaxWidth)
 // is drawn; each time the trace must show the cosine matrix as a texture of its rows × cols, every draw list

@@ -1,8 +1,8 @@
-// The page's layout at a projector's 1024 × 768 and at 1280 × 800 (web/ui.cpp draw_ui): the presets list and the spec
+// The page's layout at a projector's 1024 × 768 and at 1280 × 800 (web/app/ui.cpp draw_ui): the presets list and the spec
 // editor share the left column, each with room, the spec editor's Fields tab and first fields in sight without
 // scrolling; splitters dragged with the mouse move the boundaries; a problem typed into a field is shown wrapped inside
 // the left column without moving the field; Run on an invalid spec names the field and its fix, and no run reads
-// "running". Everything is read from the page's frame trace (web/drawn.hpp). Screenshots:
+// "running". Everything is read from the page's frame trace (web/draw/drawn.hpp). Screenshots:
 // build/screenshots/layout-1024x768.png, layout-1280x800.png, layout-SIZE-TAB.png (each tab of the right column),
 // layout-dragged.png, layout-invalid-run.png.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Offline use (web/service_worker.js), as a lecture hall meets it: a student opens the page once; then the network
+// Offline use (web/js/service_worker.js), as a lecture hall meets it: a student opens the page once; then the network
 // is gone (the server stops), and the page still loads, trains a preset to its end and opens a share link, and the
 // lecture notes, visited once, open with their embeds. A new version of the site is shown from the second load after
 // it is served. Screenshots: build/screenshots/offline-*.png.

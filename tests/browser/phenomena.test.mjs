@@ -2,7 +2,7 @@
 // principle's order after 150 steps (Delta_F(1) < 0.1 while Delta_F(5) > 0.5; native t1 = 19, t5 = 837), the
 // (gamma, gamma') map's S_w signs at points far from the boundaries, choosing a point on the map or among the
 // per-point fits, the neuron view of presets 24 and 29 and the sharpness plot of preset 27 read back from the frame
-// trace (web/drawn.hpp), and screenshots of every picture (build/screenshots/phenomena-*.png). The view draws the
+// trace (web/draw/drawn.hpp), and screenshots of every picture (build/screenshots/phenomena-*.png). The view draws the
 // net that trained, whatever its options (biases, ASI, float32, residual blocks, the activation's parameter): on
 // preset 20 with 64 points, half the mean squared gap of its "network" curve to the target is the run's own final
 // train loss.

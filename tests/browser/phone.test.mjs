@@ -1,9 +1,9 @@
 // A phone held upright: the page at 390×844 on a touch screen. The preset list and the editor fold away, so the view
-// keeps the width: no widget runs past the canvas' right edge. The toolbar's preset menu (web/narrow.js) picks the
+// keeps the width: no widget runs past the canvas' right edge. The toolbar's preset menu (web/js/narrow.js) picks the
 // last preset; a tap on Run (Space) trains it and its figure is drawn with curves; the toolbar scrolls sideways to
 // reach its other buttons. A link opened on a phone names its preset in the menu, and the menu follows a preset loaded
 // another way. At 1024 px the same page keeps its list and shows no menu. Checked through the frame trace
-// (web/drawn.hpp) and the toolbar's DOM. Screenshots: build/screenshots/phone-*.png.
+// (web/draw/drawn.hpp) and the toolbar's DOM. Screenshots: build/screenshots/phone-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, screenshot, waitFrames } from './harness.mjs';

@@ -1,5 +1,5 @@
 // The plots' axes as a projected room sees them (issue: "Axes hide or distort the data"), read off the frame trace
-// (web/drawn.hpp) after real clicks and mouse moves: ticks at the swept widths on "vs width", powers of two on the
+// (web/draw/drawn.hpp) after real clicks and mouse moves: ticks at the swept widths on "vs width", powers of two on the
 // learning-rate axis, every point inside the frame with a margin, a log y axis spanning at least a decade (μP's flat
 // lines stay flat), three or more labelled ticks in one number format, near the data; reference slopes through the
 // data's centre; hover rows that name their curve and both axes; η* explained and flagged at the grid's edge;

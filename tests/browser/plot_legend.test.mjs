@@ -1,7 +1,7 @@
 // The legend of a 28-run sweep (7 widths × 2 learning rates × 2 seeds) at 1024 x 768, a common projector (issue:
 // "Legends cover the plot"): it sits beside the plot or under it, never over the data frame; it lists each width and
 // each learning rate once, every row in view; a click on a row hides its runs, a second click shows them, and
-// Ctrl+click shows a row's runs alone; the trace (web/drawn.hpp) says which rows are hidden, and the hover read-out
+// Ctrl+click shows a row's runs alone; the trace (web/draw/drawn.hpp) says which rows are hidden, and the hover read-out
 // leaves hidden runs out and names at most the 8 curves nearest the pointer (so it does not cover the plot). All
 // through real mouse and keyboard input. Screenshots: build/screenshots/plot-legend-*.png.
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // A lecturer's session driven through real input only: mouse, wheel and keyboard events on the canvas (found by label
-// in the frame trace, web/drawn.hpp) and clicks on the page's own buttons. window.muplay is only read (state, spec,
+// in the frame trace, web/draw/drawn.hpp) and clicks on the page's own buttons. window.muplay is only read (state, spec,
 // results), never called to act. On one page, in order: pick presets in the list (the wheel scrolls to them); edit
 // widths, the learning rate and the steps in Fields, see a bad value's message under its field and fix it; Run and
 // Pause from the toolbar; every view tab; the log axes' checkboxes; hover a curve; drag the α slider (text_help clicks

@@ -198,7 +198,7 @@ const PRESETS = [
   { stem: '31-anchor-gamma-sweep', view: /^anchor/, figure: /^phase plot: OOD accuracy, x = gamma, y = weight decay/ },
   { stem: '27-edge-of-stability', view: /^phenomena/, figure: /^sharpness \(top Hessian eigenvalue\) vs step/ },
 ];
-const NO_DATA = 'no data yet: press Run';  // web/plot.cpp
+const NO_DATA = 'no data yet: press Run';  // web/draw/plot.cpp
 
 test('each preset opens an embed on the view it names, with its figure drawn (screenshots embed-view-STEM)', T, async (t) => {
   const pg = await openPlayground({ url: `${playground.url}?embed=1&preset=${PRESETS[0].stem}`,

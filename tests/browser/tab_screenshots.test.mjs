@@ -1,6 +1,6 @@
 // Every view tab at the two sizes a lecture is shown at (1280×800, and 1024×768: a common projector), each with a
 // preset that fills it, reached with the mouse (the tab clicked by its label). What each tab is for must be drawn
-// (checked through the frame trace, web/drawn.hpp), and a screenshot of each lands in
+// (checked through the frame trace, web/draw/drawn.hpp), and a screenshot of each lands in
 // build/screenshots/tab-<tab>-<width>x<height>.png to be looked at.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

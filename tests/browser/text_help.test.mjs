@@ -1,7 +1,7 @@
-// Text a lecturer can project (web/font.hpp, web/abc_explorer.cpp, index.html's Help): the page's font draws the
+// Text a lecturer can project (web/draw/font.hpp, web/views/abc_explorer.cpp, index.html's Help): the page's font draws the
 // science's symbols (→, ≤, γ, η, μ, …) instead of '?', long hints wrap instead of being cut, the parametrization
 // tab's α slider reads the same regime as the table it drives, and Help explains every tab and parametrization and links
-// the lecture notes. Read from the page's frame trace (web/drawn.hpp) and the font itself (muplay_font_glyphs).
+// the lecture notes. Read from the page's frame trace (web/draw/drawn.hpp) and the font itself (muplay_font_glyphs).
 // Screenshots: build/screenshots/text-explorer-ntk.png, text-explorer-alpha.png, text-help.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

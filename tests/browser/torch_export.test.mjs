@@ -1,4 +1,4 @@
-// Export → PyTorch script (.zip): the download is a stored zip (web/zip.js) of `muplay export torch`'s files for the
+// Export → PyTorch script (.zip): the download is a stored zip (web/js/zip.js) of `muplay export torch`'s files for the
 // page's spec, byte for byte, in a folder named after the experiment; Python's zipfile reads it and checks every
 // entry's CRC-32. A spec the exporter cannot express is refused with the fields at fault, and nothing changes.
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@
 // Input.dispatchTouchEvent, a finger's start, moves and end). A tap acts on the first touch: it picks a preset, opens
 // a view's tab and presses Run (Space). A swipe scrolls what is under the finger: the preset list down to its last
 // preset (which a tap then loads and runs), and the fields; a lifted finger leaves no tooltip behind. Checked
-// through the frame trace (web/drawn.hpp).
+// through the frame trace (web/draw/drawn.hpp).
 // Screenshots: build/screenshots/touch-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Drives the ImGui canvas as a person would. The page's frame trace (window.muplay.muplay_drawn, web/drawn.hpp) says
+// Drives the ImGui canvas as a person would. The page's frame trace (window.muplay.muplay_drawn, web/draw/drawn.hpp) says
 // where every widget was laid out in the last frame, by its label; these helpers find a widget there and act on it
 // with real mouse, wheel and keyboard events only. What a view shows (ticks, legend rows, hover text, heat-map
 // textures, panel rectangles) is read back from the same trace.

@@ -1,4 +1,4 @@
-// The view is part of what is shared (web/view_text.hpp):
+// The view is part of what is shared (web/app/view_text.hpp):
 // - every preset names the view its description is about, and loading it (the hook, or a click in the list) opens
 //   on that view, whatever was shown before;
 // - a link made on a view, opened in a fresh browser and run, draws the same view with the same numbers;

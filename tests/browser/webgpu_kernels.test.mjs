@@ -1,7 +1,7 @@
 // WebGPU in headless Chromium (SwiftShader: correctness only, never speed), in one browser so that each kernel
 // compiles once (SwiftShader takes seconds per GEMM variant):
 // 1. every WGSL kernel of shaders/ against a float64 reference on random inputs of awkward sizes (not multiples of
-//    the GEMM's 64×64 tile, nor of the 256-wide workgroups), through web/webgpu_backend.js's plan executor. Error
+//    the GEMM's 64×64 tile, nor of the 256-wide workgroups), through web/js/webgpu_backend.js's plan executor. Error
 //    measure per output buffer: the normwise relative error max|gpu − ref| / max|ref|, at most 1e-4 (float32 vs
 //    float64);
 // 2. the page trains an MLP sweep (without and with model.biases) and a small Transformer preset on WebGPU (float32)

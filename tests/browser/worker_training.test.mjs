@@ -1,4 +1,4 @@
-// Training in a Web Worker (web/remote_training.hpp): the page's runs train there, and what the page shows and saves
+// Training in a Web Worker (web/app/remote_training.hpp): the page's runs train there, and what the page shows and saves
 // is the command line's result to the bit; Pause and Step stay exact; without the worker the page trains itself.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { openPlayground, ROOT } from './harness.mjs';
 
 const T = { timeout: 600_000 };
-// The page runs one worker per core but one (web/trainer_client.js): this page says it has three cores, so that its
+// The page runs one worker per core but one (web/js/trainer_client.js): this page says it has three cores, so that its
 // runs split between two workers, on any machine.
 const CORES = 3;
 const withCores = (cores) => (page) =>
@@ -104,7 +104,7 @@ test('without the worker (its script fails to load) the page trains on its own t
   });
 
 // Each worker takes a core, and one is left to the page: where the workers took every core, a page drawn in
-// software waited behind training for a core at every frame (web/trainer_client.js).
+// software waited behind training for a core at every frame (web/js/trainer_client.js).
 test('the page starts one training worker per core but one, at least one and at most four', T, async () => {
   const counts = await pg.page.evaluate(async () => {
     const { workerCount } = await import('./trainer_client.js');

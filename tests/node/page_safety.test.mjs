@@ -12,7 +12,7 @@ const SINKS = [/\.innerHTML\b/, /\.outerHTML\b/, /insertAdjacentHTML/, /document
                /setTimeout\s*\(\s*['"`]/, /setInterval\s*\(\s*['"`]/, /createContextualFragment/, /\.srcdoc\b/];
 const sources = () => [
   'index.html', 'examples/lecture-notes.html',
-  ...readdirSync(path.join(ROOT, 'web')).filter((f) => f.endsWith('.js')).map((f) => `web/${f}`),
+  ...readdirSync(path.join(ROOT, 'web', 'js')).filter((f) => f.endsWith('.js')).map((f) => `web/js/${f}`),
 ];
 
 test('no page source inserts HTML or evaluates text', () => {

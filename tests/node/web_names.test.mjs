@@ -17,14 +17,14 @@ const GUARDED_ENUMS = ['TaskKind', 'Activation', 'Preset', 'OptimizerKind'];
 
 // {file, value, line}: a literal allowed where its line contains `line`, and why.
 const ALLOWED_LITERALS = [
-  { file: 'web/view_tab.cpp', value: 'anchor', line: '{ViewTab::anchor, "anchor", "anchor"}' },  // the tab's name, title
-  { file: 'web/ui.cpp', value: 'custom', line: 'param.set("custom", layers)' },  // the field parametrization.custom
-  { file: 'web/phenomena_view.cpp', value: 'linear', line: 'dim, "linear")' },  // a region of the phase map
+  { file: 'web/app/view_tab.cpp', value: 'anchor', line: '{ViewTab::anchor, "anchor", "anchor"}' },  // the tab's name, title
+  { file: 'web/app/ui.cpp', value: 'custom', line: 'param.set("custom", layers)' },  // the field parametrization.custom
+  { file: 'web/views/phenomena_view.cpp', value: 'linear', line: 'dim, "linear")' },  // a region of the phase map
 ];
 // {file, list}: a braced list of enum values allowed as it stands, and why.
 const ALLOWED_LISTS = [
   // The abc explorer's buttons: the presets that are abc tables (custom, normal and two_layer_gamma are not).
-  { file: 'web/abc_explorer.cpp', list: '{Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup}' },
+  { file: 'web/views/abc_explorer.cpp', list: '{Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup}' },
 ];
 
 // The string literals of C++ or JavaScript source, with their line numbers; comments are skipped.
@@ -61,8 +61,10 @@ export function enumValueLists(source, enums) {
     new Set(list.match(new RegExp(`\\b${e}::\\w+`, 'g'))).size >= 2));
 }
 
-function webSources() {
-  return readdirSync(path.join(ROOT, 'web')).filter((f) => /\.(cpp|hpp|js)$/.test(f)).map((f) => `web/${f}`);
+// Every source of web/ and its folders.
+function webSources(dir = 'web') {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? webSources(`${dir}/${e.name}`) : /\.(cpp|hpp|js)$/.test(e.name) ? [`${dir}/${e.name}`] : []);
 }
 
 function guardedNames() {

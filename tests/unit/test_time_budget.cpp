@@ -7,7 +7,7 @@
 #include "engine/spec/spec.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/spec/time_budget.hpp"
-#include "web/page_limits.hpp"
+#include "web/app/page_limits.hpp"
 
 namespace {
 

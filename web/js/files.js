@@ -1,0 +1,118 @@
+// Export and import. Downloads: the spec (JSON), the runs' metrics (CSV) and the result document (JSON), written by
+// the engine exactly as `muplay run --out --csv` writes them, the plot as PNG (its pixels as drawn, read back by
+// the app), and the spec as a PyTorch project (a zip of `muplay export torch`'s files). Import: a spec or result
+// file, from the file picker or dropped anywhere on the page; a result document's runs are drawn over the page's
+// (listed by web/js/imports.js).
+import { storedZip } from './zip.js';
+
+const $ = (id) => document.getElementById(id);
+
+const MAX_IMPORT_BYTES = 4 << 20;  // engine/base/json.hpp's kMaxTextBytes: the parser refuses more anyway
+
+// A file name from the experiment's name: "muP on the sin toy" -> "mup-on-the-sin-toy".
+export function fileStem(name) {
+  const stem = String(name ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return stem || 'experiment';
+}
+
+function download(fileName, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = Object.assign(document.createElement('a'), { href: url, download: fileName });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+
+// The plot's pixels as a PNG blob: the app copies them out of the next frame it draws (web/main.cpp).
+async function plotPng(m) {
+  if (!m.muplay_capture_plot()) throw new Error('no plot is on screen');
+  for (let frames = 0; frames < 120; frames++) {
+    await nextFrame();
+    const p = JSON.parse(m.muplay_plot_pixels());
+    if (!p.ready) continue;
+    const pixels = new Uint8ClampedArray(window.Module.HEAPU8.buffer, p.pointer, p.width * p.height * 4).slice();
+    const canvas = Object.assign(document.createElement('canvas'), { width: p.width, height: p.height });
+    canvas.getContext('2d').putImageData(new ImageData(pixels, p.width, p.height), 0, 0);
+    return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))),
+                                                          'image/png'));
+  }
+  throw new Error('the plot was not drawn in time');
+}
+
+// The spec as a PyTorch project (`muplay export torch`'s files), in a folder named after the experiment. A spec the
+// exporter cannot express is refused with the fields it cannot (shown as an export failure).
+function torchZip(m, stem) {
+  const project = JSON.parse(m.muplay_export_torch());
+  if (!project.ok) throw new Error(`the PyTorch script cannot express this spec:\n${project.errors.join('\n')}`);
+  const files = project.files.map((f) => ({ path: `${stem}-pytorch/${f.path}`, text: f.text }));
+  return new Blob([storedZip(files)], { type: 'application/zip' });
+}
+
+// A spec opens; a result document's runs are drawn over the page's (web/app/app.hpp: import_file). The status bar or a
+// notice says which happened.
+async function importFile(m, file, ui) {
+  if (file.size > MAX_IMPORT_BYTES) {
+    return ui.notice(`"${file.name}" is ${file.size} bytes, more than the ${MAX_IMPORT_BYTES} a spec or result file can be.`);
+  }
+  const result = JSON.parse(m.muplay_import(await file.text(), file.name));
+  if (result.errors.length) {
+    const more = result.errors.length > 1 ? `\n(and ${result.errors.length - 1} more problems)` : '';
+    return ui.notice(`Could not open "${file.name}":\n${result.errors[0]}${more}`);
+  }
+  if (result.refused) return ui.notice(`The runs of "${file.name}" are not drawn: ${result.refused}.`);
+  const drawn = "its runs are drawn over the page's (the toolbar's Imported lists them)";
+  if (result.overlay) return ui.status(`${result.opened_spec ? 'Opened' : 'Imported'} ${file.name}: ${drawn}.`);
+  return ui.status(`Opened ${file.name}.`);
+}
+
+export function startFiles(m, ui) {
+  const stem = () => fileStem(JSON.parse(m.muplay_get_spec())?.name);
+  const text = (type) => (content) => new Blob([content], { type });
+  const exports = {
+    'export-spec': () => ['.spec.json', text('application/json')(m.muplay_spec_file())],
+    'export-csv': () => ['.metrics.csv', text('text/csv')(m.muplay_results_csv())],
+    'export-results': () => ['.result.json', text('application/json')(m.muplay_result_file())],
+    'export-png': async () => ['.plot.png', await plotPng(m)],
+    'export-torch': () => ['-pytorch.zip', torchZip(m, stem())],
+  };
+  for (const [id, make] of Object.entries(exports)) {
+    $(id).addEventListener('click', async () => {
+      $('export-menu').open = false;
+      const needsRun = id === 'export-csv' || id === 'export-results';
+      if (needsRun && m.muplay_total_steps() === 0) return ui.status('No metrics yet: run the experiment first.');
+      try {
+        const [suffix, blob] = await make();
+        download(stem() + suffix, blob);
+      } catch (e) {
+        ui.notice(`Export failed: ${e.message}`);
+      }
+      return undefined;
+    });
+  }
+
+  const picker = $('import-file');
+  $('import').addEventListener('click', () => picker.click());
+  picker.addEventListener('change', () => {
+    if (picker.files[0]) importFile(m, picker.files[0], ui);
+    picker.value = '';  // choosing the same file again still fires 'change'
+  });
+
+  // Drag and drop anywhere on the page.
+  const hint = $('drop-hint');
+  const carriesFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  window.addEventListener('dragover', (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    hint.hidden = false;
+  });
+  window.addEventListener('dragleave', (e) => { if (!e.relatedTarget) hint.hidden = true; });
+  window.addEventListener('drop', (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    hint.hidden = true;
+    if (e.dataTransfer.files[0]) importFile(m, e.dataTransfer.files[0], ui);
+  });
+}

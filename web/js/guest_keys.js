@@ -1,0 +1,68 @@
+// An embed is a guest in its host's page (lecture notes, a reveal.js deck): it gets keys only once clicked into (the
+// browser gives an iframe the keyboard then), keeps those it acts on, and gives back the keys that move a slide or
+// scroll the notes, so a lecturer who clicked Run in an embed still turns to the next slide with the arrow keys.
+//
+// Given back: the arrow keys, Page Up/Down, Home and End (the canvas never uses them outside a text field), and Space,
+// S and R where they are not the embed's own shortcuts (run/pause, step, reset: an embed without its controls panel).
+// The embed's own: every key while one of its text fields has the keyboard, keys with Ctrl, Alt or Meta (the browser's
+// or the field's), and on a focused toolbar button the keys the button takes (Space, Enter).
+//
+// Giving a key back: the embed does not act on it (index.html keeps it from the app), tells its host in two forms,
+//   the embed API's event  {muplay: 1, type: 'event', event: 'key', key, code, shiftKey}  (web/js/embed_api.js), and
+//   reveal.js's postMessage API, a JSON string {"method": "right", "args": []} (a deck listens for it when its
+//     `postMessage` option is on, the default, and calls Reveal[method]),
+// then hands the keyboard to the host (window.parent.focus()), so the keys after it go straight there.
+
+const NAVIGATION = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End']);
+const SHORTCUTS = new Set([' ', 's', 'S', 'r', 'R']);
+
+// The reveal.js method each key calls in a deck (its keyboard controller's default navigation mode).
+function revealCall(e) {
+  switch (e.key) {
+    case 'ArrowLeft': return ['left', []];
+    case 'ArrowRight': return ['right', []];
+    case 'ArrowUp': return ['up', []];
+    case 'ArrowDown': return ['down', []];
+    case 'PageUp': return ['prev', []];
+    case 'PageDown': return ['next', []];
+    case 'Home': return ['slide', [0]];
+    case 'End': return ['slide', [Number.MAX_SAFE_INTEGER]];  // reveal.js clamps it to the last slide
+    case ' ': return [e.shiftKey ? 'prev' : 'next', []];
+    default: return null;
+  }
+}
+
+// Whether the embed gives this keydown back rather than acting on it.
+function givesBack(m, e) {
+  if (e.ctrlKey || e.altKey || e.metaKey) return false;
+  const navigation = NAVIGATION.has(e.key);
+  if (!navigation && !SHORTCUTS.has(e.key)) return false;
+  const target = e.target instanceof Element ? e.target : null;
+  if (target && target.closest('input, textarea, select, [contenteditable], dialog')) return false;
+  if (target && target.closest('#bar')) return navigation;  // a focused button takes Space and Enter itself
+  const keyboard = JSON.parse(m.muplay_keyboard());
+  if (keyboard.text_input) return false;
+  return navigation || !keyboard.shortcuts;
+}
+
+// Installs the hook index.html calls for every key event in an embed: it returns true for an event the app must not
+// see (a key given back, and its keypress and keyup). `tell(e)` posts the embed API's key event (or nothing when the
+// API is off); `toHost(text)` posts reveal.js's message.
+export function startGuestKeys(m, { tell, toHost }) {
+  const givenBack = new Set();  // codes whose keydown was given back: their keypress and keyup are not the app's
+  window.muplayGuestKey = (e) => {
+    if (e.type !== 'keydown') {
+      if (e.type === 'keyup') return givenBack.delete(e.code);
+      return givenBack.has(e.code);
+    }
+    givenBack.delete(e.code);
+    if (!givesBack(m, e)) return false;
+    givenBack.add(e.code);
+    e.preventDefault();
+    tell(e);
+    const call = revealCall(e);
+    if (call) toHost(JSON.stringify({ method: call[0], args: call[1] }));
+    window.parent.focus();
+    return true;
+  };
+}

@@ -1,0 +1,156 @@
+#include "web/views/abc_explorer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "imgui.h"
+#include "web/draw/drawn.hpp"
+#include "web/views/depth_exponents.hpp"
+
+std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e) {
+  std::vector<ExplorerRow> rows;
+  const size_t layers = e.abc.size();
+  for (size_t l = 0; l < layers; l++) {
+    const Abc& x = e.abc[l];
+    const std::string name = l == 0 ? "input" : l + 1 == layers ? "output" : "hidden " + std::to_string(l);
+    rows.push_back({name, x, -2 * (x.a + x.b), -(2 * x.a + x.c), false});
+  }
+  const Abc& input = e.abc.front();
+  rows.push_back({"hidden biases", input, 0, -(2 * input.a + input.c), true});
+  rows.push_back({"output bias", input, 0, 0, true});  // n = d_out: Θ(1) whatever the exponents
+  return rows;
+}
+
+std::vector<Abc> ntk_to_mup(int hidden_layers, double alpha) {
+  std::vector<Abc> abc(size_t(hidden_layers) + 1, Abc{0.5, 0, -2 * alpha});
+  abc.front().a = 0;
+  abc.back().a = 0.5 + alpha;
+  return abc;
+}
+
+namespace {
+
+ImVec4 regime_color(Regime r) {
+  switch (r) {
+    case Regime::feature_learning: return ImVec4(0.45f, 0.9f, 0.45f, 1);
+    case Regime::kernel: return ImVec4(0.45f, 0.75f, 1.0f, 1);
+    case Regime::trivial: return ImVec4(0.8f, 0.8f, 0.8f, 1);
+    case Regime::unstable: return ImVec4(1.0f, 0.45f, 0.45f, 1);
+  }
+  return ImVec4(1, 1, 1, 1);
+}
+
+void preset_buttons(AbcExplorer& e) {
+  const int layers = e.hidden_layers + 1;
+  for (Preset p : {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup}) {
+    if (p == Preset::mfp && e.hidden_layers != 1) continue;  // defined for one hidden layer
+    if (ImGui::SmallButton(preset_name(p))) e.abc = preset_exponents(p, layers, UpdateRule::sgd);
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+}
+
+void layer_table(AbcExplorer& e) {
+  if (!ImGui::BeginTable("abc", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+  for (const char* h : {"layer", "a", "b", "c", "Var W ~", "LR on W ~"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  const std::vector<ExplorerRow> rows = explorer_rows(e);
+  for (size_t l = 0; l < rows.size(); l++) {
+    const ExplorerRow& row = rows[l];
+    ImGui::PushID(int(l));
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%s", row.layer.c_str());
+    if (row.bias) {  // the input row's exponents, shown, not edited
+      for (double v : {row.abc.a, row.abc.b, row.abc.c}) {
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%.3g", v + 0.0);
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("0 (zero init)");
+    } else {
+      Abc& x = e.abc[l];
+      for (double* v : {&x.a, &x.b, &x.c}) {
+        ImGui::TableNextColumn();
+        ImGui::SetNextItemWidth(-1);
+        ImGui::PushID(v);
+        ImGui::InputDouble("##v", v, 0.25, 0.5, "%.3g");
+        ImGui::PopID();
+      }
+      ImGui::TableNextColumn();
+      ImGui::Text("n^%.3g", row.var_exponent + 0.0);  // + 0.0: print 0, not -0
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("n^%.3g", row.lr_exponent + 0.0);
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+  ImGui::TextDisabled("Biases (model.biases) are input weights with fan-in 1: the input row's rule, n = their length.");
+}
+
+// The NTK–μP slider and what the point it picks is: the engine's classification of that table, the same words as
+// the table's verdict below, so both read alike once the slider has put the table on its line.
+void alpha_slider(AbcExplorer& e) {
+  const double on_line = line_alpha(e);
+  if (std::isfinite(on_line)) e.alpha = float(on_line);  // the slider follows the table (a preset, an edit)
+  ImGui::TextUnformatted("Between NTK (\u03b1 = 0) and \u03bcP (\u03b1 = \u00bd): "
+                         "a_out = \u00bd + \u03b1, c = \u22122\u03b1");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ImGui::SliderFloat("\u03b1", &e.alpha, 0.0f, 0.5f, "%.3f")) e.abc = ntk_to_mup(e.hidden_layers, e.alpha);
+  ImGui::SameLine();
+  const Classification at = classify(ntk_to_mup(e.hidden_layers, e.alpha));
+  char line[160];
+  std::snprintf(line, sizeof line, "\u03b1 = %.3g: %s, features move by n^%.3g", double(e.alpha),
+                regime_name(at.regime), -at.r + 0.0);
+  ImGui::TextColored(regime_color(at.regime), "%s", line);
+  drawn_note_text(std::string("explorer slider: ") + line);
+  if (!std::isfinite(on_line)) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("(the table is not on this line: moving the slider puts it there)");
+    ImGui::PopTextWrapPos();
+  }
+}
+
+}  // namespace
+
+double line_alpha(const AbcExplorer& e) {
+  const std::vector<ExplorerRow> rows = explorer_rows(e);
+  const double alpha = rows.front().lr_exponent / 2;  // the line's input layer learns at η n^2α
+  if (!(alpha >= -1e-9 && alpha <= 0.5 + 1e-9)) return NAN;
+  AbcExplorer line = e;
+  line.abc = ntk_to_mup(e.hidden_layers, alpha);
+  const std::vector<ExplorerRow> want = explorer_rows(line);
+  for (size_t l = 0; l < e.abc.size(); l++)
+    if (std::fabs(rows[l].var_exponent - want[l].var_exponent) > 1e-9 ||
+        std::fabs(rows[l].lr_exponent - want[l].lr_exponent) > 1e-9)
+      return NAN;
+  return std::clamp(alpha, 0.0, 0.5) + 0.0;  // + 0.0: 0, not -0
+}
+
+bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
+  ImGui::TextWrapped("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
+                     "Edit the exponents or start from a preset:");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::SliderInt("hidden layers", &e.hidden_layers, 1, 6))
+    e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
+  preset_buttons(e);
+  layer_table(e);
+  if (experiment) depth_exponents_panel(*experiment);
+  // The slider sits above the verdict, whose reason changes length with the regime: dragging never moves it.
+  ImGui::Separator();
+  alpha_slider(e);
+
+  const Classification c = classify(e.abc);
+  ImGui::Separator();
+  ImGui::TextColored(regime_color(c.regime), "%s", regime_name(c.regime));
+  ImGui::SameLine();
+  ImGui::TextDisabled("(r = %.3g: features move by n^-r)", c.r);
+  drawn_note_text(std::string("explorer table: ") + regime_name(c.regime) + ", " + c.reason);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(c.reason.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  return ImGui::Button("Use these exponents in the experiment");
+}

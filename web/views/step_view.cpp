@@ -1,0 +1,122 @@
+#include "web/views/step_view.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "engine/spec/metric_table.hpp"
+#include "web/views/overlay.hpp"
+
+namespace {
+
+// A member's coordinates as its label writes them ("n=64 lr=0.5 seed=0"), word by word, without its learning rate and
+// seed: what its colour stands for.
+std::vector<std::string> colour_words(const Member& run) {
+  std::istringstream in(run.label());
+  const std::string lr = "lr=", seed = "seed=";
+  std::vector<std::string> out;
+  for (std::string w; in >> w;)
+    if (w.compare(0, lr.size(), lr) != 0 && w.compare(0, seed.size(), seed) != 0) out.push_back(w);
+  return out;
+}
+
+// Each member's colour row: the words of colour_words that differ between members ("n=64"; "gamma=0.2" for a γ sweep
+// at one width), or its first word when none does.
+std::vector<std::string> colour_rows(const Runner& runner) {
+  const auto& runs = runner.members();
+  std::vector<std::vector<std::string>> words;
+  for (const auto& run : runs) words.push_back(colour_words(*run));
+  std::vector<std::string> rows;
+  for (const std::vector<std::string>& w : words) {
+    std::string row;
+    for (size_t i = 0; i < w.size(); i++) {
+      const bool varies =
+          std::any_of(words.begin(), words.end(), [&](const auto& o) { return i >= o.size() || o[i] != w[i]; });
+      if (varies) row += (row.empty() ? "" : " ") + w[i];
+    }
+    rows.push_back(row.empty() && !w.empty() ? w[0] : row);
+  }
+  return rows;
+}
+
+template <class T>
+int index_in(const std::set<T>& values, const T& v) { return int(std::distance(values.begin(), values.find(v))); }
+
+std::string lr_row(double lr) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "lr=%g", lr);
+  return buf;
+}
+
+// Each colour row's colour (rows: colour_rows), before a learning rate's shade: the rows in the members' order along
+// curve_color.
+PageColours row_colours(const std::vector<std::string>& rows) {
+  std::vector<std::string> distinct;
+  for (const std::string& r : rows)
+    if (std::find(distinct.begin(), distinct.end(), r) == distinct.end()) distinct.push_back(r);
+  PageColours out;
+  for (size_t i = 0; i < distinct.size(); i++) out[distinct[i]] = curve_color(int(i), int(distinct.size()));
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> metric_names(const Runner* runner) {
+  std::vector<std::string> out;
+  if (runner && !runner->members().empty())
+    for (const Series& s : runner->members()[0]->series()) out.push_back(s.name);
+  return out;
+}
+
+std::vector<ImU32> member_colors(const Runner& runner) {
+  const std::vector<std::string> rows = colour_rows(runner);
+  const PageColours base = row_colours(rows);
+  std::set<double> lrs;
+  for (const auto& run : runner.members()) lrs.insert(run->coords().lr);
+  std::vector<ImU32> out;
+  for (size_t i = 0; i < rows.size(); i++)
+    out.push_back(shade_color(base.at(rows[i]), index_in(lrs, runner.members()[i]->coords().lr), int(lrs.size())));
+  return out;
+}
+
+std::vector<PlotCurve> step_curves(const Runner* runner, const std::vector<const ImportedSet*>& imports,
+                                   const std::string& metric) {
+  std::vector<PlotCurve> out;
+  if (!runner) return out;
+  const auto& runs = runner->members();
+  const std::vector<std::string> rows = colour_rows(*runner);
+  const std::vector<ImU32> colors = member_colors(*runner);
+  std::set<double> lrs;
+  std::set<uint64_t> seeds;
+  for (const auto& run : runs) {
+    lrs.insert(run->coords().lr);
+    seeds.insert(run->coords().seed);
+  }
+  for (size_t i = 0; i < runs.size(); i++) {
+    const Member& run = *runs[i];
+    const Series* s = run.find_series(metric);
+    if (!s) continue;
+    PlotCurve c;
+    // The label (the hover's name for it; the legend lists color_row and shade_row instead) says how it ended.
+    c.label = run.label() + (run.status() == RunStatus::diverged ? " (diverged at " + std::to_string(run.diverged_at()) + ")" : "") +
+              (run.status() == RunStatus::failed ? " (failed)" : "");
+    c.name = c.label;
+    c.key = run.label();
+    c.color_row = rows[i];
+    if (lrs.size() > 1) c.shade_row = lr_row(run.coords().lr);
+    c.thin = seeds.size() > 1;
+    c.x.assign(run.recorded_steps().begin(), run.recorded_steps().begin() + long(s->values.size()));
+    c.y = s->values;
+    c.color = colors[i];
+    c.diverged = run.status() == RunStatus::diverged;
+    out.push_back(std::move(c));
+  }
+  for (PlotCurve& c : imported_step_curves(imports, metric, row_colours(rows)))
+    out.push_back(std::move(c));
+  return out;
+}
+
+bool linear_by_default(const std::string& metric) {
+  const MetricDef* def = find_metric(metric.substr(0, metric.find('/')));
+  return def && def->higher_is_better;
+}
