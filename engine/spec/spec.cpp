@@ -53,19 +53,12 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
   if (transformer && !anchor)
     errors.push_back(std::string("task.kind: \"") + task_name(s.task.kind) +
                      "\" is not a token task: a transformer trains on \"anchor\"");
-  if (!transformer && anchor) errors.push_back("task.kind: \"anchor\" needs model.kind \"transformer\"");
   if (!transformer) return;
   const TransformerSpec& t = s.model.transformer;
   const Preset preset = s.parametrization.preset;
   if (preset != Preset::sp && preset != Preset::mup)
     errors.push_back(std::string("parametrization.preset: \"") + preset_name(preset) +
                      "\" is not defined for a transformer (use \"sp\" or \"mup\")");
-  if (preset == Preset::mup && s.optimizer.kind == OptimizerKind::sgd)
-    errors.push_back("parametrization.preset: muP for a transformer follows the Adam table: use optimizer.kind "
-                     "\"adam\" or \"adamw\"");
-  if (preset == Preset::mup && t.init == InitScheme::gamma)
-    errors.push_back("model.transformer.init: \"gamma\" sets every init itself and needs preset \"sp\" "
-                     "(with muP use init \"pytorch\")");
   const std::vector<int> as_written{t.d_model};
   for (int d : s.sweep.width.empty() ? as_written : s.sweep.width)
     if (t.d_head == 0 && d % t.heads != 0)
@@ -93,9 +86,7 @@ void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors
                      std::to_string(4 * kSynonymRarePerPair) + " (synonyms trains 100 sequences of each pair with 9)");
 }
 
-// The phenomena fields (targets, the (γ, γ′) preset, gd_auto, stop_loss_ratio) only where they mean something.
-void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors);
-
+// The phenomena tasks' targets and sizes, and the phenomena settings whose message states the spec's own values.
 void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const TaskConfig& t = s.task;
   const std::string target = std::string("\"") + target_name(t.target) + "\"";
@@ -118,55 +109,13 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
                        " is more than the " + std::to_string(1 << t.input_dim) + " corners of {-1,1}^" +
                        std::to_string(t.input_dim));
   }
-  if (t.center_target && task_is_classification(t.kind))
-    errors.push_back("task.center_target: needs a regression task");
   const ParametrizationSpec& p = s.parametrization;
   if (p.preset == Preset::two_layer_gamma && s.model.widths.size() != 1)
     errors.push_back("parametrization.preset: two_layer_gamma is defined for exactly 1 hidden layer, the model has " +
                      std::to_string(s.model.widths.size()));
-  if (s.optimizer.kind == OptimizerKind::gd_auto) {
-    if (s.schedule.batch_size != 0 && s.schedule.batch_size != t.train_size)
-      errors.push_back("optimizer.kind: gd_auto is full-batch gradient descent, schedule.batch_size must be 0");
-    if (task_is_classification(t.kind)) errors.push_back("optimizer.kind: gd_auto needs a regression task (MSE)");
-    if (s.optimizer.lr >= 2)
-      errors.push_back("optimizer.lr: " + num(s.optimizer.lr) + " is not below 2 (gd_auto takes the step lr/lambda_max;"
-                       " GD is unstable from 2/lambda_max on)");
-  }
-  if (s.schedule.stop_loss_ratio > 0 && task_is_classification(t.kind))
-    errors.push_back("schedule.stop_loss_ratio: needs a regression task (it compares with the zero predictor)");
-  check_phenomena_toggles(s, errors);
-}
-
-// A residual_mlp: one width, the width presets that are abc tables for any number of layers, no gradient_loss or
-// gd_auto (the MLP's extras whose rule across blocks is not defined; the rows of the others say they are the plain
-// MLP's).
-void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
-  const ParametrizationSpec& p = s.parametrization;
-  if (s.model.kind != ModelKind::residual_mlp) return;
-  if (s.model.widths.size() != 1)
-    errors.push_back("model.widths: a residual_mlp has one width (its blocks' and stream's), not " +
-                     std::to_string(s.model.widths.size()) + "; model.depth sets the number of blocks");
-  const Preset preset = p.preset;
-  if (preset != Preset::sp && preset != Preset::sp_lr_over_n && preset != Preset::ntp && preset != Preset::mup)
-    errors.push_back(std::string("parametrization.preset: ") + preset_name(preset) +
-                     " is not for a residual_mlp (sp, sp_lr_over_n, ntp or mup: tables for any depth)");
-  if (s.task.gradient_loss) errors.push_back("task.gradient_loss: not for a residual_mlp");
-  // The exact Hessian-vector product (engine/metrics/hessian_vector.hpp) is a plain MLP's: it has no skips or norm.
-  // (The metrics a residual_mlp cannot record say so in their rows: engine/spec/metric_table.cpp.)
-  if (s.optimizer.kind == OptimizerKind::gd_auto)
-    errors.push_back("optimizer.kind: gd_auto is not for a residual_mlp (its λ_max comes from a Hessian-vector "
-                     "product without skips)");
-}
-
-// ASI, dropout and the gradient-augmented loss, each only with the tasks and optimizers it is defined for.
-void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& errors) {
-  if (s.model.biases && s.model.asi)
-    errors.push_back("model.biases: not with model.asi (the two copies would share one readout bias)");
-  if (s.model.biases && s.task.gradient_loss)
-    errors.push_back("model.biases: not with task.gradient_loss (its backward pass has no bias terms)");
-  if (s.model.dropout > 0 && s.optimizer.kind == OptimizerKind::gd_auto)
-    errors.push_back("model.dropout: not with gd_auto (its step size comes from the loss without dropout)");
-  const TaskConfig& t = s.task;
+  if (s.optimizer.kind == OptimizerKind::gd_auto && s.optimizer.lr >= 2)
+    errors.push_back("optimizer.lr: " + num(s.optimizer.lr) + " is not below 2 (gd_auto takes the step lr/lambda_max;"
+                     " GD is unstable from 2/lambda_max on)");
   if (t.kind == TaskKind::image_2d) {
     if (t.input_dim != 2)
       errors.push_back("task.input_dim: " + std::to_string(t.input_dim) + " is not 2 (image_2d: the pixel position)");
@@ -177,26 +126,89 @@ void check_phenomena_toggles(const ExperimentSpec& s, std::vector<std::string>& 
       errors.push_back("task.test_size: " + std::to_string(t.test_size) + " is not train_size (image_2d tests on the "
                        "even columns)");
   }
-  if (!s.task.gradient_loss) return;
-  if (t.kind != TaskKind::function_1d || (t.target != Target::sin135 && t.target != Target::sin15))
-    errors.push_back("task.gradient_loss: needs a function_1d task with a smooth target (sin135, sin15)");
-  if (s.schedule.batch_size != 0 && s.schedule.batch_size != t.train_size)
-    errors.push_back("task.gradient_loss: full batch only, schedule.batch_size must be 0");
-  if (!activation_has_second_derivative(s.model.activation))
+  if (t.gradient_loss && !activation_has_second_derivative(s.model.activation))
     errors.push_back(std::string("task.gradient_loss: needs phi'' of the activation; ") +
                      activation_name(s.model.activation) + " is not supported (use tanh, sigmoid, softplus, ...)");
-  if (s.optimizer.kind == OptimizerKind::gd_auto)
-    errors.push_back("task.gradient_loss: not with gd_auto (its Hessian is that of the plain MSE)");
-  if (s.model.dropout > 0) errors.push_back("task.gradient_loss: not with model.dropout");
 }
 
-}  // namespace
+// A residual_mlp: one width, and a width preset that is an abc table for any number of layers. (What else it does
+// not combine with: its fields' rows, kRules and the metric rows.)
+void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  const ParametrizationSpec& p = s.parametrization;
+  if (s.model.kind != ModelKind::residual_mlp) return;
+  if (s.model.widths.size() != 1)
+    errors.push_back("model.widths: a residual_mlp has one width (its blocks' and stream's), not " +
+                     std::to_string(s.model.widths.size()) + "; model.depth sets the number of blocks");
+  const Preset preset = p.preset;
+  if (preset != Preset::sp && preset != Preset::sp_lr_over_n && preset != Preset::ntp && preset != Preset::mup)
+    errors.push_back(std::string("parametrization.preset: ") + preset_name(preset) +
+                     " is not for a residual_mlp (sp, sp_lr_over_n, ntp or mup: tables for any depth)");
+}
 
 // Each field set away from its default where its row says it means nothing ("PATH: only for WHAT").
 void check_fields_in_use(const ExperimentSpec& s, std::vector<std::string>& errors) {
   for (const SpecField& f : spec_fields())
     if (f.used && !f.used(s) && field_is_set(f, s)) errors.push_back(f.path + ": only for " + f.used_by);
 }
+
+// Settings that do not combine, one rule each: the field its message names, when the spec breaks it, and why.
+// (Rules whose message states the spec's numbers are in the check_* functions above.)
+struct Rule {
+  const char* path;
+  bool (*broken)(const ExperimentSpec& s);
+  const char* message;
+};
+
+using S = const ExperimentSpec&;
+bool regression(S s) { return !task_is_classification(s.task.kind); }
+bool full_batch(S s) { return s.schedule.batch_size == 0 || s.schedule.batch_size == s.task.train_size; }
+bool gd_auto(S s) { return s.optimizer.kind == OptimizerKind::gd_auto; }
+bool transformer_mup(S s) {
+  return s.model.kind == ModelKind::transformer && s.parametrization.preset == Preset::mup;
+}
+bool smooth_1d_target(S s) {
+  return s.task.kind == TaskKind::function_1d && (s.task.target == Target::sin135 || s.task.target == Target::sin15);
+}
+
+const Rule kRules[] = {
+    {"task.kind", [](S s) { return s.task.kind == TaskKind::anchor && s.model.kind != ModelKind::transformer; },
+     "\"anchor\" needs model.kind \"transformer\""},
+    {"parametrization.preset", [](S s) { return transformer_mup(s) && s.optimizer.kind == OptimizerKind::sgd; },
+     "muP for a transformer follows the Adam table: use optimizer.kind \"adam\" or \"adamw\""},
+    {"model.transformer.init", [](S s) { return transformer_mup(s) && s.model.transformer.init == InitScheme::gamma; },
+     "\"gamma\" sets every init itself and needs preset \"sp\" (with muP use init \"pytorch\")"},
+    {"task.center_target", [](S s) { return s.task.center_target && !regression(s); }, "needs a regression task"},
+    {"schedule.stop_loss_ratio", [](S s) { return s.schedule.stop_loss_ratio > 0 && !regression(s); },
+     "needs a regression task (it compares with the zero predictor)"},
+    {"optimizer.kind", [](S s) { return gd_auto(s) && !full_batch(s); },
+     "gd_auto is full-batch gradient descent, schedule.batch_size must be 0"},
+    {"optimizer.kind", [](S s) { return gd_auto(s) && !regression(s); }, "gd_auto needs a regression task (MSE)"},
+    // The exact Hessian-vector product (engine/metrics/hessian_vector.hpp) is a plain MLP's: no skips or norm.
+    {"optimizer.kind", [](S s) { return gd_auto(s) && s.model.kind == ModelKind::residual_mlp; },
+     "gd_auto is not for a residual_mlp (its λ_max comes from a Hessian-vector product without skips)"},
+    {"model.biases", [](S s) { return s.model.biases && s.model.asi; },
+     "not with model.asi (the two copies would share one readout bias)"},
+    {"model.biases", [](S s) { return s.model.biases && s.task.gradient_loss; },
+     "not with task.gradient_loss (its backward pass has no bias terms)"},
+    {"model.dropout", [](S s) { return s.model.dropout > 0 && gd_auto(s); },
+     "not with gd_auto (its step size comes from the loss without dropout)"},
+    {"task.gradient_loss", [](S s) { return s.task.gradient_loss && !smooth_1d_target(s); },
+     "needs a function_1d task with a smooth target (sin135, sin15)"},
+    {"task.gradient_loss", [](S s) { return s.task.gradient_loss && !full_batch(s); },
+     "full batch only, schedule.batch_size must be 0"},
+    {"task.gradient_loss", [](S s) { return s.task.gradient_loss && s.model.kind == ModelKind::residual_mlp; },
+     "not for a residual_mlp"},
+    {"task.gradient_loss", [](S s) { return s.task.gradient_loss && gd_auto(s); },
+     "not with gd_auto (its Hessian is that of the plain MSE)"},
+    {"task.gradient_loss", [](S s) { return s.task.gradient_loss && s.model.dropout > 0; }, "not with model.dropout"},
+};
+
+void check_rules(const ExperimentSpec& s, std::vector<std::string>& errors) {
+  for (const Rule& rule : kRules)
+    if (rule.broken(s)) errors.push_back(std::string(rule.path) + ": " + rule.message);
+}
+
+}  // namespace
 
 std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& limits) {
   std::vector<std::string> errors;
@@ -205,6 +217,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& l
     errors.push_back("version: " + std::to_string(s.version) + " is not supported (this build reads version " +
                      std::to_string(kSpecVersion) + ")");
   check_fields_in_use(s, errors);
+  check_rules(s, errors);
   if (s.parametrization.preset == Preset::custom && int(s.parametrization.custom.size()) != layers)
     errors.push_back("parametrization.custom: has " + std::to_string(s.parametrization.custom.size()) +
                      " layers, the model has " + std::to_string(layers) + " weight matrices (hidden layers + 1)");

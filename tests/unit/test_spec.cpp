@@ -109,3 +109,30 @@ TEST(Spec, ModelDimsFollowTheSweepWidth) {
   EXPECT_EQ(model_dims(s, 0), (std::vector<int>{9, 10, 20, 30, 1}));
   EXPECT_EQ(model_dims(s, 64), (std::vector<int>{9, 64, 64, 64, 1}));
 }
+
+// The rules of settings that do not combine (kRules, engine/spec/spec.cpp), one spec breaking each that the other
+// tests leave out.
+TEST(Spec, SettingsThatDoNotCombineAreRefusedWithTheirRule) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"("task":{"kind":"anchor"})", "task.kind: \"anchor\" needs model.kind \"transformer\""},
+      {R"("model":{"kind":"transformer","transformer":{"init":"pytorch"}},"task":{"kind":"anchor"},)"
+       R"("optimizer":{"kind":"sgd"})",
+       "parametrization.preset: muP for a transformer follows the Adam table"},
+      {R"("model":{"kind":"transformer","transformer":{"init":"gamma"}},"task":{"kind":"anchor"},)"
+       R"("optimizer":{"kind":"adam"})",
+       "model.transformer.init: \"gamma\" sets every init itself"},
+      {R"("task":{"kind":"sectors","input_dim":2,"center_target":true})", "task.center_target: needs a regression task"},
+      {R"("task":{"kind":"sectors","input_dim":2},"optimizer":{"kind":"gd_auto","lr":1})",
+       "optimizer.kind: gd_auto needs a regression task (MSE)"},
+      {R"("model":{"activation":"tanh","biases":true},"task":{"kind":"function_1d","input_dim":1,"target":"sin135",)"
+       R"("gradient_loss":true})",
+       "model.biases: not with task.gradient_loss"},
+      {R"("model":{"kind":"residual_mlp","widths":[16],"activation":"tanh"},)"
+       R"("task":{"kind":"function_1d","input_dim":1,"target":"sin135","gradient_loss":true})",
+       "task.gradient_loss: not for a residual_mlp"},
+      {R"("model":{"activation":"tanh"},"task":{"kind":"function_1d","input_dim":1,"target":"sin135",)"
+       R"("gradient_loss":true},"optimizer":{"kind":"gd_auto","lr":1})",
+       "task.gradient_loss: not with gd_auto (its Hessian is that of the plain MSE)"},
+  };
+  for (const auto& [fields, message] : cases) expect_error(with(fields), message);
+}
