@@ -76,6 +76,15 @@ inline constexpr EnumName<InitScaleLayers> kInitScaleLayersNames[] = {
 inline const char* init_scale_layers_name(InitScaleLayers w) { return enum_name(kInitScaleLayersNames, w); }
 void apply_init_scale(std::vector<TensorScaling>& layers, double factor, InitScaleLayers which);
 
+// The readout's init: drawn with the parametrization's std (random), or zero, as Tensor Programs V recommends for
+// muTransfer (the `mup` package's MuReadout(readout_zero_init=True)): the output is 0 at init at every width, and the
+// hidden layers still start random, so the first step moves the readout only and the second every layer.
+enum class ReadoutInit { random, zero };
+inline constexpr EnumName<ReadoutInit> kReadoutInitNames[] = {
+    {ReadoutInit::random, "random"},
+    {ReadoutInit::zero, "zero"},
+};
+
 enum class Regime { unstable, trivial, kernel, feature_learning };
 const char* regime_name(Regime r);
 

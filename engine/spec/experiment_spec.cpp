@@ -85,6 +85,7 @@ std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vect
     apply_depth_rule(out, residual_depth(dims, k), k, e);
   }
   apply_init_scale(out, p.init_scale, p.init_scale_layers);
+  if (p.readout_init == ReadoutInit::zero) out.back().init_std = 0;
   return out;
 }
 

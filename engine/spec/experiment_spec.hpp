@@ -43,6 +43,7 @@ struct ParametrizationSpec {
   std::vector<Abc> custom;  // per weight matrix, when preset == custom
   double init_scale = 1;    // multiplies the init std of every layer, or of the first only
   InitScaleLayers init_scale_layers = InitScaleLayers::all;
+  ReadoutInit readout_init = ReadoutInit::random;  // zero: the last weight matrix starts at 0 (its draws still made)
   double gamma = 0, gamma_prime = 0;  // two_layer_gamma, when sweep.phase_points is empty
   // residual_mlp: how the blocks scale with the depth L (engine/param/depth_rule.hpp); custom takes these two.
   DepthRule depth_rule = DepthRule::standard;

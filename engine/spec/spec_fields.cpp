@@ -402,6 +402,10 @@ std::vector<SpecField> parametrization_fields() {
              [](auto& s) -> auto& { return s.parametrization.init_scale_layers; }, kWhenSet,
              "which layers init_scale scales")
           .only_for(an_mlp, kMlps),
+      choice("parametrization.readout_init", kReadoutInitNames,
+             [](auto& s) -> auto& { return s.parametrization.readout_init; }, kWhenSet,
+             "the readout's init: random (the parametrization's std) or zero (mup's readout_zero_init)")
+          .only_for(an_mlp, "MLPs (a transformer has model.transformer.zero_readout)"),
       number("parametrization.gamma", -kMaxGamma, kMaxGamma, [](auto& s) -> auto& { return s.parametrization.gamma; },
              kWhenSet, "the init rate gamma (hidden weights' std m^-gamma)")
           .only_for(two_layer_gamma, "parametrization.preset \"two_layer_gamma\""),

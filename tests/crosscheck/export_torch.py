@@ -5,13 +5,15 @@
 1. exact: from the engine's initial weights (`--init-from` a `muplay export-init` file), in float64 on the CPU,
    every recorded series equals `muplay run`'s to REL_TOL relative, for SP/NTP/MFP/μP × SGD/Adam, mini-batches,
    cross-entropy, one phenomena preset, anchor Transformer presets, and residual MLPs (every depth rule, plain,
-   pre-norm and two-weight blocks, a depth sweep, and `--depths` replacing it);
+   pre-norm and two-weight blocks, a depth sweep, and `--depths` replacing it), phase points, and the zero readout
+   (parametrization.readout_init) under SGD and Adam and on a residual MLP;
 2. scaling: with its own torch random numbers, the coordinate check's slopes (log RMS of Δh¹, Δh², Δf after one
    step against log n) agree with the engine's over n = 64…1024 within SLOPE_AGREEMENT, and at n = 2048…8192 μP
    stays flat (|slope| ≤ 0.1) while SP's Δh² grows (slope ≥ 0.3);
 3. scale-out: `torchrun --nproc_per_node=2` (gloo) gives the one-process numbers: members split across the
    processes identically, a member trained data-parallel (--ddp-member) to DDP_TOL relative;
-4. refusal: a spec the exporter cannot express exits 2 naming the field.
+4. refusal: a spec the exporter cannot express exits 2 naming the field;
+5. zero readout with train.py's own init: the output is exactly 0 at step 0 at every width.
 
 Usage: export_torch.py --muplay PATH/TO/muplay [--workdir DIR] [--skip-large]. Exit 0: all hold; 1: a failure.
 """
@@ -74,6 +76,14 @@ def exact_cases():
     phases["metrics"] = ["train_loss", "test_loss"]
     phases["schedule"].pop("stop_loss_ratio", None)
     out.append(("preset 23's phase points, SGD (phenomena)", phases))
+    # parametrization.readout_init "zero", under muP with SGD and with Adam, and on a residual MLP
+    for opt in ({"kind": "sgd", "lr": 0.5}, {"kind": "adam", "lr": 0.01}):
+        zero = example("10-coord-check-mup", schedule={"steps": 6}, sweep={"width": [64, 256], "seeds": [0]},
+                       optimizer=opt, parametrization={"readout_init": "zero"})
+        out.append((f"zero readout, muP {opt['kind']}", zero))
+    zero = residual_spec("depth_mup", {"kind": "sgd", "lr": 0.2}, 1, False, 0, metrics)
+    zero["parametrization"]["readout_init"] = "zero"
+    out.append(("zero readout, residual depth_mup sgd", zero))
     for name, rule, opt, block_depth, block_norm, batch in (
             ("residual depth_mup sgd", "depth_mup", {"kind": "sgd", "lr": 0.2}, 1, False, 0),
             ("residual completep adam pre-norm 2-layer", "completep", {"kind": "adam", "lr": 0.01}, 2, True, 0),
@@ -244,6 +254,18 @@ def check_torchrun(binary, workdir, problems):
           f"{split_worst:.2e} (must be 0); each member DDP over 2 processes: {ddp_worst:.2e} (≤ {DDP_TOL:g})")
 
 
+def check_zero_readout(binary, workdir, problems):
+    print("5. train.py's own init with readout_init zero: the output is 0 at step 0, at every width")
+    spec = example("10-coord-check-mup", schedule={"steps": 1}, sweep={"width": [64, 1024], "seeds": [0, 1]},
+                   parametrization={"readout_init": "zero"})
+    folder = export(binary, spec, workdir, "zero readout, own init")
+    train_py(folder, "--device", "cpu", "--dtype", "float64")
+    outputs = [r["series"]["act_rms/f"][0] for r in load(os.path.join(folder, "result.json"))["runs"]]
+    print(f"  act_rms/f at step 0 over {len(outputs)} members: {outputs}")
+    if any(v != 0 for v in outputs):
+        problems.append(f"zero readout, own init: act_rms/f at step 0 is {outputs}, not 0")
+
+
 def check_refusals(binary, workdir, problems):
     print("4. specs the exporter cannot express are refused, naming the field")
     for preset, field in (("20-frequency-principle", 'metrics: "fp_delta"'), ("28-frequency-principle-asi", "model.asi"),
@@ -271,6 +293,7 @@ def main():
         check_slopes(binary, workdir, args.skip_large, problems)
         check_torchrun(binary, workdir, problems)
         check_refusals(binary, workdir, problems)
+        check_zero_readout(binary, workdir, problems)
     for p in problems:
         print("FAIL", p)
     print("export_torch:", "FAILED" if problems else "all checks hold")

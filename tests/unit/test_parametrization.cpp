@@ -140,3 +140,37 @@ TEST(ThetaShift, MupAtThetaZeroAndHalfGiveTheSameTrajectory) {
     EXPECT_LT(loss.back(), 0.9 * loss.front()) << "biases " << biases;
   }
 }
+
+// parametrization.readout_init "zero" (Tensor Programs V's zero readout): the readout starts at 0, every other layer
+// starts where the random readout's net starts (the readout's draws are still made), so the output is 0 at init at
+// every width; the first SGD step then moves the readout only, and the hidden features move from the second step on.
+TEST(ReadoutInit, ZeroStartsTheReadoutAtZeroAndLeavesTheOtherLayersAsDrawn) {
+  ExperimentSpec random;
+  random.model.widths = {32, 32};
+  random.schedule.steps = 2;
+  random.metrics = {"train_loss", "act_rms", "act_delta_rms"};
+  ExperimentSpec zero = random;
+  zero.parametrization.readout_init = ReadoutInit::zero;
+  Runner with_random(random), with_zero(zero);
+  const Mlp& a = *with_random.members()[0]->mlp();
+  const Mlp& b = *with_zero.members()[0]->mlp();
+  const std::vector<TensorSlice> layers = layer_slices(a);
+  ASSERT_EQ(layers.size(), 3u);
+  for (size_t l = 0; l < layers.size(); l++) {
+    const double* pa = a.params().data() + layers[l].offset;
+    const double* pb = b.params().data() + layers[l].offset;
+    for (long i = 0; i < layers[l].size; i++) {
+      if (l + 1 < layers.size()) ASSERT_EQ(pb[i], pa[i]) << "layer " << l << " entry " << i;
+      else ASSERT_EQ(pb[i], 0.0) << "readout entry " << i;
+    }
+  }
+  EXPECT_EQ(b.scaling().back().init_std, 0.0);
+  EXPECT_GT(a.scaling().back().init_std, 0.0);
+  while (with_zero.step()) {
+  }
+  const Member& m = *with_zero.members()[0];
+  EXPECT_EQ(m.find_series("act_rms/f")->values[0], 0.0);           // the output at init
+  EXPECT_GT(m.find_series("act_rms/f")->values[1], 0.0);           // step 1 moves the readout,
+  EXPECT_EQ(m.find_series("act_delta_rms/h1")->values[1], 0.0);    // not the features (their gradient has a 0 factor),
+  EXPECT_GT(m.find_series("act_delta_rms/h1")->values[2], 0.0);    // which move from step 2 on
+}

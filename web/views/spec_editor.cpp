@@ -76,6 +76,7 @@ bool edit_leaf(json::Value& v, const std::string& path) {
       bool changed = false;
       // Up to 20 rows: the longest list (10 activations) opens without a scrollbar.
       drawn_name_next(id.c_str());
+      drawn_item_value(id.c_str(), v.string);
       if (ImGui::BeginCombo(id.c_str(), v.string.c_str(), ImGuiComboFlags_HeightLarge)) {
         for (const std::string& o : options)
           if (ImGui::Selectable(o.c_str(), o == v.string)) { v.string = o; changed = true; }
