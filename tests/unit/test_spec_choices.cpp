@@ -49,13 +49,15 @@ SpecResult parse_with(const std::string& path, const std::string& value) {
 }
 
 // A spec whose JSON has every choice field: a Transformer on the anchor task, with the fields that spec_to_json
-// writes only away from their defaults (task.target, init_scale_layers, backend, precision) away from them.
+// writes only away from their defaults (task.target, init_scale_layers, readout_init, backend, precision) away from
+// them.
 json::Value spec_with_every_choice_field() {
   ExperimentSpec s;
   s.model.kind = ModelKind::transformer;
   s.task.kind = TaskKind::anchor;
   s.task.target = Target::sin135;
   s.parametrization.init_scale_layers = InitScaleLayers::first;
+  s.parametrization.readout_init = ReadoutInit::zero;
   s.backend = Backend::cpu;
   s.precision = Precision::float32;
   s.model.transformer.has_attention_cut = true;  // written only when set
