@@ -312,8 +312,10 @@ namespace {
 
 // D3's task: the sin toy with 256 training points, mini-batches of 16, 300 steps, n = 128, in float32 (the checks
 // are about where η* sits, which float32's rounding does not move; float64 costs more time).
-ExperimentSpec transfer_spec(DepthRule rule, OptimizerKind optimizer, int depth) {
+ExperimentSpec transfer_spec(DepthRule rule, OptimizerKind optimizer, int depth,
+                             ReadoutInit readout = ReadoutInit::random) {
   ExperimentSpec s = residual(128, depth, rule);
+  s.parametrization.readout_init = readout;
   s.task.train_size = 256;
   s.optimizer.kind = optimizer;
   s.schedule.steps = 300;
@@ -338,10 +340,11 @@ struct DepthTransfer {
 // η* per depth, each walked on the half-octave grid (bracket_best_lr) from the trend of the previous depths' η*. Under the
 // standard rule the deepest nets may not train at any learning rate (the stream's RMS at init is (3/2)^{L/2}):
 // such a depth has no η*, is printed as such and left out of the slope.
-DepthTransfer depth_transfer(DepthRule rule, OptimizerKind optimizer, double start) {
+DepthTransfer depth_transfer(DepthRule rule, OptimizerKind optimizer, double start,
+                             ReadoutInit readout = ReadoutInit::random) {
   DepthTransfer t;
   for (int L : kDepths) {
-    const LrCurve c = bracket_best_lr(transfer_spec(rule, optimizer, L), "", start, 12);
+    const LrCurve c = bracket_best_lr(transfer_spec(rule, optimizer, L, readout), "", start, 12);
     const bool trained = c.best_loss < kTrainedLoss;
     std::printf("  %s %s L=%-3d log2 eta* %+.2f  best loss %.5f %s |", depth_rule_name(rule), optimizer_name(optimizer),
                 L, std::log2(c.best_lr), c.best_loss,
@@ -385,6 +388,17 @@ TEST(DepthChecks, D3DepthTransfer) {
       if (kDepths[i] >= 16) EXPECT_GT(standard.best_losses[i], mup.best_losses[i]) << "standard L=" << kDepths[i];
     }
   }
+}
+
+// D3 with the zero readout (parametrization.readout_init), SGD: what it changes in the depth transfer, for
+// examples/README.md ("Zero readout"). A measurement of about two CPU-minutes, kept out of the test command's run:
+//   ./build/native/tests/test_depth --gtest_also_run_disabled_tests --gtest_filter='*ZeroReadout*'
+// It asserts D3's bounds, which the zero readout keeps.
+TEST(DepthChecks, DISABLED_D3DepthTransferWithTheZeroReadout) {
+  const DepthTransfer mup = depth_transfer(DepthRule::depth_mup, OptimizerKind::sgd, 2, ReadoutInit::zero);
+  const DepthTransfer standard = depth_transfer(DepthRule::standard, OptimizerKind::sgd, 2, ReadoutInit::zero);
+  EXPECT_LE(std::abs(mup.slope), 0.2);
+  EXPECT_LE(standard.slope, -1);
 }
 
 // D4, width still transfers at depth: L = 8 blocks, μP in width with Depth-μP, Adam, on D3's task: η* against
