@@ -108,6 +108,24 @@ TEST(GpuPlan, RegressionWithSgdMatchesTheCpuPath) {
   EXPECT_LT(gpu.members()[0]->series()[0].values.back(), 0.5 * gpu.members()[0]->series()[0].values.front());
 }
 
+// The zero readout (parametrization.readout_init) reaches the plan with the weights the CPU drew: the output is 0 at
+// init on the device too, and the run follows the CPU's.
+TEST(GpuPlan, ZeroReadoutMatchesTheCpuPath) {
+  ExperimentSpec s = regression_spec();
+  s.parametrization.readout_init = ReadoutInit::zero;
+  s.metrics = {"train_loss", "act_rms"};
+  ReferenceGpuDevice device;
+  Runner gpu(s, "", &device, "");
+  EXPECT_EQ(gpu.members_on_gpu(), 2);
+  Runner cpu(s);
+  run_all(gpu);
+  run_all(cpu);
+  const double diff = max_rel_diff(cpu, gpu);
+  std::printf("zero readout, SGD: max relative difference %.2e\n", diff);
+  EXPECT_LT(diff, kTolerance);
+  for (const auto& run : gpu.members()) EXPECT_EQ(run->find_series("act_rms/f")->values[0], 0.0);
+}
+
 TEST(GpuPlan, ClassificationWithAdamAndMiniBatchesMatchesTheCpuPath) {
   for (OptimizerKind kind : {OptimizerKind::adam, OptimizerKind::adamw}) {
     ExperimentSpec s = classification_spec();
