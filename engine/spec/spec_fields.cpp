@@ -12,7 +12,7 @@ namespace {
 using Errors = std::vector<std::string>;
 using Written = bool (*)(const ExperimentSpec&);
 
-// ---- checking one value ----------------------------------------------------------------------------------------
+// ---- checking one value ---------------------------------------------------------------------------------------------
 
 // As JSON writes it: the shortest text that reads back exactly.
 std::string num(double x) { return json::write(json::Value::make_number(x)); }
@@ -52,7 +52,7 @@ bool check_list(const json::Value& v, const std::string& where, size_t max_items
 
 std::string item_path(const std::string& list, size_t i) { return list + "[" + std::to_string(i) + "]"; }
 
-// ---- when a field is written ------------------------------------------------------------------------------------
+// ---- when a field is written, and where it means something ----------------------------------------------------------
 
 constexpr Written kWhenSet = nullptr;
 bool always(const ExperimentSpec&) { return true; }
@@ -81,7 +81,7 @@ bool depth_rule_written(const ExperimentSpec& s) {
   return a_residual_mlp(s) || s.parametrization.depth_rule != DepthRule::standard;
 }
 
-// ---- rows --------------------------------------------------------------------------------------------------------
+// ---- rows -----------------------------------------------------------------------------------------------------------
 // Each factory takes `at`, a generic lambda from the spec to the member the field fills
 // ([](auto& s) -> auto& { return s.optimizer.lr; }), so one accessor serves both reading and writing.
 
