@@ -88,6 +88,40 @@ TEST(LimitCurve, NonlinearMeanFieldByQuadrature) {
   }
 }
 
+// The zero readout (parametrization.readout_init): the quadrature's neurons take the readout's std, 0, so the limit
+// starts from f = 0 as every finite width does, and the finite widths close in on it as with the random readout.
+TEST(LimitCurve, ZeroReadoutMeanFieldByQuadrature) {
+  ExperimentSpec s = one_hidden(Preset::mup, Activation::tanh, 2, 4, 1.0, 40);
+  s.parametrization.readout_init = ReadoutInit::zero;
+  const TaskData data = make_task(s.task);
+  std::string why;
+  const std::vector<LimitCurve> curves = limit_curves(s, data, &why);
+  ASSERT_EQ(curves.size(), 1u) << why;
+  double half_mean_y2 = 0;
+  for (double y : data.train.y) half_mean_y2 += 0.5 * y * y / double(data.train.y.size());
+  EXPECT_NEAR(curves[0].train_loss[0], half_mean_y2, 1e-12);  // the output is 0 at init
+  const double near = distance_to_limit(s, 4096, 4, curves[0]), far = distance_to_limit(s, 64, 4, curves[0]);
+  std::printf("tanh mup, zero readout: max |L_n - L_inf|  n=64: %.3g  n=4096: %.3g\n", far, near);
+  EXPECT_LT(near, far / 4);
+}
+
+// And two hidden layers under the zero readout: the DMFT's readout draws take its std, 0.
+TEST(LimitCurve, ZeroReadoutDeepMupByDmft) {
+  ExperimentSpec s = one_hidden(Preset::mup, Activation::tanh, 8, 4, 1.0, 20);
+  s.model.widths = {64, 64};
+  s.parametrization.readout_init = ReadoutInit::zero;
+  const TaskData data = make_task(s.task);
+  std::string why;
+  const std::vector<LimitCurve> curves = limit_curves(s, data, &why);
+  ASSERT_EQ(curves.size(), 1u) << why;
+  double half_mean_y2 = 0;
+  for (double y : data.train.y) half_mean_y2 += 0.5 * y * y / double(data.train.y.size());
+  EXPECT_NEAR(curves[0].train_loss[0], half_mean_y2, 1e-12);
+  const double near = distance_to_limit(s, 1024, 2, curves[0]), far = distance_to_limit(s, 64, 2, curves[0]);
+  std::printf("DMFT, zero readout: max |L_n - L_inf|  n=64: %.3g  n=1024: %.3g\n", far, near);
+  EXPECT_LT(near, far / 2);
+}
+
 // E6: under NTP the curve is kernel GD with the widest member's tangent kernel at init; a network of that width
 // follows it, and a network 16x narrower (n = 32 against 512) (seed 0, same data) follows its own kernel less closely.
 TEST(LimitCurve, KernelRegimeIsKernelGradientDescent) {
