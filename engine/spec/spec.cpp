@@ -1,10 +1,6 @@
 #include "engine/spec/spec.hpp"
 
-#include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstdio>
-#include <map>
 
 #include "engine/base/enum_names.hpp"
 #include "engine/kernels/gemm_f32.hpp"
@@ -15,12 +11,6 @@
 #include "engine/task/phenomena_tasks.hpp"
 
 namespace {
-
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.15g", x);
-  return buf;
-}
 
 constexpr size_t kMaxSweepMembers = 256;
 
@@ -114,7 +104,7 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
     errors.push_back("parametrization.preset: two_layer_gamma is defined for exactly 1 hidden layer, the model has " +
                      std::to_string(s.model.widths.size()));
   if (s.optimizer.kind == OptimizerKind::gd_auto && s.optimizer.lr >= 2)
-    errors.push_back("optimizer.lr: " + num(s.optimizer.lr) + " is not below 2 (gd_auto takes the step lr/lambda_max;"
+    errors.push_back("optimizer.lr: " + json::write(json::Value::make_number(s.optimizer.lr)) + " is not below 2 (gd_auto takes the step lr/lambda_max;"
                      " GD is unstable from 2/lambda_max on)");
   if (t.kind == TaskKind::image_2d) {
     if (t.input_dim != 2)

@@ -48,6 +48,19 @@ double distance_to_limit(ExperimentSpec s, int width, int seeds, const LimitCurv
   return std::sqrt(sum / seeds);
 }
 
+// The spec's limit curves, each checked to start at the zero function's loss ½·mean y² (a zero readout's output at
+// init).
+std::vector<LimitCurve> zero_readout_limits(const ExperimentSpec& s) {
+  const TaskData data = make_task(s.task);
+  std::string why;
+  const std::vector<LimitCurve> curves = limit_curves(s, data, &why);
+  EXPECT_FALSE(curves.empty()) << why;
+  double half_mean_y2 = 0;
+  for (double y : data.train.y) half_mean_y2 += 0.5 * y * y / double(data.train.y.size());
+  for (const LimitCurve& c : curves) EXPECT_NEAR(c.train_loss[0], half_mean_y2, 1e-12);
+  return curves;
+}
+
 }  // namespace
 
 // E7: a linear net in mean-field form. The curve is the spec's exact scalar recursion f_t = (A_tC_t + B_tD_t)ξ,
@@ -93,14 +106,10 @@ TEST(LimitCurve, NonlinearMeanFieldByQuadrature) {
 TEST(LimitCurve, ZeroReadoutMeanFieldByQuadrature) {
   ExperimentSpec s = one_hidden(Preset::mup, Activation::tanh, 2, 4, 1.0, 40);
   s.parametrization.readout_init = ReadoutInit::zero;
-  const TaskData data = make_task(s.task);
-  std::string why;
-  const std::vector<LimitCurve> curves = limit_curves(s, data, &why);
-  ASSERT_EQ(curves.size(), 1u) << why;
-  double half_mean_y2 = 0;
-  for (double y : data.train.y) half_mean_y2 += 0.5 * y * y / double(data.train.y.size());
-  EXPECT_NEAR(curves[0].train_loss[0], half_mean_y2, 1e-12);  // the output is 0 at init
-  const double near = distance_to_limit(s, 4096, 4, curves[0]), far = distance_to_limit(s, 64, 4, curves[0]);
+  const std::vector<LimitCurve> limits = zero_readout_limits(s);
+  ASSERT_EQ(limits.size(), 1u);
+  const LimitCurve& limit = limits[0];
+  const double near = distance_to_limit(s, 4096, 4, limit), far = distance_to_limit(s, 64, 4, limit);
   std::printf("tanh mup, zero readout: max |L_n - L_inf|  n=64: %.3g  n=4096: %.3g\n", far, near);
   EXPECT_LT(near, far / 4);
 }
@@ -110,14 +119,10 @@ TEST(LimitCurve, ZeroReadoutDeepMupByDmft) {
   ExperimentSpec s = one_hidden(Preset::mup, Activation::tanh, 8, 4, 1.0, 20);
   s.model.widths = {64, 64};
   s.parametrization.readout_init = ReadoutInit::zero;
-  const TaskData data = make_task(s.task);
-  std::string why;
-  const std::vector<LimitCurve> curves = limit_curves(s, data, &why);
-  ASSERT_EQ(curves.size(), 1u) << why;
-  double half_mean_y2 = 0;
-  for (double y : data.train.y) half_mean_y2 += 0.5 * y * y / double(data.train.y.size());
-  EXPECT_NEAR(curves[0].train_loss[0], half_mean_y2, 1e-12);
-  const double near = distance_to_limit(s, 1024, 2, curves[0]), far = distance_to_limit(s, 64, 2, curves[0]);
+  const std::vector<LimitCurve> limits = zero_readout_limits(s);
+  ASSERT_EQ(limits.size(), 1u);
+  const LimitCurve& limit = limits[0];
+  const double near = distance_to_limit(s, 1024, 2, limit), far = distance_to_limit(s, 64, 2, limit);
   std::printf("DMFT, zero readout: max |L_n - L_inf|  n=64: %.3g  n=1024: %.3g\n", far, near);
   EXPECT_LT(near, far / 2);
 }
