@@ -122,7 +122,10 @@ bool load_spec(const std::string& path, const SpecLimits& limits, SpecResult& ou
     out.errors.push_back("cannot read " + path);
     return false;
   }
-  out = read_spec_text(text, limits);  // older spec versions are migrated
+  SpecLimits beside_the_spec = limits;  // a table task's file is named relative to the spec
+  const size_t slash = path.find_last_of('/');
+  beside_the_spec.table_dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  out = read_spec_text(text, beside_the_spec);  // older spec versions are migrated
   return out.ok();
 }
 

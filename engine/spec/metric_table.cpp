@@ -9,7 +9,7 @@
 
 namespace {
 
-bool regression(const ExperimentSpec& s) { return !task_is_classification(s.task.kind); }
+bool regression(const ExperimentSpec& s) { return !task_is_classification(s.task); }
 std::string fine(const ExperimentSpec&) { return ""; }
 double no_cost(const ExperimentSpec&, const MemberSize&) { return 0; }
 

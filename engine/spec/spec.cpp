@@ -9,6 +9,7 @@
 #include "engine/spec/time_budget.hpp"
 #include "engine/task/fashion_mnist.hpp"
 #include "engine/task/phenomena_tasks.hpp"
+#include "engine/task/table_task.hpp"
 
 namespace {
 
@@ -150,7 +151,7 @@ struct Rule {
 };
 
 using S = const ExperimentSpec&;
-bool regression(S s) { return !task_is_classification(s.task.kind); }
+bool regression(S s) { return !task_is_classification(s.task); }
 bool full_batch(S s) { return s.schedule.batch_size == 0 || s.schedule.batch_size == s.task.train_size; }
 bool gd_auto(S s) { return s.optimizer.kind == OptimizerKind::gd_auto; }
 bool transformer_mup(S s) {
@@ -217,6 +218,8 @@ std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& l
   if (s.task.kind == TaskKind::sectors && s.task.input_dim != 2)
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) + " is not 2 (sectors is a 2-D task)");
   if (s.task.kind == TaskKind::fashion_mnist) check_fashion_mnist(s.task, limits, errors);
+  if (s.task.kind == TaskKind::table)
+    for (const std::string& e : table_task_errors(s.task)) errors.push_back(e);
   if (s.task.kind == TaskKind::skipgram && (s.task.input_dim < 4 || s.task.input_dim % 2 != 0))
     errors.push_back("task.input_dim: " + std::to_string(s.task.input_dim) +
                      " is not an even number >= 4 (skipgram: the vocabulary, two clusters of equal size)");
@@ -277,6 +280,18 @@ void unknown_fields(const json::Value& object, const std::string& path, std::vec
   }
 }
 
+// A table task's file, read from the front end's folder; the spec learns its hash and size if it did not name them.
+void read_table_of(TaskConfig& task, const SpecLimits& limits) {
+  if (task.kind != TaskKind::table || task.table.file.empty()) return;
+  const std::string dir = limits.table_dir;
+  task.table_file = read_table_file(dir.empty() || task.table.file[0] == '/' ? task.table.file
+                                                                            : dir + "/" + task.table.file);
+  if (task.table.sha256.empty() && task.table_file->error.empty()) {
+    task.table.sha256 = task.table_file->sha256;
+    task.table.bytes = int(task.table_file->bytes);
+  }
+}
+
 bool is_written(const SpecField& f, const ExperimentSpec& s) { return f.written ? f.written(s) : field_is_set(f, s); }
 
 // The fields of the object at `path`, in the table's order: those its rows write, or with `every_field` all of them.
@@ -307,6 +322,7 @@ SpecResult parse_spec(const json::Value& v, const SpecLimits& limits) {
   for (const SpecField& f : spec_fields())
     if (const json::Value* value = value_at(v, f.path)) f.read(*value, f.path, out.spec, errors);
   unknown_fields(v, "", errors);
+  if (errors.empty()) read_table_of(out.spec.task, limits);
   if (errors.empty()) errors = check_spec(out.spec, limits);
   return out;
 }

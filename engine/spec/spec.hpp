@@ -19,16 +19,22 @@ struct SpecResult {
   bool ok() const { return errors.empty(); }
 };
 
-// What a spec is checked against that the front end decides: the time a sweep may take and where the Fashion-MNIST
-// files are. The defaults are the command line's budget and no data folder (a fashion_mnist spec is refused).
+// What a spec is checked against that the front end decides: the time a sweep may take and where the data files are.
+// The defaults are the command line's budget, no Fashion-MNIST folder (a fashion_mnist spec is refused) and table
+// files named relative to the working directory.
 struct SpecLimits {
   TimeBudget budget = kCommandLineTimeBudget;
   std::string fashion_mnist_dir;  // the folder of the four files (engine/task/fashion_mnist.hpp)
   // A front end that fetches the files on demand (the page) declares the sizes of the subset its build serves, so a
   // spec validates before the files arrive (0: nothing declared; the files must be in the folder, as for the CLI).
   int fashion_mnist_train = 0, fashion_mnist_test = 0;
+  // Where a table task's file is (task.table.file names it inside this folder): the command line gives the spec's
+  // folder, the page the folder of the files imported into it.
+  std::string table_dir;
 };
 
+// A table task's file is read from limits.table_dir into spec.task.table_file (and its sha256 and size filled in when
+// the spec does not name them yet).
 SpecResult parse_spec(const json::Value& v, const SpecLimits& limits = {});
 SpecResult parse_spec_text(const std::string& text, const SpecLimits& limits = {});
 json::Value spec_to_json(const ExperimentSpec& s);

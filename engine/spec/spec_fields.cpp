@@ -6,6 +6,7 @@
 
 #include "engine/base/enum_names.hpp"
 #include "engine/task/anchor_tasks.hpp"
+#include "engine/task/table_file.hpp"
 
 namespace {
 
@@ -67,6 +68,8 @@ bool a_transformer_with_gamma_init(const ExperimentSpec& s) { return a_transform
 bool two_layer_gamma(const ExperimentSpec& s) { return s.parametrization.preset == Preset::two_layer_gamma; }
 bool custom_preset(const ExperimentSpec& s) { return s.parametrization.preset == Preset::custom; }
 bool custom_depth_rule(const ExperimentSpec& s) { return s.parametrization.depth_rule == DepthRule::custom; }
+bool a_table_task(const ExperimentSpec& s) { return s.task.kind == TaskKind::table; }
+constexpr const char* kTableTask = "task.kind \"table\"";
 bool a_target_task(const ExperimentSpec& s) {
   return s.task.kind == TaskKind::function_1d || s.task.kind == TaskKind::boolean_cube;
 }
@@ -472,6 +475,30 @@ std::vector<SpecField> task_fields() {
           .not_exported_because("the gradient-augmented loss is not exported"),
       number("task.filter_width", 1e-6, 1e6, [](auto& s) -> auto& { return s.task.filter_width; }, kWhenSet,
              "fp_filter: the Gaussian filter's width delta"),
+      object("task.table", a_table_task, "a data set you bring, a CSV or NumPy file (task.kind table)"),
+      text("task.table.file", 255, [](auto& s) -> auto& { return s.task.table.file; }, always,
+           "the file's name: the command line reads it beside the spec, the page among its imported files")
+          .only_for(a_table_task, kTableTask),
+      text("task.table.sha256", 64, [](auto& s) -> auto& { return s.task.table.sha256; }, kWhenSet,
+           "the SHA-256 of the file's bytes (filled in when the file is read): another file of that name is refused")
+          .only_for(a_table_task, kTableTask),
+      integer("task.table.bytes", 0, double(kMaxTableFileBytes), [](auto& s) -> auto& { return s.task.table.bytes; },
+              kWhenSet, "the file's size (filled in with sha256)")
+          .only_for(a_table_task, kTableTask),
+      list("task.table.inputs", FieldKind::integers, kMaxTableColumns, 0, kMaxTableColumns - 1, nullptr,
+           [](auto& s) -> auto& { return s.task.table.inputs; }, kWhenSet,
+           "the input columns (from 0); empty: every column that is not a target")
+          .only_for(a_table_task, kTableTask),
+      list("task.table.targets", FieldKind::integers, 64, 0, kMaxTableColumns - 1, nullptr,
+           [](auto& s) -> auto& { return s.task.table.targets; }, kWhenSet,
+           "the target columns (from 0); empty: the last column")
+          .only_for(a_table_task, kTableTask),
+      choice("task.table.type", kTableTypeNames, [](auto& s) -> auto& { return s.task.table.type; }, always,
+             "regression (square loss on the targets) or classification (the target column's values are the classes)")
+          .only_for(a_table_task, kTableTask),
+      choice("task.table.standardize", kStandardizeNames, [](auto& s) -> auto& { return s.task.table.standardize; },
+             always, "scale columns to mean 0 and variance 1 on the train rows")
+          .only_for(a_table_task, kTableTask),
   };
 }
 

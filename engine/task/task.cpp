@@ -8,6 +8,7 @@
 #include "engine/base/rng.hpp"
 #include "engine/task/fashion_mnist.hpp"
 #include "engine/task/phenomena_tasks.hpp"
+#include "engine/task/table_task.hpp"
 
 namespace {
 
@@ -74,7 +75,10 @@ Dataset skipgram(const TaskConfig& c, Rng& rng, int pairs) {
 int train_rows(const TaskConfig& c) { return c.kind == TaskKind::skipgram ? c.input_dim : c.train_size; }
 int test_rows(const TaskConfig& c) { return c.kind == TaskKind::skipgram ? c.input_dim : c.test_size; }
 
-bool task_is_classification(TaskKind k) { return k == TaskKind::sectors || k == TaskKind::fashion_mnist; }
+bool task_is_classification(const TaskConfig& c) {
+  return c.kind == TaskKind::sectors || c.kind == TaskKind::fashion_mnist ||
+         (c.kind == TaskKind::table && c.table.type == TableType::classification);
+}
 
 int task_outputs(const TaskConfig& c) {
   switch (c.kind) {
@@ -83,6 +87,7 @@ int task_outputs(const TaskConfig& c) {
     case TaskKind::fashion_mnist: return kFashionMnistClasses;
     case TaskKind::skipgram: return c.input_dim;
     case TaskKind::anchor: return c.anchor.vocab;
+    case TaskKind::table: return table_outputs(c);
     default: return 1;
   }
 }
@@ -108,6 +113,10 @@ TaskData make_task(const TaskConfig& c, const std::string& fashion_mnist_dir) {
     std::string error;
     if (!load_fashion_mnist(fashion_mnist_dir, c.train_size, c.test_size, t.train, t.test, error))
       throw std::runtime_error(error);
+  } else if (c.kind == TaskKind::table) {
+    t.classification = task_is_classification(c);
+    t.outputs = table_outputs(c);
+    table_sets(c, t.train, t.test);
   } else if (c.kind == TaskKind::function_1d) {
     t.train = function_1d_train(c, rng);
     t.test = function_1d_test(c);

@@ -14,6 +14,8 @@
 //   anchor:         anchor-function token sequences for a Transformer (engine/task/anchor_tasks.hpp).
 //   fashion_mnist:  the first train_size / test_size images of the build's Fashion-MNIST subset (784 standardized
 //                   pixels, 10 classes; engine/task/fashion_mnist.hpp). Not generated: `seed` does not apply.
+//   table:          a data set the user brings, a CSV or NumPy file (engine/task/table_task.hpp); `seed` shuffles
+//                   its rows into the train and test sets.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -35,7 +37,7 @@ AnchorTaskConfig anchor_task_config(const TaskConfig& config);
 // Throws std::runtime_error if a data file cannot be read (check_spec reports that before a run can start).
 TaskData make_task(const TaskConfig& config, const std::string& fashion_mnist_dir = "");
 
-bool task_is_classification(TaskKind k);
+bool task_is_classification(const TaskConfig& config);
 // The rows make_task gives the train and the test set: train_size and test_size, but for skipgram one example per
 // word (input_dim each).
 int train_rows(const TaskConfig& config);

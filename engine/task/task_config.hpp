@@ -2,13 +2,16 @@
 // Apart from engine/task/task.hpp so that the generators of engine/task/ can use these types while task.cpp calls them.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/base/enum_names.hpp"
 #include "engine/task/anchor_tasks.hpp"
+#include "engine/task/table_file.hpp"
 
 enum class TaskKind { sin_regression, sectors, fashion_mnist, skipgram, anchor, function_1d, boolean_cube, sum_sin,
-                      image_2d };
+                      image_2d, table };
 inline constexpr EnumName<TaskKind> kTaskNames[] = {
     {TaskKind::sin_regression, "sin_regression"},
     {TaskKind::sectors, "sectors"},
@@ -19,6 +22,7 @@ inline constexpr EnumName<TaskKind> kTaskNames[] = {
     {TaskKind::boolean_cube, "boolean_cube"},
     {TaskKind::sum_sin, "sum_sin"},
     {TaskKind::image_2d, "image_2d"},
+    {TaskKind::table, "table"},
 };
 inline const char* task_name(TaskKind k) { return enum_name(kTaskNames, k); }
 // The target of function_1d and boolean_cube (engine/task/phenomena_tasks.hpp); `none` for the other kinds.
@@ -37,6 +41,28 @@ inline constexpr EnumName<Target> kTargetNames[] = {
 inline const char* target_name(Target t) { return enum_name(kTargetNames, t); }
 
 constexpr double kSkipgramSameCluster = 0.7;
+
+// A table task's data set and how it is read (engine/task/table_task.hpp).
+enum class TableType { regression, classification };
+inline constexpr EnumName<TableType> kTableTypeNames[] = {
+    {TableType::regression, "regression"},
+    {TableType::classification, "classification"},
+};
+enum class Standardize { none, inputs, inputs_and_targets };
+inline constexpr EnumName<Standardize> kStandardizeNames[] = {
+    {Standardize::none, "none"},
+    {Standardize::inputs, "inputs"},
+    {Standardize::inputs_and_targets, "inputs_and_targets"},
+};
+struct TableSpec {
+  std::string file;    // its name; where it is, the front end knows (the CLI: the spec's folder)
+  std::string sha256;  // of its bytes; "" until the front end has read it (it then fills this in, and `bytes`)
+  int bytes = 0;
+  std::vector<int> inputs;   // column indices from 0; empty: every column that is not a target
+  std::vector<int> targets;  // empty: the last column
+  TableType type = TableType::regression;
+  Standardize standardize = Standardize::inputs;
+};
 
 struct TaskConfig {
   TaskKind kind = TaskKind::sin_regression;
@@ -60,6 +86,9 @@ struct TaskConfig {
   // against the target's derivative (function_1d targets sin135, sin15)
   bool gradient_loss = false;
   double filter_width = 0.2;  // δ of the fp_filter metric's Gaussian, in input units (engine/metrics/frequency_filter.hpp)
+  TableSpec table;  // table
+  // table: the file `table.file` names, as the front end read it (null until then); shared by every copy of the spec
+  std::shared_ptr<const TableFile> table_file;
 };
 
 struct Dataset {

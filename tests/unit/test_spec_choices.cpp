@@ -67,6 +67,12 @@ json::Value spec_with_every_choice_field() {
   json::Value model = *doc.find("model");
   model.set("activation", json::Value::make_string(activation_name(s.model.activation)));
   doc.set("model", model);
+  // A table task's choices, which only a table task writes (the reader takes them anywhere).
+  ExperimentSpec table;
+  table.task.kind = TaskKind::table;
+  json::Value task = *doc.find("task");
+  task.set("table", *spec_to_json(table).find("task")->find("table"));
+  doc.set("task", task);
   return doc;
 }
 

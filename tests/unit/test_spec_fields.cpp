@@ -138,6 +138,7 @@ json::Value other_value(const SpecField& f) {
       return list;
     }
     case FieldKind::object: return json::Value::make_object();
+    case FieldKind::text: return json::Value::make_string(def.string + "x");
     default: break;
   }
   return def;

@@ -1,0 +1,178 @@
+#include "engine/task/table_task.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "engine/base/rng.hpp"
+
+namespace {
+
+const Table& table_of(const TaskConfig& c) { return c.table_file->table; }
+double cell(const Table& t, int row, int column) { return t.values[size_t(row) * size_t(t.columns) + size_t(column)]; }
+std::string column_name(const Table& t, int column) {
+  return "column " + std::to_string(column) + " (\"" + t.names[size_t(column)] + "\")";
+}
+
+// Each row's class: its label's rank among the sorted distinct labels.
+std::vector<int> row_classes(const TaskConfig& c, std::vector<std::string>& names) {
+  const Table& t = table_of(c);
+  const int column = table_target_columns(c)[0];
+  std::vector<int> classes(static_cast<size_t>(t.rows));
+  if (t.problem[size_t(column)].empty()) {  // numbers
+    std::map<double, int> rank;
+    for (int r = 0; r < t.rows; r++) rank[cell(t, r, column)] = 0;
+    for (auto& [value, k] : rank) {
+      k = int(names.size());
+      std::ostringstream s;
+      s.precision(17);
+      s << value;
+      names.push_back(s.str());
+    }
+    for (int r = 0; r < t.rows; r++) classes[size_t(r)] = rank[cell(t, r, column)];
+    return classes;
+  }
+  std::map<std::string, int> rank;
+  const std::vector<std::string>& text = t.text[size_t(column)];
+  for (const std::string& label : text) rank[label] = 0;
+  for (auto& [label, k] : rank) k = int(names.size()), names.push_back(label);
+  for (int r = 0; r < t.rows; r++) classes[size_t(r)] = rank[text[size_t(r)]];
+  return classes;
+}
+
+// The row order of the split.
+std::vector<int> shuffled_rows(const TaskConfig& c) {
+  const int rows = table_of(c).rows;
+  Rng rng = Rng::stream(c.seed, /*purpose=*/1);
+  std::vector<int> order(static_cast<size_t>(rows));
+  for (int i = 0; i < rows; i++) order[size_t(i)] = i;
+  for (int i = rows - 1; i > 0; i--) std::swap(order[size_t(i)], order[rng.below(uint64_t(i) + 1)]);
+  return order;
+}
+
+// Columns of `values` (size × width) minus their mean on the train part, over their standard deviation there.
+void standardize(std::vector<double>& train, std::vector<double>& test, int width) {
+  const size_t train_rows = train.size() / size_t(width), test_rows = test.size() / size_t(width);
+  for (int k = 0; k < width; k++) {
+    double mean = 0, variance = 0;
+    for (size_t r = 0; r < train_rows; r++) mean += train[r * size_t(width) + size_t(k)];
+    mean /= double(train_rows);
+    for (size_t r = 0; r < train_rows; r++) {
+      const double d = train[r * size_t(width) + size_t(k)] - mean;
+      variance += d * d;
+    }
+    variance /= double(train_rows);
+    const double scale = variance > 0 ? std::sqrt(variance) : 1.0;
+    for (size_t r = 0; r < train_rows; r++) train[r * size_t(width) + size_t(k)] = (train[r * size_t(width) + size_t(k)] - mean) / scale;
+    for (size_t r = 0; r < test_rows; r++) test[r * size_t(width) + size_t(k)] = (test[r * size_t(width) + size_t(k)] - mean) / scale;
+  }
+}
+
+}  // namespace
+
+std::vector<int> table_target_columns(const TaskConfig& c) {
+  if (!c.table.targets.empty()) return c.table.targets;
+  return {c.table_file ? std::max(table_of(c).columns - 1, 0) : 0};
+}
+
+std::vector<int> table_input_columns(const TaskConfig& c) {
+  if (!c.table.inputs.empty() || !c.table_file) return c.table.inputs;
+  const std::vector<int> targets = table_target_columns(c);
+  std::vector<int> inputs;
+  for (int k = 0; k < table_of(c).columns; k++)
+    if (std::find(targets.begin(), targets.end(), k) == targets.end()) inputs.push_back(k);
+  return inputs;
+}
+
+std::vector<std::string> table_classes(const TaskConfig& c) {
+  std::vector<std::string> names;
+  if (c.table.type == TableType::classification && c.table_file && c.table_file->error.empty()) row_classes(c, names);
+  return names;
+}
+
+int table_outputs(const TaskConfig& c) {
+  if (c.table.type == TableType::classification) return std::max(int(table_classes(c).size()), 1);
+  return int(table_target_columns(c).size());
+}
+
+std::vector<std::string> table_task_errors(const TaskConfig& c) {
+  std::vector<std::string> errors;
+  if (c.table.file.empty()) return {"task.table.file: missing: a table task names its data file (.csv, .npy or .npz)"};
+  if (!c.table_file) return {"task.table.file: " + c.table.file + " has not been read (this front end has no copy)"};
+  const TableFile& f = *c.table_file;
+  if (!f.error.empty()) return {"task.table.file: " + f.error};
+  if (!c.table.sha256.empty() && (c.table.sha256 != f.sha256 || size_t(c.table.bytes) != f.bytes))
+    return {"task.table.sha256: the spec names " + c.table.file + " of " + std::to_string(c.table.bytes) +
+            " bytes (sha256 " + c.table.sha256.substr(0, 12) + "…), the file given is " + f.path + " of " +
+            std::to_string(f.bytes) + " bytes (sha256 " + f.sha256.substr(0, 12) + "…): not the same data"};
+  const Table& t = f.table;
+  auto check_columns = [&](const char* field, const std::vector<int>& columns, bool need_numbers) {
+    for (size_t i = 0; i < columns.size(); i++) {
+      const std::string where = std::string("task.table.") + field + "[" + std::to_string(i) + "]: ";
+      if (columns[i] >= t.columns)
+        errors.push_back(where + "column " + std::to_string(columns[i]) + " is past the " + std::to_string(t.columns) +
+                         " columns of " + c.table.file + " (columns count from 0)");
+      else if (need_numbers && !t.problem[size_t(columns[i])].empty())
+        errors.push_back(where + c.table.file + " " + column_name(t, columns[i]) + ", " + t.problem[size_t(columns[i])]);
+    }
+  };
+  const bool classification = c.table.type == TableType::classification;
+  const std::vector<int> targets = table_target_columns(c), inputs = table_input_columns(c);
+  check_columns("targets", targets, !classification);
+  check_columns("inputs", inputs, true);
+  if (!errors.empty()) return errors;
+  for (int k : inputs)
+    if (std::find(targets.begin(), targets.end(), k) != targets.end())
+      errors.push_back("task.table.inputs: column " + std::to_string(k) + " is also a target");
+  if (inputs.empty()) errors.push_back("task.table.inputs: no input column is left (every column is a target)");
+  if (int(inputs.size()) != c.input_dim)
+    errors.push_back("task.input_dim: " + std::to_string(c.input_dim) + " is not the " + std::to_string(inputs.size()) +
+                     " input columns of " + c.table.file);
+  if (c.train_size + c.test_size > t.rows)
+    errors.push_back("task.test_size: train_size + test_size = " + std::to_string(c.train_size + c.test_size) +
+                     " is more than the " + std::to_string(t.rows) + " rows of " + c.table.file);
+  if (classification && targets.size() != 1)
+    errors.push_back("task.table.targets: classification has one target column (the class label), not " +
+                     std::to_string(targets.size()));
+  if (classification && targets.size() == 1) {
+    const size_t classes = table_classes(c).size();
+    if (classes < 2)
+      errors.push_back("task.table.targets: " + c.table.file + " " + column_name(t, targets[0]) +
+                       " holds a single class: nothing to classify");
+    if (classes > size_t(kMaxTableClasses))
+      errors.push_back("task.table.targets: " + c.table.file + " " + column_name(t, targets[0]) + " holds " +
+                       std::to_string(classes) + " distinct values, more than " + std::to_string(kMaxTableClasses) +
+                       " classes (for a numeric target use task.table.type \"regression\")");
+  }
+  if (c.table.standardize == Standardize::inputs_and_targets && classification)
+    errors.push_back("task.table.standardize: inputs_and_targets needs a regression table (class labels are not "
+                     "scaled)");
+  return errors;
+}
+
+void table_sets(const TaskConfig& c, Dataset& train, Dataset& test) {
+  const Table& t = table_of(c);
+  const std::vector<int> inputs = table_input_columns(c), targets = table_target_columns(c);
+  const bool classification = c.table.type == TableType::classification;
+  std::vector<std::string> names;
+  const std::vector<int> classes = classification ? row_classes(c, names) : std::vector<int>{};
+  const std::vector<int> order = shuffled_rows(c);
+  const int d = int(inputs.size()), outputs = classification ? 1 : int(targets.size());
+  auto fill = [&](Dataset& out, int first, int size) {
+    out = Dataset{size, d, outputs, std::vector<double>(size_t(size) * size_t(d)), {}, {}};
+    if (classification) out.labels.resize(size_t(size));
+    else out.y.resize(size_t(size) * size_t(outputs));
+    for (int i = 0; i < size; i++) {
+      const int row = order[size_t(first + i)];
+      for (int k = 0; k < d; k++) out.x[size_t(i) * size_t(d) + size_t(k)] = cell(t, row, inputs[size_t(k)]);
+      if (classification) out.labels[size_t(i)] = classes[size_t(row)];
+      else
+        for (int k = 0; k < outputs; k++) out.y[size_t(i) * size_t(outputs) + size_t(k)] = cell(t, row, targets[size_t(k)]);
+    }
+  };
+  fill(train, 0, c.train_size);
+  fill(test, c.train_size, c.test_size);
+  if (c.table.standardize != Standardize::none) standardize(train.x, test.x, d);
+  if (c.table.standardize == Standardize::inputs_and_targets) standardize(train.y, test.y, outputs);
+}

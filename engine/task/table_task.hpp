@@ -1,0 +1,35 @@
+// The table task: train and test sets from a data set the user brings (a CSV or NumPy file, engine/task/table_file.hpp),
+// as task.table says:
+//
+//   columns:      task.table.targets (default: the last column) are what the network predicts; task.table.inputs
+//                 (default: every other column) what it reads. task.input_dim is the number of inputs.
+//   type:         regression (square loss on the target columns) or classification (one target column: its distinct
+//                 values, sorted, numbers by value and text by bytes, are the classes 0, 1, ...).
+//   split:        the rows shuffled by task.seed (Fisher-Yates on the engine's Rng), the first train_size train and
+//                 the next test_size test.
+//   standardize:  each input column (with inputs_and_targets, each regression target too) minus its mean on the train
+//                 rows, over its standard deviation there (divided by the row count; a constant column is only
+//                 centred), so inputs have the scale of the generated tasks' and the 1/√d first layer keeps h¹ = Θ(1).
+//
+// Every step is a fixed sequence of double operations, so engine/export/torch/tasks.py rebuilds the same sets bit for
+// bit.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/task/task_config.hpp"
+
+constexpr int kMaxTableClasses = 64;
+
+// The target and input columns the task reads (the defaults filled in).
+std::vector<int> table_target_columns(const TaskConfig& c);
+std::vector<int> table_input_columns(const TaskConfig& c);
+// The class names of a classification table (the target column's distinct values, sorted); empty otherwise.
+std::vector<std::string> table_classes(const TaskConfig& c);
+// Network outputs: the number of classes, or of regression targets.
+int table_outputs(const TaskConfig& c);
+// What stops the task from being built from its table, one message each ("task.table.targets[0]: column 7 is past
+// the 5 columns of iris.csv"); empty when it can be.
+std::vector<std::string> table_task_errors(const TaskConfig& c);
+// The train and test sets (the task must have no errors).
+void table_sets(const TaskConfig& c, Dataset& train, Dataset& test);
