@@ -281,10 +281,15 @@ int cmd_export_torch(const std::string& path, const SpecLimits& limits, const st
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  for (const ExportFile& f : files)
-    if (!write_file(out_dir + "/" + f.path, f.text)) return bad_input("cannot write " + out_dir + "/" + f.path);
-  std::fprintf(stderr, "muplay: wrote %s/train.py, README.md, requirements.txt, spec.json; next: cd %s && python3 "
-               "train.py\n", out_dir.c_str(), out_dir.c_str());
+  std::string written;
+  for (const ExportFile& f : files) {
+    const std::string file = out_dir + "/" + f.path;
+    std::filesystem::create_directories(std::filesystem::path(file).parent_path(), ec);
+    if (!write_file(file, f.text)) return bad_input("cannot write " + file);
+    written += (written.empty() ? "" : ", ") + f.path;
+  }
+  std::fprintf(stderr, "muplay: wrote %s in %s; next: cd %s && python3 train.py\n", written.c_str(), out_dir.c_str(),
+               out_dir.c_str());
   return 0;
 }
 

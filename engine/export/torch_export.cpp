@@ -1,7 +1,10 @@
 #include "engine/export/torch_export.hpp"
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
+#include "engine/base/sha256.hpp"
 #include "engine/export/torch_pieces.hpp"
 #include "engine/spec/metric_table.hpp"
 #include "engine/spec/result_files.hpp"
@@ -260,6 +263,9 @@ std::string readme(const ExperimentSpec& s) {
         "(`train-images-idx3-ubyte.gz`, `train-labels-idx1-ubyte.gz`, `t10k-images-idx3-ubyte.gz`, "
         "`t10k-labels-idx1-ubyte.gz`), e.g. torchvision's `FashionMNIST(root, download=True)` folder "
         "`root/FashionMNIST/raw`.\n\n";
+  if (s.task.kind == TaskKind::table)
+    text += "The data set: `" + s.task.table.file + "` beside `train.py` (or in `--data-dir`), checked against the "
+            "SHA-256 in `spec.json`, and read, split and standardized as muplay reads it.\n\n";
   text +=
       "## Output\n\n"
       "`result.json` is the muplay result document (schema `muplay-result`, version 1, the series of `muplay run`) "
@@ -297,6 +303,15 @@ std::vector<ExportFile> export_torch_project(const ExperimentSpec& s, std::vecto
     else if (i + 1 < kTorchPieceCount) train += "\n\n";
   }
   if (!errors.empty()) return {};
-  return {{"train.py", train}, {"README.md", readme(s)}, {"requirements.txt", "torch\n"},
-          {"spec.json", spec_file_text(s)}};
+  std::vector<ExportFile> files{{"train.py", train}, {"README.md", readme(s)}, {"requirements.txt", "torch\n"},
+                                {"spec.json", spec_file_text(s)}};
+  if (s.task.kind == TaskKind::table) {  // the data set goes with the project, under the name the spec gives it
+    std::ifstream in(s.task.table_file->path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (sha256_hex(bytes.str()) != s.task.table.sha256)
+      return errors.push_back("task.table.file: " + s.task.table_file->path + " changed since it was checked"), files = {};
+    files.push_back({s.task.table.file, bytes.str()});
+  }
+  return files;
 }

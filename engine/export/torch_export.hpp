@@ -13,9 +13,10 @@
 
 struct ExportFile {
   std::string path;  // relative: "train.py", "README.md", ...
-  std::string text;
+  std::string text;  // its bytes (a table task's data file is copied as it is)
 };
 
-// train.py, README.md, requirements.txt and spec.json for the spec; empty, with `errors` filled (each naming the
+// train.py, README.md, requirements.txt and spec.json for the spec (and a table task's data file, at the path the spec
+// names it by); empty, with `errors` filled (each naming the
 // spec field it cannot express), when the exporter cannot express the spec.
 std::vector<ExportFile> export_torch_project(const ExperimentSpec& s, std::vector<std::string>& errors);

@@ -98,7 +98,9 @@ std::string describe_cell(const std::string& cell) {
   return shown + " is not a number";
 }
 
-void add_row(const Row& cells, int line, Table& t) {
+// Appends a row. A column's first cell that is not a number makes it a text column: its cells so far are split again
+// from their lines, so that every cell of it is kept as written.
+void add_row(const Row& cells, int line, const std::vector<std::string>& lines_above, char separator, Table& t) {
   for (int c = 0; c < t.columns; c++) {
     double x;
     const std::string& cell = cells[size_t(c)];
@@ -106,12 +108,10 @@ void add_row(const Row& cells, int line, Table& t) {
     t.values.push_back(number ? x : NAN);
     if (!number && t.problem[size_t(c)].empty()) {
       t.problem[size_t(c)] = "line " + std::to_string(line) + ": " + describe_cell(cell);
-      t.text[size_t(c)].reserve(size_t(t.rows) + 1);
-      for (int r = 0; r < t.rows; r++) {  // the cells above, as written (they were numbers)
-        std::ostringstream s;
-        s.precision(17);
-        s << t.values[size_t(r) * size_t(t.columns) + size_t(c)];
-        t.text[size_t(c)].push_back(s.str());
+      Row above;
+      for (const std::string& l : lines_above) {
+        split_line(l, separator, above);
+        t.text[size_t(c)].push_back(above[size_t(c)]);
       }
     }
     if (!t.problem[size_t(c)].empty()) t.text[size_t(c)].push_back(cell);
@@ -128,6 +128,7 @@ bool read_csv(const std::string& name, std::string bytes, Table& t, std::string&
   bool has_header = false;
   int first_row_line = 0;
   char separator = 0;
+  std::vector<std::string> row_lines;  // the rows' lines, for a column that turns out to hold text
   for (int number = 1; std::getline(in, line); number++) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
@@ -156,7 +157,8 @@ bool read_csv(const std::string& name, std::string bytes, Table& t, std::string&
                              " cells, line " + std::to_string(first_row_line) + " has " + std::to_string(t.columns));
     if (t.rows == kMaxTableRows)
       return fail(error, name + ": more than " + std::to_string(kMaxTableRows) + " rows");
-    add_row(cells, number, t);
+    add_row(cells, number, row_lines, separator, t);
+    row_lines.push_back(line);
   }
   if (t.rows == 0)
     return fail(error, name + (has_header ? " has a header line and no rows of numbers" : " has no rows"));

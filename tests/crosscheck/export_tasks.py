@@ -13,23 +13,32 @@ tasks.py is a piece of train.py, pasted below a header that imported math, os, s
 it is exec'd here in a namespace holding just those.
 
 Run with Debian's interpreter (/usr/bin/python3), which has python3-torch. Exit 0: all agree; 1: a mismatch.
+Table tasks (a data set the user brings) read scikit-learn's CSV files (Debian's python3-sklearn: iris, wine,
+breast cancer, and the diabetes data joined into one space-separated file) and files written here with numpy: a CSV
+with text labels, quotes and semicolons, a float32 Fortran-order .npy, an .npz of an int64 X and a uint8 y.
+
 Usage: export_tasks.py --muplay PATH/TO/muplay [--data-dir FASHION_MNIST_DIR] [--workdir DIR]
 (without --data-dir: $MUPLAY_FASHION_MNIST_DIR; where neither holds the files, the Fashion-MNIST presets are
 skipped with a line saying so, as the engine's Fashion-MNIST unit tests skip)
 """
 import argparse
+import ast
 import copy
 import glob
 import gzip
+import hashlib
+import io
 import json
 import math
 import os
+import re
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 try:
     import torch
@@ -47,7 +56,7 @@ FASHION_MNIST_SIZES = (300, 100)  # train, test: enough images to cover the read
 def load_tasks_piece():
     """tasks.py as train.py runs it: below the header's imports, nothing else in scope."""
     namespace = {"__name__": "train", "math": math, "os": os, "struct": struct, "gzip": gzip, "json": json,
-                 "sys": sys, "torch": torch}
+                 "sys": sys, "torch": torch, "ast": ast, "hashlib": hashlib, "io": io, "re": re, "zipfile": zipfile}
     with open(TASKS_PY) as f:
         exec(compile(f.read(), TASKS_PY, "exec"), namespace)
     return namespace
@@ -112,6 +121,50 @@ EXTRA_CASES = [
                                                "anchor": {"kind": kind, "seq_len": 12, "ood_test_size": 17}}))
     for kind in ("identity", "composite", "two_anchor", "statistical1", "multi_anchor", "working_memory",
                  "recite_previous", "recite_next")
+]
+
+
+SKLEARN_DATA = "/usr/lib/python3/dist-packages/sklearn/datasets/data"
+
+
+def write_table_files(workdir):
+    """The table cases' files, in the folder of the specs (muplay reads a table beside its spec)."""
+    import numpy as np  # a dependency of python3-torch and python3-sklearn
+    for name in ("iris.csv", "wine_data.csv", "breast_cancer.csv"):
+        shutil.copy(os.path.join(SKLEARN_DATA, name), workdir)
+    with gzip.open(os.path.join(SKLEARN_DATA, "diabetes_data_raw.csv.gz"), "rt") as x, \
+            gzip.open(os.path.join(SKLEARN_DATA, "diabetes_target.csv.gz"), "rt") as y, \
+            open(os.path.join(workdir, "diabetes.txt"), "w") as out:
+        for features, target in zip(x, y):
+            out.write(f"{features.strip()} {target.strip()}\n")
+    with open(os.path.join(workdir, "labels.csv"), "w") as f:
+        f.write('size;"weight; kg";kind\n')
+        rng = np.random.default_rng(1)
+        for i in range(40):
+            f.write(f"{rng.normal():.6g};{rng.normal() * 3 + 1!r};{['b', 'a', 'c', '1.0'][i % 4]}\n")
+    x = np.random.default_rng(2).normal(size=(30, 3)).astype(np.float32)
+    np.save(os.path.join(workdir, "fortran.npy"), np.asfortranarray(x))
+    np.savez(os.path.join(workdir, "arrays.npz"), X=np.arange(60, dtype=np.int64).reshape(20, 3) ** 2 % 17,
+             y=(np.arange(20) % 3).astype(np.uint8))
+
+
+def table(file, input_dim, train_size, test_size, seed=0, **table):
+    return mlp({"kind": "table", "input_dim": input_dim, "train_size": train_size, "test_size": test_size,
+                "seed": seed, "table": dict({"file": file}, **table)})
+
+
+TABLE_CASES = [
+    ("table iris classification", table("iris.csv", 4, 120, 30, type="classification")),
+    ("table wine classification, seed 7, two inputs unscaled",
+     table("wine_data.csv", 2, 100, 78, seed=7, type="classification", inputs=[12, 0], standardize="none")),
+    ("table breast cancer classification", table("breast_cancer.csv", 30, 455, 114, seed=3, type="classification")),
+    ("table wine regression of two columns, inputs and targets scaled",
+     table("wine_data.csv", 3, 150, 28, inputs=[1, 2, 3], targets=[0, 12], standardize="inputs_and_targets")),
+    ("table diabetes regression (spaces), targets scaled",
+     table("diabetes.txt", 10, 400, 42, seed=11, standardize="inputs_and_targets")),
+    ("table text labels, quotes, semicolons", table("labels.csv", 2, 30, 10, seed=5, type="classification")),
+    ("table float32 fortran .npy, regression of column 1", table("fortran.npy", 2, 20, 10, targets=[1])),
+    ("table .npz of int64 X and uint8 y", table("arrays.npz", 3, 15, 5, type="classification")),
 ]
 
 
@@ -223,7 +276,8 @@ def run_case(name, spec, args, tasks, workdir, index):
     engine_s = time.time() - started
     started = time.time()
     try:
-        got = tasks["make_task"](doc["spec"], args.data_dir)
+        table = doc["spec"]["task"]["kind"] == "table"  # its file is beside the spec
+        got = tasks["make_task"](doc["spec"], workdir if table else args.data_dir)
         problems = compare(doc, got)
         if doc["spec"]["task"]["kind"] == "fashion_mnist":
             # the original files as torchvision keeps them (gzip'd, root/FashionMNIST/raw/) must read the same
@@ -256,9 +310,10 @@ def main():
     for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*.json"))):
         with open(path) as f:
             cases.append((os.path.basename(path), json.load(f)))
-    cases += EXTRA_CASES
+    cases += EXTRA_CASES + TABLE_CASES
     workdir = args.workdir or tempfile.mkdtemp(prefix="export_tasks_")
     os.makedirs(workdir, exist_ok=True)
+    write_table_files(workdir)
     # like the engine's Fashion-MNIST unit tests: a build without the data skips these cases, saying so
     fashion_files = [tasks["fashion_mnist_path"](args.data_dir, *key) for key in tasks["FASHION_MNIST_FILES"]
                      ] if args.data_dir else [None]

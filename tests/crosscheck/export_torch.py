@@ -6,7 +6,8 @@
    every recorded series equals `muplay run`'s to REL_TOL relative, for SP/NTP/MFP/μP × SGD/Adam, mini-batches,
    cross-entropy, one phenomena preset, anchor Transformer presets, and residual MLPs (every depth rule, plain,
    pre-norm and two-weight blocks, a depth sweep, and `--depths` replacing it), phase points, and the zero readout
-   (parametrization.readout_init) under SGD and Adam and on a residual MLP;
+   (parametrization.readout_init) under SGD and Adam and on a residual MLP, and table tasks on scikit-learn's CSV
+   files (the export copies the file; train.py reads, splits and scales it as the engine does);
 2. scaling: with its own torch random numbers, the coordinate check's slopes (log RMS of Δh¹, Δh², Δf after one
    step against log n) agree with the engine's over n = 64…1024 within SLOPE_AGREEMENT, and at n = 2048…8192 μP
    stays flat (|slope| ≤ 0.1) while SP's Δh² grows (slope ≥ 0.3);
@@ -21,6 +22,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -92,7 +94,26 @@ def exact_cases():
             ("residual custom sgd-momentum pre-norm minibatch", "custom", {"kind": "sgd", "lr": 0.1, "momentum": 0.9},
              1, True, 16)):
         out.append((name, residual_spec(rule, opt, block_depth, block_norm, batch, metrics)))
+    # a data set the user brings (scikit-learn's CSVs): the export copies the file; train.py reads it to the same rows
+    out.append(("table breast cancer, muP adam minibatch", table_spec(
+        "breast_cancer.csv", 30, 455, 114, {"type": "classification"}, "mup", {"kind": "adam", "lr": 0.05}, 32,
+        metrics + ["test_accuracy"])))
+    out.append(("table wine regression, scaled targets, sp sgd", table_spec(
+        "wine_data.csv", 12, 150, 28, {"inputs": list(range(1, 13)), "targets": [0, 13],
+                                       "standardize": "inputs_and_targets"}, "sp", {"kind": "sgd", "lr": 0.05}, 0,
+        metrics)))
     return out
+
+
+SKLEARN_DATA = "/usr/lib/python3/dist-packages/sklearn/datasets/data"  # Debian's python3-sklearn
+
+
+def table_spec(file, input_dim, train_size, test_size, table, preset, optimizer, batch, metrics):
+    return {"version": 1, "model": {"widths": [32, 32]}, "parametrization": {"preset": preset},
+            "optimizer": optimizer, "schedule": {"steps": 20, "batch_size": batch, "record_every": 5},
+            "task": {"kind": "table", "input_dim": input_dim, "train_size": train_size, "test_size": test_size,
+                     "seed": 2, "table": dict({"file": file}, **table)},
+            "sweep": {"width": [32, 128], "seeds": [0, 1]}, "metrics": metrics}
 
 
 def residual_spec(rule, opt, block_depth, block_norm, batch, metrics):
@@ -113,6 +134,8 @@ def export(binary, spec, workdir, name):
     """Writes the spec and its exported project into workdir/name; returns the folder."""
     folder = os.path.join(workdir, name.replace(" ", "_").replace(",", "").replace("(", "").replace(")", ""))
     os.makedirs(folder, exist_ok=True)
+    if spec["task"].get("kind") == "table":  # muplay reads a table beside its spec
+        shutil.copy(os.path.join(SKLEARN_DATA, spec["task"]["table"]["file"]), folder)
     with open(os.path.join(folder, "spec.json"), "w") as f:
         json.dump(spec, f)
     muplay(binary, "export", "torch", os.path.join(folder, "spec.json"), "--out", folder)

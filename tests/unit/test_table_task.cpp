@@ -116,6 +116,9 @@ TEST(TableFile, CsvDialects) {
   EXPECT_EQ(t.problem[0], "");
   EXPECT_EQ(t.problem[2], "line 2: \"a\" is not a number");
   EXPECT_EQ(t.text[2], (std::vector<std::string>{"a", "b"}));
+  // a column that turns to text keeps its earlier cells as written, not as the numbers they were read as
+  t = read_ok("c.csv", "1,1.0\n2,0.10\n3,b\n");
+  EXPECT_EQ(t.text[1], (std::vector<std::string>{"1.0", "0.10", "b"}));
   for (const char* text : {"1;2\n3;4\n", "1\t2\n3\t4\n", "1  2\n 3 4\n"}) {
     t = read_ok("b.tsv", text);
     EXPECT_EQ(t.columns, 2) << text;

@@ -16,13 +16,18 @@ It writes the muplay-result document (result.json) and its metrics as CSV (metri
 imports and draws beside its own runs.
 """
 import argparse
+import ast
 import gzip
+import hashlib
+import io
 import json
 import math
 import os
+import re
 import struct
 import sys
 import time
+import zipfile
 from collections import namedtuple
 
 import torch

@@ -384,6 +384,174 @@ def fashion_mnist_sets(task, data_dir):
             fashion_mnist_split(data_dir, "test", int(task["test_size"])))
 
 
+# ---- table: a data set the user brings (engine/task/table_file.cpp, table_task.cpp) ----
+# The file is read as the engine reads it: the same cells, numbers parsed to the same doubles (Python's float() and
+# C's strtod both round correctly), the same split by the engine's random stream and the same standardization, one
+# double operation at a time. The engine has checked the file (muplay validate); this only rebuilds its sets.
+
+TABLE_SPACES = " \t\n\v\f\r"
+
+
+def table_number(cell):
+    """A finite number written as the whole cell, as strtod reads it; None otherwise."""
+    if not cell or "_" in cell or cell.strip() != cell:  # float() takes digit separators and other spaces
+        return None
+    body = cell.lstrip("+-")
+    try:
+        x = float.fromhex(cell) if body[:2] in ("0x", "0X") else float(cell)
+    except ValueError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def table_split_line(line, separator):
+    if separator == " ":
+        return [w for w in re.split("[" + TABLE_SPACES + "]+", line) if w]
+    cells, cell, quoted, i = [], "", False, 0
+    while i < len(line):
+        c = line[i]
+        if quoted and c == '"' and line[i + 1:i + 2] == '"':
+            cell, i = cell + '"', i + 1
+        elif c == '"' and (quoted or not cell.strip(" \t")):
+            quoted, cell = not quoted, ("" if not quoted else cell)
+        elif c == separator and not quoted:
+            cells, cell = cells + [cell.strip(" \t")], ""
+        else:
+            cell += c
+        i += 1
+    return cells + [cell.strip(" \t")]
+
+
+def table_csv_columns(data):
+    """The CSV's columns, each a list of its cells as written (header skipped)."""
+    text = data.decode("utf-8")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    rows, separator, header_seen = [], None, False
+    for line in text.split("\n"):
+        line = line[:-1] if line.endswith("\r") else line
+        if not line.strip(" \t") or line.strip(" \t")[0] == "#":
+            continue
+        separator = separator or next((c for c in ",\t;" if c in line), " ")
+        cells = table_split_line(line, separator)
+        if not rows and not header_seen and any(table_number(c) is None for c in cells):
+            header_seen = True
+            continue
+        rows.append(cells)
+    return [list(column) for column in zip(*rows)]
+
+
+def npy_columns(data, name):
+    """The columns of a .npy array (1-D: one column), each a list of floats."""
+    major = data[6]
+    length_bytes = 2 if major == 1 else 4
+    header_length = int.from_bytes(data[8:8 + length_bytes], "little")
+    header = ast.literal_eval(data[8 + length_bytes:8 + length_bytes + header_length].decode("latin-1"))
+    descr, shape = header["descr"], header["shape"]
+    kind, size = descr[1], int(descr[2:])
+    fmt = {("f", 8): "d", ("f", 4): "f", ("i", 1): "b", ("i", 2): "h", ("i", 4): "i", ("i", 8): "q", ("u", 1): "B",
+           ("u", 2): "H", ("u", 4): "I", ("u", 8): "Q", ("b", 1): "B"}[(kind, size)]
+    rows, columns = shape[0], (shape[1] if len(shape) == 2 else 1)
+    start = 8 + length_bytes + header_length
+    flat = struct.unpack("<%d%s" % (rows * columns, fmt), data[start:start + rows * columns * size])
+    if header["fortran_order"]:
+        return [[float(flat[c * rows + r]) for r in range(rows)] for c in range(columns)]
+    return [[float(flat[r * columns + c]) for r in range(rows)] for c in range(columns)]
+
+
+def table_columns(path):
+    """The file's columns: lists of cells as written (CSV) or of floats (.npy; .npz: its arrays side by side)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    lower = path.lower()
+    if lower.endswith(".npy"):
+        return npy_columns(data, path)
+    if lower.endswith(".npz"):
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return [column for member in archive.infolist() for column in npy_columns(archive.read(member), member)]
+    return table_csv_columns(data)
+
+
+def table_values(column):
+    return [c if isinstance(c, float) else table_number(c) for c in column]
+
+
+def table_classes(column):
+    """Each row's class: the rank of its label among the sorted distinct labels (numbers by value, text by bytes,
+    which for UTF-8 is the order of the code points Python sorts by)."""
+    values = table_values(column)
+    labels = values if all(v is not None for v in values) else column
+    rank = {label: k for k, label in enumerate(sorted(set(labels)))}
+    return [rank[label] for label in labels]
+
+
+def table_standardize(train_rows, test_rows):
+    """Columns minus their train mean, over their train standard deviation (divided by the row count; 1 if 0)."""
+    for k in range(len(train_rows[0]) if train_rows else 0):
+        mean = 0.0
+        for row in train_rows:
+            mean += row[k]
+        mean /= len(train_rows)
+        variance = 0.0
+        for row in train_rows:
+            d = row[k] - mean
+            variance += d * d
+        variance /= len(train_rows)
+        scale = math.sqrt(variance) if variance > 0 else 1.0
+        for row in train_rows + test_rows:
+            row[k] = (row[k] - mean) / scale
+
+
+def table_path(table, data_dir):
+    """The file beside train.py (where the export put it), else in data_dir."""
+    here = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv and sys.argv[0] else "."
+    for folder in [d for d in (data_dir, here, ".") if d]:
+        if os.path.isfile(os.path.join(folder, table["file"])):
+            return os.path.join(folder, table["file"])
+    raise SystemExit(f"task.table.file: {table['file']} is in none of {data_dir or here}, {here}: it is the data "
+                     "set this experiment trains on (the export copies it beside train.py)")
+
+
+def table_sets(task, data_dir):
+    table = task["table"]
+    path = table_path(table, data_dir)
+    with open(path, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    if table["sha256"] and digest != table["sha256"]:
+        raise SystemExit(f"{path}: sha256 {digest[:12]}…, the spec's {table['file']} has {table['sha256'][:12]}…: "
+                         "not the same data")
+    columns = table_columns(path)
+    targets = table["targets"] or [len(columns) - 1]
+    inputs = table["inputs"] or [k for k in range(len(columns)) if k not in targets]
+    classification = table["type"] == "classification"
+    rows = len(columns[0])
+    rng = rng_stream(int(task["seed"]), 1)
+    order = list(range(rows))
+    for i in range(rows - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    x_columns = [table_values(columns[k]) for k in inputs]
+    if classification:
+        labels = table_classes(columns[targets[0]])
+        outputs = max(labels) + 1
+    else:
+        y_columns = [table_values(columns[k]) for k in targets]
+        outputs = len(targets)
+
+    def part(first, size):
+        picked = order[first:first + size]
+        xs = [[column[r] for column in x_columns] for r in picked]
+        ys = [labels[r] for r in picked] if classification else [[column[r] for column in y_columns] for r in picked]
+        return xs, ys
+
+    train, test = part(0, int(task["train_size"])), part(int(task["train_size"]), int(task["test_size"]))
+    if table["standardize"] != "none":
+        table_standardize(train[0], test[0])
+    if table["standardize"] == "inputs_and_targets":
+        table_standardize(train[1], test[1])
+    return classification, outputs, train, test
+
+
 # ---- anchor tasks (engine/task/anchor_tasks.cpp): token sequences for a Transformer ----
 
 ANCHOR_KEY_MIN, ANCHOR_KEY_MAX = 20, 100
@@ -559,7 +727,7 @@ def anchor_sets(task):
 
 # ---- make_task: a spec's data as the engine's Runner trains on it (engine/task/task.cpp, engine/run/runner.cpp) ----
 
-def mlp_task_sets(task):
+def mlp_task_sets(task, data_dir=None):
     """(classification, outputs, train, test) with train/test as (x rows, y rows or labels), in make_task's order."""
     kind = task["kind"]
     rng = rng_stream(int(task["seed"]), 1)  # one data stream: train draws first, test continues it
@@ -579,6 +747,8 @@ def mlp_task_sets(task):
         return False, 1, sum_sin_set(task, rng, train_size), sum_sin_set(task, rng, test_size)
     if kind == "image_2d":
         return (False, 1) + image_2d_sets(task)
+    if kind == "table":
+        return table_sets(task, data_dir)
     raise SystemExit(f"task.kind: this train.py cannot generate {kind!r}")
 
 
@@ -592,7 +762,8 @@ def make_task(spec, data_dir=None):
 
     MLP tasks: {"classification", "outputs", "train": {"x", "y" or "labels"}, "test": {...}}, x with the bias column
     when model.input_bias. Anchor tasks: {"classification", "outputs", "vocab", "seq_len",
-    "anchor": {"train", "test", "ood": {"tokens", "labels"}}}. Fashion-MNIST is read from data_dir."""
+    "anchor": {"train", "test", "ood": {"tokens", "labels"}}}. Fashion-MNIST is read from data_dir, a table's file
+    from data_dir or beside train.py."""
     task = spec["task"]  # every field: SPEC is written with its defaults (spec_to_json_every_field)
     if task["kind"] == "anchor":
         return anchor_sets(task)
@@ -600,7 +771,7 @@ def make_task(spec, data_dir=None):
         classification, outputs = True, 10
         train, test = fashion_mnist_sets(task, data_dir)
     else:
-        classification, outputs, (train_x, train_y), (test_x, test_y) = mlp_task_sets(task)
+        classification, outputs, (train_x, train_y), (test_x, test_y) = mlp_task_sets(task, data_dir)
         if task["center_target"] and not classification:
             train_y, test_y = center_targets(train_y, test_y)
         target = "labels" if classification else "y"
