@@ -24,6 +24,7 @@
 #include "imgui.h"
 #include "imgui_internal.h"  // the hovered window (muplay_hovered_scroll), UTF-8 decoding (muplay_font_glyphs)
 #include "web/app/app.hpp"
+#include "web/app/table_import.hpp"
 #include "web/app/view_text.hpp"
 #include "web/app/webgpu_device.hpp"
 #include "web/draw/drawn.hpp"
@@ -293,7 +294,10 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_export_torch() {
   for (const ExportFile& f : files) {
     json::Value file = json::Value::make_object();
     file.set("path", json::Value::make_string(f.path));
-    file.set("text", json::Value::make_string(f.text));
+    // A table's data file may be binary (.npy): the page copies its bytes from the module's file system instead.
+    const bool data = r.spec.task.kind == TaskKind::table && f.path == r.spec.task.table.file;
+    if (data) file.set("fs", json::Value::make_string(r.spec.task.table_file->path));
+    else file.set("text", json::Value::make_string(f.text));
     list.push(file);
   }
   json::Value out_doc = json::Value::make_object();
@@ -582,6 +586,15 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_embedding_panels() {
 // The page fetches its files into /data/NAME/ and then calls muplay_data_arrived("") (or with why it could not).
 EMSCRIPTEN_KEEPALIVE const char* muplay_data_wanted() { return the_app().data_wanted ? "fashion-mnist" : ""; }
 EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(the_app(), arg(error)); }
+
+// Data sets the user brings (web/js/tables.js, web/app/table_import.hpp). The page puts the file in the module's file
+// system and opens it in the Data window ("" or why it is not a table); the table a spec names but the page lacks
+// (JSON {file, bytes, sha256}, or ""); a file offered for it ("" when taken, else why not).
+EMSCRIPTEN_KEEPALIVE const char* muplay_open_table(const char* name) { return out(open_table(the_app(), arg(name))); }
+EMSCRIPTEN_KEEPALIVE const char* muplay_table_wanted() { return out(table_wanted(the_app())); }
+EMSCRIPTEN_KEEPALIVE const char* muplay_offer_table(const char* path, const char* name) {
+  return out(offer_table(the_app(), arg(path), arg(name)));
+}
 
 // For the browser tests of fault handling: sweep member `member` of the current runner throws when it reaches `step`.
 EMSCRIPTEN_KEEPALIVE int muplay_inject_fault(int member, int step) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "engine/base/rng.hpp"
@@ -71,6 +72,24 @@ void standardize(std::vector<double>& train, std::vector<double>& test, int widt
 
 }  // namespace
 
+TableSpec guess_table_spec(const Table& t) {
+  TableSpec spec;
+  const int target = t.columns - 1;
+  std::set<double> distinct;
+  bool integers = true;
+  for (int r = 0; r < t.rows && integers && distinct.size() <= 20; r++) {
+    const double x = cell(t, r, target);
+    integers = std::isfinite(x) && x == std::floor(x);
+    distinct.insert(x);
+  }
+  const bool text = !t.problem[size_t(target)].empty();
+  if (text || (integers && distinct.size() >= 2 && distinct.size() <= 20)) spec.type = TableType::classification;
+  spec.targets = {target};
+  for (int k = 0; k < target; k++)
+    if (t.problem[size_t(k)].empty()) spec.inputs.push_back(k);
+  return spec;
+}
+
 std::vector<int> table_target_columns(const TaskConfig& c) {
   if (!c.table.targets.empty()) return c.table.targets;
   return {c.table_file ? std::max(table_of(c).columns - 1, 0) : 0};
@@ -89,6 +108,15 @@ std::vector<std::string> table_classes(const TaskConfig& c) {
   std::vector<std::string> names;
   if (c.table.type == TableType::classification && c.table_file && c.table_file->error.empty()) row_classes(c, names);
   return names;
+}
+
+std::vector<int> table_class_counts(const TaskConfig& c) {
+  std::vector<std::string> names;
+  if (c.table.type != TableType::classification || !c.table_file || !c.table_file->error.empty()) return {};
+  const std::vector<int> classes = row_classes(c, names);
+  std::vector<int> counts(names.size(), 0);
+  for (int k : classes) counts[size_t(k)]++;
+  return counts;
 }
 
 int table_outputs(const TaskConfig& c) {

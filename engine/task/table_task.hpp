@@ -21,11 +21,19 @@
 
 constexpr int kMaxTableClasses = 64;
 
+// A first reading of a table for someone who just brought it: the last column is the target, a classification when
+// it holds text or at most 20 distinct integers, and the inputs are the other columns of numbers.
+TableSpec guess_table_spec(const Table& table);
+// The share of the rows a guessed split trains on (the rest test).
+constexpr double kGuessedTrainShare = 0.8;
+
 // The target and input columns the task reads (the defaults filled in).
 std::vector<int> table_target_columns(const TaskConfig& c);
 std::vector<int> table_input_columns(const TaskConfig& c);
 // The class names of a classification table (the target column's distinct values, sorted); empty otherwise.
 std::vector<std::string> table_classes(const TaskConfig& c);
+// The rows of each of those classes, in the same order.
+std::vector<int> table_class_counts(const TaskConfig& c);
 // Network outputs: the number of classes, or of regression targets.
 int table_outputs(const TaskConfig& c);
 // What stops the task from being built from its table, one message each ("task.table.targets[0]: column 7 is past

@@ -8,6 +8,7 @@
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/task/fashion_mnist.hpp"
+#include "web/app/table_import.hpp"
 #include "web/views/overlay.hpp"
 
 const char* run_state_name(RunState s) {
@@ -193,6 +194,12 @@ std::vector<std::string> open_link(App& app, const std::string& fragment) {
                     "): it opens, but its numbers may differ from those the link was made with.";
     return errors;
   }
+  if (table_file_missing(r.errors)) {  // a link to a data set the page does not hold: kept, and the file asked for
+    load_spec_text(app, json::write(spec_to_json(r.spec)));
+    app.message = "This experiment trains on " + r.spec.task.table.file + ", a data file its link does not carry: "
+                  "choose it to run.";
+    return r.errors;
+  }
   load_default(app);
   // The decoder's own messages start "link: ..." (spec field errors start with the field's path).
   const std::string& why = r.errors[0];
@@ -253,7 +260,8 @@ bool reset(App& app) {
   }
   app.remote.active = app.runner && app.remote.workers > 0 && app.runner->members_on_gpu() == 0 &&
                       !(app.pool && app.pool->threads() > 1);
-  if (app.remote.active) remote_start(app.remote, *app.runner, r.spec.task.kind == TaskKind::fashion_mnist);
+  const bool reads_data = r.spec.task.kind == TaskKind::fashion_mnist || r.spec.task.kind == TaskKind::table;
+  if (app.remote.active) remote_start(app.remote, *app.runner, reads_data);
   app.run_when_data_arrives = false;
   app.state = RunState::idle;
   app.spec_edited = false;

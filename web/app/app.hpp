@@ -24,6 +24,7 @@
 #include "web/views/embedding_view.hpp"
 #include "web/views/imported_runs.hpp"
 #include "web/views/phenomena_view.hpp"
+#include "web/views/table_preview.hpp"
 #include "web/views/width_view.hpp"
 
 enum class RunState { idle, running, paused, finished };
@@ -113,6 +114,7 @@ struct App {
   // waits.
   bool data_wanted = false;
   bool run_when_data_arrives = false;
+  TablePreview table_preview;  // the Data window: a data set the user just brought (web/app/table_import.hpp)
   // The page's WebGPU device (web/app/webgpu_device.hpp), once web/js/page.js has one; else why there is none.
   std::unique_ptr<GpuDevice> gpu;
   std::string gpu_why_none = "WebGPU has not started yet";

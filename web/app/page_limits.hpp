@@ -9,12 +9,17 @@ constexpr TimeBudget kBrowserTimeBudget{1.0e9, 3600.0, "in the browser", 2.0, 1.
 
 // Where web/js/data_loader.js puts the Fashion-MNIST files it fetches, in the module's file system.
 constexpr const char* kPageFashionMnistDir = "/data/fashion-mnist";
+// Where web/js/tables.js puts the data sets a user brings (task.kind "table"), by their file names.
+constexpr const char* kPageTableDir = "/data/tables";
 
 // The page's limits. The Fashion-MNIST subset is fetched only when a spec needs it (web/js/data_loader.js); its sizes are
 // known from the build, so specs validate before it arrives (web/CMakeLists.txt defines them when the build has the
 // data to serve).
 inline SpecLimits page_spec_limits() {
-  SpecLimits limits{kBrowserTimeBudget, kPageFashionMnistDir};
+  SpecLimits limits;
+  limits.budget = kBrowserTimeBudget;
+  limits.fashion_mnist_dir = kPageFashionMnistDir;
+  limits.table_dir = kPageTableDir;
 #ifdef MUPLAY_FASHION_MNIST_TRAIN
   limits.fashion_mnist_train = MUPLAY_FASHION_MNIST_TRAIN;
   limits.fashion_mnist_test = MUPLAY_FASHION_MNIST_TEST;

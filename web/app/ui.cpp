@@ -12,6 +12,7 @@
 #include "imgui_stdlib.h"
 #include "web/app/app.hpp"
 #include "web/app/backend_panel.hpp"
+#include "web/app/table_import.hpp"
 #include "web/app/view_text.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/plot.hpp"
@@ -518,5 +519,6 @@ void draw_ui(App& app) {
   shortcuts(app);
   follow_view(app);
   if (status) status_bar(app);
+  if (app.table_preview.open && table_preview_window(app.table_preview) == TablePreviewAction::use) use_table(app);
   ImGui::End();
 }

@@ -10,6 +10,8 @@
 // Safety: only the embedding page (window.parent) is listened to, and when the embed URL names ?origin=https://host,
 // only that origin (anything else is ignored, and events go to that origin only). Every message is checked against
 // the fixed table below, field by field; nothing in a message is ever evaluated or used as HTML.
+import { takeLinkData } from './tables.js';
+
 const API_VERSION = 1;
 const MAX_TEXT = 4 << 20;  // the JSON parser's own limit (engine/base/json.hpp)
 const PROGRESS_EVERY_MS = 250;  // 'progress' events at most four times a second: a host redraws a bar, no more
@@ -93,7 +95,7 @@ async function perform(m, message) {
     case 'load_spec':  // checked first: a refused spec leaves the embed as it was
       outcome(m.muplay_check_spec(message.spec));
       return outcome(m.muplay_load_spec(message.spec));
-    case 'load_link': return outcome(m.muplay_open_link(message.link));
+    case 'load_link': return outcome(m.muplay_open_link(await takeLinkData(message.link, console.warn)));
     case 'load_preset': {
       const index = m.muplay_find_preset(message.preset);
       if (index < 0 || !m.muplay_load_preset(index)) throw new Error(`no valid preset ${shown(message.preset)}`);

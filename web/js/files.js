@@ -2,7 +2,8 @@
 // the engine exactly as `muplay run --out --csv` writes them, the plot as PNG (its pixels as drawn, read back by
 // the app), and the spec as a PyTorch project (a zip of `muplay export torch`'s files). Import: a spec or result
 // file, from the file picker or dropped anywhere on the page; a result document's runs are drawn over the page's
-// (listed by web/js/imports.js).
+// (listed by web/js/imports.js); a data set (CSV, .npy, .npz) opens in the Data window (web/js/tables.js).
+import { importTable, isTableFile } from './tables.js';
 import { storedZip } from './zip.js';
 
 const $ = (id) => document.getElementById(id);
@@ -47,13 +48,15 @@ async function plotPng(m) {
 function torchZip(m, stem) {
   const project = JSON.parse(m.muplay_export_torch());
   if (!project.ok) throw new Error(`the PyTorch script cannot express this spec:\n${project.errors.join('\n')}`);
-  const files = project.files.map((f) => ({ path: `${stem}-pytorch/${f.path}`, text: f.text }));
+  const files = project.files.map((f) => ({ path: `${stem}-pytorch/${f.path}`, text: f.text,
+    bytes: f.fs ? window.Module.FS.readFile(f.fs) : undefined }));
   return new Blob([storedZip(files)], { type: 'application/zip' });
 }
 
-// A spec opens; a result document's runs are drawn over the page's (web/app/app.hpp: import_file). The status bar or a
-// notice says which happened.
+// A spec opens; a result document's runs are drawn over the page's (web/app/app.hpp: import_file); a data set opens in
+// the Data window (web/js/tables.js). The status bar or a notice says which happened.
 async function importFile(m, file, ui) {
+  if (isTableFile(file.name)) return importTable(m, file, ui);
   if (file.size > MAX_IMPORT_BYTES) {
     return ui.notice(`"${file.name}" is ${file.size} bytes, more than the ${MAX_IMPORT_BYTES} a spec or result file can be.`);
   }

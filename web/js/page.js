@@ -18,6 +18,7 @@ import { startNarrow } from './narrow.js';
 import { startPresenting } from './present.js';
 import { startSavedRuns } from './saved_runs.js';
 import { startShare } from './share.js';
+import { restoreTables, startTableRequests, takeLinkData } from './tables.js';
 import { describeStorageError, openStorage } from './storage.js';
 import { startTouch } from './touch.js';
 import { startTrainer } from './trainer_client.js';
@@ -68,7 +69,7 @@ async function openFirstExperiment(m, options, storage, ui) {
   if (draft && (fragment === '' ? !options.preset : draft.fragment === fragment || draft.previous === fragment)) {
     m.muplay_load_spec(draft.text);
   } else if (fragment) {
-    m.muplay_open_link(fragment);
+    m.muplay_open_link(await takeLinkData(fragment, ui.notice));
     // Why it did not open, or that it opened but was made by an engine of another result version.
     const { message } = JSON.parse(m.muplay_get_errors());
     if (message) ui.notice(message);
@@ -197,6 +198,7 @@ async function main() {
   if (!view.ok) ui.notice(view.errors.join('\n'));
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
   const storage = options.embed ? null : await storageOrNull(ui);
+  await restoreTables(storage, ui.notice);  // the data sets a kept draft may train on
   await openFirstExperiment(m, options, storage, ui);
   if (options.view !== null) {
     const { errors } = JSON.parse(m.muplay_apply_view(options.view));
@@ -213,6 +215,7 @@ async function main() {
   startTouch($('canvas'));
   startFiles(m, ui);
   startImports(m, ui);
+  startTableRequests(m, ui);
   // The address bar's links for the draft: the current one, and the one it showed before the spec's own link last
   // replaced it. A reload begun just before that replacement reloads the earlier link while the draft (and the unload
   // backup) already name the new one: the draft must win there too, or the edit is lost.

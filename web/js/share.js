@@ -1,7 +1,10 @@
 // Share links and embeds. The address bar follows the experiment (history.replaceState: one history entry, however
 // many edits), "Copy link" copies it, the share dialog shows the link and an <iframe> snippet, and a link pasted into
 // the address bar of an open page opens. The link itself is the engine's (engine/spec/link.hpp): "#s=1.<data>&r=1",
-// with the backend this page resolved written into it (auto is pinned), so it trains the same way wherever it opens.
+// with the backend this page resolved written into it (auto is pinned), so it trains the same way wherever it opens;
+// a small data set the spec trains on follows it as "&d=..." (web/js/tables.js).
+import { linkData, linkDataNote, takeLinkData } from './tables.js';
+
 const $ = (id) => document.getElementById(id);
 
 const PANELS = ['presets', 'editor', 'controls', 'plot', 'runs', 'status', 'phenomena', 'backend'];  // web/app/view.hpp
@@ -95,8 +98,15 @@ export function startShare(m, ui) {
   let current = location.hash.slice(1);
   const specName = () => JSON.parse(m.muplay_get_spec())?.name ?? 'experiment';
 
+  // The engine's link, and the data set it trains on when that rides along (web/js/tables.js).
+  const link = () => {
+    const fragment = m.muplay_share_link();
+    return fragment && fragment + linkData(m, () => shared.specChanged());
+  };
   const fillDialog = () => {
-    const fragment = m.muplay_share_link() || current;
+    const fragment = link() || current;
+    $('share-data').textContent = linkDataNote(m);
+    $('share-data').hidden = !$('share-data').textContent;
     $('share-link').value = linkUrl(fragment);
     $('share-view').textContent = `A reader opens it on ${describeView(m.muplay_view())}.`;
     $('share-local').hidden = !isLocal();
@@ -112,7 +122,7 @@ export function startShare(m, ui) {
     ui.status(await copyText(text) ? `${what} copied to the clipboard.` : `Could not copy: select the ${what} and copy it.`);
   };
   const copyLink = () => {
-    const fragment = m.muplay_share_link();
+    const fragment = link();
     if (!fragment) return ui.status('The spec has problems: fix them first (such a link would not open).');
     return copy('Link', linkUrl(fragment));
   };
@@ -126,19 +136,19 @@ export function startShare(m, ui) {
 
   // A link pasted into the address bar of this open page (only a fragment change: no reload). Read from the event:
   // by the time it is handled, the address bar may already show the spec again (specChanged below).
-  window.addEventListener('hashchange', (e) => {
+  window.addEventListener('hashchange', async (e) => {
     const fragment = new URL(e.newURL).hash.slice(1);
     if (!fragment || fragment === current) return;
     current = fragment;
-    m.muplay_open_link(fragment);
+    m.muplay_open_link(await takeLinkData(fragment, ui.notice));
     const { message } = JSON.parse(m.muplay_get_errors());  // why it did not open, or that its numbers may differ
     if (message) ui.notice(message);
   });
 
-  return {
+  const shared = {
     // The address bar (and the embed's "Open in μPlayground" link) follow the spec whenever it is valid.
     specChanged() {
-      const fragment = m.muplay_share_link();
+      const fragment = link();
       if (!fragment) return;
       current = fragment;
       if (location.hash.slice(1) !== fragment) {
@@ -148,4 +158,5 @@ export function startShare(m, ui) {
       if ($('share-dialog').open) fillDialog();
     },
   };
+  return shared;
 }

@@ -1,9 +1,10 @@
-// Browser storage (IndexedDB) of the spec being edited (the draft) and of the last finished runs, so that a reload
-// or a crashed tab loses nothing. Data never leaves the browser. Every failure (quota, private browsing, storage
+// Browser storage (IndexedDB) of the spec being edited (the draft), of the last finished runs and of the data sets the
+// user brought (web/js/tables.js), so that a reload or a crashed tab loses nothing. Data never leaves the browser. Every failure (quota, private browsing, storage
 // turned off) is thrown as the browser's DOMException: the page turns it into a message, never into a crash.
 const DB_NAME = 'muplay';
-const DB_VERSION = 1;
+const DB_VERSION = 2;  // 2: the 'tables' store
 const KEEP_RUNS = 10;
+const KEEP_TABLES = 8;  // data sets, each at most 32 MiB
 // Chromium drops IndexedDB writes begun while the page unloads, so the last edit before a reload could be lost:
 // on the way out (pagehide, or the tab hidden) the draft is also copied here, synchronously, to localStorage.
 const BACKUP_KEY = 'muplay.draft-backup';
@@ -38,8 +39,10 @@ export async function openStorage() {
   if (typeof indexedDB === 'undefined' || !indexedDB) throw new DOMException('no IndexedDB', 'NotFoundError');
   const request = indexedDB.open(DB_NAME, DB_VERSION);
   request.onupgradeneeded = () => {
-    request.result.createObjectStore('drafts');
-    request.result.createObjectStore('runs', { keyPath: 'id', autoIncrement: true });
+    const db = request.result;
+    if (!db.objectStoreNames.contains('drafts')) db.createObjectStore('drafts');
+    if (!db.objectStoreNames.contains('runs')) db.createObjectStore('runs', { keyPath: 'id', autoIncrement: true });
+    if (!db.objectStoreNames.contains('tables')) db.createObjectStore('tables', { keyPath: 'name' });
   };
   const db = await settle(request);
   return {
@@ -75,10 +78,20 @@ export async function openStorage() {
     }),
     listRuns: () => transaction(db, ['runs'], 'readonly', (runs) => settle(runs.getAll())).then((all) => all.reverse()),
 
-    clear: () => transaction(db, ['drafts', 'runs'], 'readwrite', (drafts, runs) => {
+    // A data set: { name (its file name, the key), bytes, time }. Keeps the newest KEEP_TABLES.
+    saveTable: (name, bytes) => transaction(db, ['tables'], 'readwrite', async (tables) => {
+      tables.put({ name, bytes, time: Date.now() });
+      const all = await settle(tables.getAll());
+      all.sort((a, b) => a.time - b.time);
+      for (const old of all.slice(0, Math.max(0, all.length - KEEP_TABLES))) tables.delete(old.name);
+    }),
+    loadTables: () => transaction(db, ['tables'], 'readonly', (tables) => settle(tables.getAll())),
+
+    clear: () => transaction(db, ['drafts', 'runs', 'tables'], 'readwrite', (drafts, runs, tables) => {
       try { localStorage.removeItem(BACKUP_KEY); } catch { /* nothing kept there either */ }
       drafts.clear();
       runs.clear();
+      tables.clear();
     }),
   };
 }

@@ -3,9 +3,9 @@
 // calls window.muplayTrainer (start, send, wantParameters) and takes each progress message's bytes from
 // muplayTrainer.pending; the workers' own state never reaches the page any other way.
 //
-// Fashion-MNIST, when a spec reads it, lives in the page module's file system (web/js/data_loader.js): its files go to the
-// workers with the spec.
-const DATA_DIR = '/data/fashion-mnist';
+// Fashion-MNIST (web/js/data_loader.js) and the data sets a user brings (web/js/tables.js) live in the page module's
+// file system: when a spec reads data, these folders' files go to the workers with it.
+const DATA_DIRS = ['/data/fashion-mnist', '/data/tables'];
 // Each worker holds a whole copy of the sweep's models (and trains its shard of them): beyond a few, memory grows
 // faster than speed.
 const MAX_WORKERS = 4;
@@ -20,9 +20,8 @@ export function workerCount(cores) {
 
 function dataFiles() {
   const fs = window.Module.FS;
-  if (!fs.analyzePath(DATA_DIR).exists) return [];
-  return fs.readdir(DATA_DIR).filter((f) => f !== '.' && f !== '..')
-    .map((f) => [`${DATA_DIR}/${f}`, fs.readFile(`${DATA_DIR}/${f}`)]);
+  return DATA_DIRS.filter((dir) => fs.analyzePath(dir).exists).flatMap((dir) => fs.readdir(dir)
+    .filter((f) => f !== '.' && f !== '..').map((f) => [`${dir}/${f}`, fs.readFile(`${dir}/${f}`)]));
 }
 
 // Resolves once every worker is ready (true) or one could not start (false): the app then trains on the page's thread.

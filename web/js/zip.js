@@ -1,7 +1,8 @@
-// A zip archive of text files, stored without compression: the Export menu's "PyTorch script (.zip)". A stored
-// archive needs only three parts of the format (PKWARE's APPNOTE.TXT, sections 4.3.7, 4.3.12 and 4.3.16): per file a
-// local header and its bytes, then a central directory with one entry per file, then the end record. Numbers are
-// little-endian; names are UTF-8 (flag bit 11). No zip64: a project of a few text files is far below 4 GB.
+// A zip archive of files (text, or bytes as they are), stored without compression: the Export menu's "PyTorch script
+// (.zip)", whose data file may be binary. A stored archive needs only three parts of the format (PKWARE's
+// APPNOTE.TXT, sections 4.3.7, 4.3.12 and 4.3.16): per file a local header and its bytes, then a central directory
+// with one entry per file, then the end record. Numbers are little-endian; names are UTF-8 (flag bit 11). No zip64: a
+// project of a few files (its data set at most 32 MiB) is far below 4 GB.
 const LOCAL_HEADER = 0x04034b50, CENTRAL_HEADER = 0x02014b50, END_RECORD = 0x06054b50;
 const VERSION = 10;        // 1.0: stored entries need nothing newer
 const UTF8_NAMES = 0x0800;
@@ -45,14 +46,14 @@ function record(fields, tail = new Uint8Array(0)) {
   return out;
 }
 
-// files: [{ path, text }] → the archive's bytes.
+// files: [{ path, text }] or [{ path, bytes }] → the archive's bytes.
 export function storedZip(files, date = new Date()) {
   const { time, day } = dosTimeDate(date);
   const encoder = new TextEncoder();
   const parts = [], central = [];
   let offset = 0;
   for (const file of files) {
-    const name = encoder.encode(file.path), data = encoder.encode(file.text);
+    const name = encoder.encode(file.path), data = file.bytes ?? encoder.encode(file.text);
     const crc = crc32(data);
     // Fields both headers share: flags, method (0: stored), time, date, CRC-32, compressed and real size, name length.
     const common = [[2, UTF8_NAMES], [2, 0], [2, time], [2, day], [4, crc], [4, data.length], [4, data.length],

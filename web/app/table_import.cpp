@@ -1,0 +1,116 @@
+#include "web/app/table_import.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "engine/spec/metric_table.hpp"
+#include "engine/spec/spec.hpp"
+#include "engine/task/table_task.hpp"
+#include "web/app/page_limits.hpp"
+
+namespace {
+
+const std::string kMissing = std::string("task.table.file: cannot open ") + kPageTableDir + "/";
+
+// The task object of the Data window's choices, as spec_to_json writes it.
+json::Value task_object(const TablePreview& p) {
+  ExperimentSpec s;
+  s.task = table_preview_task(p);
+  return *spec_to_json(s).find("task");
+}
+
+// Drops the metrics the table cannot have ("metrics[i]: ..."), and says which.
+std::vector<std::string> drop_unfit_metrics(App& app) {
+  const std::vector<std::string> errors = parse_spec(app.spec_doc, app.spec_limits).errors;
+  const json::Value* metrics = app.spec_doc.find("metrics");
+  if (!metrics || !metrics->is_array()) return {};
+  json::Value kept = json::Value::make_array();
+  std::vector<std::string> dropped;
+  for (size_t i = 0; i < metrics->array.size(); i++) {
+    const std::string at = "metrics[" + std::to_string(i) + "]: ";
+    bool unfit = false;
+    for (const std::string& e : errors) unfit = unfit || e.rfind(at, 0) == 0;
+    if (unfit) dropped.push_back(metrics->array[i].string);
+    else kept.push(metrics->array[i]);
+  }
+  app.spec_doc.set("metrics", kept);
+  return dropped;
+}
+
+std::string short_hash(const std::string& sha256) { return sha256.substr(0, 12) + "…"; }
+
+}  // namespace
+
+std::string open_table(App& app, const std::string& name) {
+  const auto file = read_table_file(std::string(kPageTableDir) + "/" + name);
+  if (!file->error.empty()) return file->error;
+  app.table_preview = table_preview(file, name);
+  return "";
+}
+
+void use_table(App& app) {
+  json::Value doc = app.spec_doc.is_object() ? app.spec_doc : json::Value::make_object();
+  doc.set("task", task_object(app.table_preview));
+  if (const json::Value* model = doc.find("model");
+      model && model->find("kind") && model->find("kind")->string == "transformer") {
+    doc.set("model", *spec_to_json(ExperimentSpec{}).find("model"));
+    doc.set("parametrization", *spec_to_json(ExperimentSpec{}).find("parametrization"));
+  }
+  json::Value name = json::Value::make_string(app.table_preview.name + ": " +
+                                              (doc.find("name") && doc.find("name")->is_string()
+                                                   ? doc.find("name")->string : std::string("your data")));
+  doc.set("name", name);
+  // The description told of the experiment's own data and numbers.
+  auto& fields = doc.object;
+  fields.erase(std::remove_if(fields.begin(), fields.end(), [](const auto& f) { return f.first == "description"; }),
+               fields.end());
+  app.spec_doc = doc;
+  const std::vector<std::string> dropped = drop_unfit_metrics(app);
+  load_spec_text(app, json::write(app.spec_doc));
+  if (!dropped.empty() && app.message.empty()) {
+    std::string names;
+    for (const std::string& m : dropped) names += (names.empty() ? "" : ", ") + m;
+    app.message = "Left out the metrics a table task does not have: " + names + ".";
+  }
+}
+
+bool table_file_missing(const std::vector<std::string>& errors) {
+  for (const std::string& e : errors)
+    if (e.rfind(kMissing, 0) == 0) return true;
+  return false;
+}
+
+std::string table_wanted(const App& app) {
+  if (!table_file_missing(app.spec_errors)) return "";
+  const json::Value* task = app.spec_doc.find("task");
+  const json::Value* table = task ? task->find("table") : nullptr;
+  if (!table) return "";
+  json::Value out = json::Value::make_object();
+  for (const char* key : {"file", "bytes", "sha256"})
+    if (const json::Value* v = table->find(key)) out.set(key, *v);
+  return json::write(out);
+}
+
+std::string offer_table(App& app, const std::string& path, const std::string& offered_name) {
+  const json::Value* table = app.spec_doc.find("task") ? app.spec_doc.find("task")->find("table") : nullptr;
+  if (!table || !table->find("file")) return "the experiment no longer asks for a data file";
+  const std::string wanted = table->find("file")->string;
+  const std::string sha256 = table->find("sha256") ? table->find("sha256")->string : "";
+  const double bytes = table->find("bytes") ? table->find("bytes")->number : 0;
+  const auto file = read_table_file(path);
+  if (!file->error.empty()) return file->error;
+  if (!sha256.empty() && (file->sha256 != sha256 || double(file->bytes) != bytes)) {
+    std::remove(path.c_str());
+    return "You chose " + offered_name + " (" + std::to_string(file->bytes) + " bytes, sha256 " +
+           short_hash(file->sha256) + "); this experiment trains on " + wanted + " (" +
+           std::to_string(long(bytes)) + " bytes, sha256 " + short_hash(sha256) + "): not the same data. Choose " +
+           wanted + ".";
+  }
+  const std::string place = std::string(kPageTableDir) + "/" + wanted;
+  mkdir(kPageTableDir, 0755);  // a page that was never given a table has no folder for one yet
+  if (std::rename(path.c_str(), place.c_str()) != 0) return "could not keep " + offered_name + " in the page";
+  load_spec_text(app, json::write(app.spec_doc));
+  return "";
+}

@@ -1,0 +1,167 @@
+#include "web/views/table_preview.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "engine/task/table_task.hpp"
+#include "imgui.h"
+#include "web/draw/drawn.hpp"
+
+namespace {
+
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", x);
+  return text;
+}
+
+std::string values_in_words(const Table& t, int column) {
+  if (!t.problem[size_t(column)].empty()) {
+    const std::set<std::string> distinct(t.text[size_t(column)].begin(), t.text[size_t(column)].end());
+    return "text, " + std::to_string(distinct.size()) + " distinct values";
+  }
+  double lo = INFINITY, hi = -INFINITY;
+  for (int r = 0; r < t.rows; r++) {
+    lo = std::min(lo, t.values[size_t(r) * size_t(t.columns) + size_t(column)]);
+    hi = std::max(hi, t.values[size_t(r) * size_t(t.columns) + size_t(column)]);
+  }
+  return number(lo) + " … " + number(hi);
+}
+
+// Rows per class of a classification table, "setosa 50, versicolor 50, virginica 50".
+std::string class_counts(const TaskConfig& task) {
+  const std::vector<std::string> names = table_classes(task);
+  const std::vector<int> counts = table_class_counts(task);
+  std::string out;
+  for (size_t k = 0; k < names.size() && k < 12; k++)
+    out += (k ? ", " : "") + names[k] + " " + std::to_string(counts[k]);
+  return out + (names.size() > 12 ? ", …" : "");
+}
+
+void columns_table(TablePreview& p) {
+  const Table& t = p.file->table;
+  const float height = std::min(ImGui::GetTextLineHeightWithSpacing() * float(t.columns + 1.5f),
+                                ImGui::GetTextLineHeightWithSpacing() * 10);
+  if (!ImGui::BeginTable("columns", 4, ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter,
+                         ImVec2(0, height)))
+    return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("column");
+  ImGui::TableSetupColumn("values");
+  ImGui::TableSetupColumn("input");
+  ImGui::TableSetupColumn("target");
+  ImGui::TableHeadersRow();
+  std::vector<int>& inputs = p.choice.inputs;
+  for (int k = 0; k < t.columns; k++) {
+    ImGui::PushID(k);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted((std::to_string(k) + "  " + t.names[size_t(k)]).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(p.column_values[size_t(k)].c_str());
+    ImGui::TableNextColumn();
+    bool input = std::find(inputs.begin(), inputs.end(), k) != inputs.end();
+    if (ImGui::Checkbox(("##input " + t.names[size_t(k)]).c_str(), &input)) {
+      if (input) inputs.insert(std::upper_bound(inputs.begin(), inputs.end(), k), k);
+      else inputs.erase(std::find(inputs.begin(), inputs.end(), k));
+    }
+    ImGui::TableNextColumn();
+    if (ImGui::RadioButton(("##target " + t.names[size_t(k)]).c_str(), p.choice.targets == std::vector<int>{k})) {
+      p.choice.targets = {k};
+      inputs.erase(std::remove(inputs.begin(), inputs.end(), k), inputs.end());
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+}
+
+void choices(TablePreview& p) {
+  const int rows = p.file->table.rows;
+  int type = int(p.choice.type);
+  ImGui::TextUnformatted("The target is");
+  ImGui::SameLine();
+  ImGui::RadioButton("a number (regression)", &type, int(TableType::regression));
+  ImGui::SameLine();
+  ImGui::RadioButton("a class (classification)", &type, int(TableType::classification));
+  p.choice.type = TableType(type);
+  ImGui::SetNextItemWidth(12 * ImGui::GetFontSize());
+  if (ImGui::SliderInt("train rows", &p.train_size, 1, std::max(1, rows - 1))) p.test_size = rows - p.train_size;
+  ImGui::SameLine();
+  ImGui::Text("test rows: %d", p.test_size);
+  ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
+  ImGui::InputInt("split seed", &p.seed);
+  p.seed = std::max(0, p.seed);
+  int scale = int(p.choice.standardize);
+  ImGui::SetNextItemWidth(12 * ImGui::GetFontSize());
+  ImGui::Combo("scale to mean 0, variance 1", &scale, "nothing\0the inputs\0the inputs and targets\0");
+  p.choice.standardize = Standardize(scale);
+}
+
+}  // namespace
+
+TablePreview table_preview(std::shared_ptr<const TableFile> file, const std::string& name) {
+  TablePreview p;
+  p.open = true;
+  p.file = file;
+  p.name = name;
+  p.choice = guess_table_spec(file->table);
+  p.train_size = std::max(1, int(std::lround(kGuessedTrainShare * file->table.rows)));
+  p.train_size = std::min(p.train_size, std::max(1, file->table.rows - 1));
+  p.test_size = file->table.rows - p.train_size;
+  for (int k = 0; k < file->table.columns; k++) p.column_values.push_back(values_in_words(file->table, k));
+  return p;
+}
+
+TaskConfig table_preview_task(const TablePreview& p) {
+  TaskConfig task;
+  task.kind = TaskKind::table;
+  task.table = p.choice;
+  task.table.file = p.name;
+  task.table.sha256 = p.file->sha256;
+  task.table.bytes = int(p.file->bytes);
+  task.table_file = p.file;
+  task.input_dim = std::max(1, int(p.choice.inputs.size()));
+  task.train_size = p.train_size;
+  task.test_size = std::max(1, p.test_size);
+  task.seed = uint64_t(p.seed);
+  return task;
+}
+
+TablePreviewAction table_preview_window(TablePreview& p) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x + vp->Size.x / 2, vp->Pos.y + vp->Size.y / 2), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0.5f));
+  // A fixed width and the height of what it holds, which grows when a problem or the classes are shown.
+  const float width = std::min(vp->Size.x - 16, 44 * ImGui::GetFontSize());
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, vp->Size.y - 16));
+  if (!ImGui::IsPopupOpen("Data")) ImGui::OpenPopup("Data");
+  TablePreviewAction action = TablePreviewAction::none;
+  if (!ImGui::BeginPopupModal("Data", nullptr, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize))
+    return action;
+  const Table& t = p.file->table;
+  ImGui::Text("%s: %d rows, %d columns, %zu bytes", p.name.c_str(), t.rows, t.columns, p.file->bytes);
+  if (!t.note.empty())
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "(" + t.note + ")", "data: (" + t.note + ")");
+  columns_table(p);
+  choices(p);
+  const TaskConfig task = table_preview_task(p);
+  const std::vector<std::string> problems = table_task_errors(task);
+  if (problems.empty() && p.choice.type == TableType::classification)
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), "Classes: " + class_counts(task),
+                       "data: Classes: " + class_counts(task));
+  if (!problems.empty()) drawn_wrapped_text(ImVec4(1.0f, 0.45f, 0.4f, 1), problems.front(), "data: " + problems.front());
+  ImGui::TextDisabled("The file stays in this browser: nothing is uploaded.");
+  ImGui::BeginDisabled(!problems.empty());
+  if (ImGui::Button("Use this data")) action = TablePreviewAction::use;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) action = TablePreviewAction::cancel;
+  if (action != TablePreviewAction::none) {
+    p.open = false;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndPopup();
+  return action;
+}
