@@ -109,7 +109,14 @@ std::string link_fragment(const std::string& arg) {
 }
 
 bool load_spec(const std::string& path, const SpecLimits& limits, SpecResult& out) {
-  if (const std::string fragment = link_fragment(path); !fragment.empty()) {
+  if (std::string fragment = link_fragment(path); !fragment.empty()) {
+    // A page's link may carry a data set after the spec (web/js/tables.js: "&d=", compressed): the command line
+    // reads task.table.file from the working folder instead.
+    if (const size_t data = fragment.find("&d="); data != std::string::npos) {
+      fragment.resize(data);
+      std::fprintf(stderr, "muplay: the link carries its data set; the command line reads task.table.file from this "
+                   "folder (put the file here)\n");
+    }
     const LinkResult r = spec_from_link(fragment, limits);
     out = r;
     if (r.ok() && r.result_version != kResultVersion)

@@ -10,6 +10,8 @@
 
 namespace {
 
+constexpr const char* kCannotOpen = "task.table.file: cannot open ";
+
 const Table& table_of(const TaskConfig& c) { return c.table_file->table; }
 double cell(const Table& t, int row, int column) { return t.values[size_t(row) * size_t(t.columns) + size_t(column)]; }
 std::string column_name(const Table& t, int column) {
@@ -129,7 +131,7 @@ std::vector<std::string> table_task_errors(const TaskConfig& c) {
   if (c.table.file.empty()) return {"task.table.file: missing: a table task names its data file (.csv, .npy or .npz)"};
   if (!c.table_file) return {"task.table.file: " + c.table.file + " has not been read (this front end has no copy)"};
   const TableFile& f = *c.table_file;
-  if (!f.error.empty()) return {"task.table.file: " + f.error};
+  if (!f.error.empty()) return {"task.table.file: " + f.error};  // "cannot open PATH" when it is not there
   if (!c.table.sha256.empty() && (c.table.sha256 != f.sha256 || size_t(c.table.bytes) != f.bytes))
     return {"task.table.sha256: the spec names " + c.table.file + " of " + std::to_string(c.table.bytes) +
             " bytes (sha256 " + c.table.sha256.substr(0, 12) + "…), the file given is " + f.path + " of " +
@@ -177,6 +179,12 @@ std::vector<std::string> table_task_errors(const TaskConfig& c) {
     errors.push_back("task.table.standardize: inputs_and_targets needs a regression table (class labels are not "
                      "scaled)");
   return errors;
+}
+
+bool table_file_missing(const std::vector<std::string>& errors) {
+  for (const std::string& e : errors)
+    if (e.rfind(kCannotOpen, 0) == 0) return true;
+  return false;
 }
 
 void table_sets(const TaskConfig& c, Dataset& train, Dataset& test) {

@@ -39,5 +39,8 @@ int table_outputs(const TaskConfig& c);
 // What stops the task from being built from its table, one message each ("task.table.targets[0]: column 7 is past
 // the 5 columns of iris.csv"); empty when it can be.
 std::vector<std::string> table_task_errors(const TaskConfig& c);
+// Whether spec errors say that a table task's file is not where the front end looks (rather than that the spec or the
+// file is wrong): the page then asks the user for the file.
+bool table_file_missing(const std::vector<std::string>& errors);
 // The train and test sets (the task must have no errors).
 void table_sets(const TaskConfig& c, Dataset& train, Dataset& test);

@@ -75,6 +75,14 @@ async function bring(page, name, bytes) {
   await page.waitForFunction((n) => JSON.parse(window.muplay.muplay_get_spec()).task.table?.file === n, name);
 }
 
+// The address bar shows the editor's spec (it follows edits once they pause), with its data part once compressed.
+const addressBarFollows = (page) => page.waitForFunction(() => {
+  const spec = window.muplay.muplay_share_link();
+  const shown = location.hash.slice(1);
+  return spec !== '' && shown.startsWith(spec) && (shown !== spec || !JSON.parse(window.muplay.muplay_get_spec())
+    .task.table?.file.startsWith('iris'));
+});
+
 async function openFresh(url) {
   const fresh = await openPlayground({ url });
   await pageReady(fresh.page);
@@ -125,6 +133,14 @@ test('drop a CSV, pick its columns with the mouse, run the LR-transfer preset on
     execFileSync(MUPLAY, ['run', path.join(dir, 'cancer.json'), '--out', path.join(dir, 'cli.json'), '--quiet']);
     const cli = JSON.parse(readFileSync(path.join(dir, 'cli.json'), 'utf8'));
     assert.deepEqual(result.runs.map((r) => r.series), cli.runs.map((r) => r.series));
+
+    // Export → PyTorch: the zip holds the data file, byte for byte (stored), beside train.py.
+    await page.click('#export-menu summary');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-torch')]);
+    const zip = readFileSync(await download.path());
+    assert.ok(zip.includes(Buffer.from('-pytorch/breast_cancer.csv')), 'no data file in the zip');
+    assert.ok(zip.includes(CANCER), 'the zip does not hold the data file as it is');
+    assert.ok(zip.includes(Buffer.from('-pytorch/train.py')));
   });
 
 test('a link carries a small data set: a fresh browser reproduces the result file', T, async () => {
@@ -132,7 +148,8 @@ test('a link carries a small data set: a fresh browser reproduces the result fil
   assert.equal((await json(page, 'muplay_load_spec', JSON.stringify(SMALL))).ok, true);
   await bring(page, 'iris.csv', IRIS);
   const here = await runToEnd(page);
-  await page.waitForFunction(() => location.hash.includes('&d='));
+  await addressBarFollows(page);
+  assert.match(await page.evaluate(() => location.hash), /&d=/);
   const link = await page.evaluate(() => location.href);
   console.log(`link with iris.csv inside: ${link.length} characters`);
   const fresh = await openFresh(link);
@@ -150,7 +167,7 @@ test('a link to a larger data set asks for it, refuses another file and takes th
   const { page } = pg;
   assert.equal((await json(page, 'muplay_load_spec', JSON.stringify(SMALL))).ok, true);
   await bring(page, 'breast_cancer.csv', CANCER);
-  await page.waitForFunction(() => location.hash.includes('breast') || location.hash.length > 100);
+  await addressBarFollows(page);
   await page.click('#open-share');
   await page.waitForFunction(() => !document.getElementById('share-data').hidden);
   assert.match(await page.textContent('#share-data'), /breast_cancer\.csv is \d+ KiB compressed, more than the 32 KiB/);
@@ -182,6 +199,36 @@ test('a link to a larger data set asks for it, refuses another file and takes th
     assert.deepEqual((await json(p, 'muplay_get_errors')).spec, []);
   } finally {
     await fresh.close();
+  }
+});
+
+test('a lecturer serves the data set beside the notes: ?data= fetches it from the same site, and no other', T, async () => {
+  const { page } = pg;
+  assert.equal((await json(page, 'muplay_load_spec', JSON.stringify(SMALL))).ok, true);
+  await bring(page, 'breast_cancer.csv', CANCER);
+  await addressBarFollows(page);
+  const link = new URL(await page.evaluate(() => location.href));
+  const served = (p) => p.route('**/notes/breast_cancer.csv', (route) => route.fulfill({ body: CANCER }));
+  link.search = '?embed=1&panels=controls,plot&data=notes/breast_cancer.csv';
+  const embed = await openPlayground({ url: link.href, beforeLoad: served });
+  try {
+    await embed.page.waitForFunction(() => window.muplay.muplay_state && JSON.parse(window.muplay.muplay_get_spec())
+      .task?.table?.file === 'breast_cancer.csv');
+    assert.equal(await embed.page.evaluate(() => document.getElementById('table-dialog').open), false);
+    assert.deepEqual((await json(embed.page, 'muplay_get_errors')).spec, []);
+    const result = await runToEnd(embed.page);
+    assert.ok(result.runs.every((r) => r.status === 'finished'));
+  } finally {
+    await embed.close();
+  }
+  link.search = '?data=https://example.org/breast_cancer.csv';
+  const other = await openFresh(link.href);
+  try {
+    await other.page.waitForFunction(() => document.getElementById('table-dialog').open);
+    assert.match(await other.page.textContent('#notice-text'),
+      /The data set https:\/\/example\.org\/breast_cancer\.csv \(\?data=\) could not be fetched: it is not on this page's site/);
+  } finally {
+    await other.close();
   }
 });
 

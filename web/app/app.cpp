@@ -8,7 +8,7 @@
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/task/fashion_mnist.hpp"
-#include "web/app/table_import.hpp"
+#include "engine/task/table_task.hpp"
 #include "web/views/overlay.hpp"
 
 const char* run_state_name(RunState s) {

@@ -12,8 +12,6 @@
 
 namespace {
 
-const std::string kMissing = std::string("task.table.file: cannot open ") + kPageTableDir + "/";
-
 // The task object of the Data window's choices, as spec_to_json writes it.
 json::Value task_object(const TablePreview& p) {
   ExperimentSpec s;
@@ -76,36 +74,29 @@ void use_table(App& app) {
   }
 }
 
-bool table_file_missing(const std::vector<std::string>& errors) {
-  for (const std::string& e : errors)
-    if (e.rfind(kMissing, 0) == 0) return true;
-  return false;
-}
-
 std::string table_wanted(const App& app) {
   if (!table_file_missing(app.spec_errors)) return "";
-  const json::Value* task = app.spec_doc.find("task");
-  const json::Value* table = task ? task->find("table") : nullptr;
-  if (!table) return "";
+  const TableSpec table = parse_spec(app.spec_doc, app.spec_limits).spec.task.table;
   json::Value out = json::Value::make_object();
-  for (const char* key : {"file", "bytes", "sha256"})
-    if (const json::Value* v = table->find(key)) out.set(key, *v);
+  out.set("file", json::Value::make_string(table.file));
+  out.set("bytes", json::Value::make_number(table.bytes));
+  out.set("sha256", json::Value::make_string(table.sha256));
   return json::write(out);
 }
 
 std::string offer_table(App& app, const std::string& path, const std::string& offered_name) {
-  const json::Value* table = app.spec_doc.find("task") ? app.spec_doc.find("task")->find("table") : nullptr;
-  if (!table || !table->find("file")) return "the experiment no longer asks for a data file";
-  const std::string wanted = table->find("file")->string;
-  const std::string sha256 = table->find("sha256") ? table->find("sha256")->string : "";
-  const double bytes = table->find("bytes") ? table->find("bytes")->number : 0;
+  const TableSpec table = parse_spec(app.spec_doc, app.spec_limits).spec.task.table;
+  if (table.file.empty()) return "the experiment no longer asks for a data file";
+  const std::string& wanted = table.file;
+  const std::string& sha256 = table.sha256;
+  const long bytes = table.bytes;
   const auto file = read_table_file(path);
   if (!file->error.empty()) return file->error;
-  if (!sha256.empty() && (file->sha256 != sha256 || double(file->bytes) != bytes)) {
+  if (!sha256.empty() && (file->sha256 != sha256 || long(file->bytes) != bytes)) {
     std::remove(path.c_str());
     return "You chose " + offered_name + " (" + std::to_string(file->bytes) + " bytes, sha256 " +
            short_hash(file->sha256) + "); this experiment trains on " + wanted + " (" +
-           std::to_string(long(bytes)) + " bytes, sha256 " + short_hash(sha256) + "): not the same data. Choose " +
+           std::to_string(bytes) + " bytes, sha256 " + short_hash(sha256) + "): not the same data. Choose " +
            wanted + ".";
   }
   const std::string place = std::string(kPageTableDir) + "/" + wanted;

@@ -17,5 +17,3 @@ std::string table_wanted(const App& app);
 // The file the user offers for the wanted table, at `path` in the module's file system: moved into place and the runs
 // rebuilt when it holds the same bytes (""), else kept out, and why (both names, sizes and hashes).
 std::string offer_table(App& app, const std::string& path, const std::string& offered_name);
-// Whether spec errors come from a table file that is not in the page (rather than from the spec itself).
-bool table_file_missing(const std::vector<std::string>& errors);

@@ -18,7 +18,7 @@ import { startNarrow } from './narrow.js';
 import { startPresenting } from './present.js';
 import { startSavedRuns } from './saved_runs.js';
 import { startShare } from './share.js';
-import { restoreTables, startTableRequests, takeLinkData } from './tables.js';
+import { fetchTable, restoreTables, startTableRequests, takeLinkData } from './tables.js';
 import { describeStorageError, openStorage } from './storage.js';
 import { startTouch } from './touch.js';
 import { startTrainer } from './trainer_client.js';
@@ -37,6 +37,7 @@ function pageOptions(search) {
     view: p.get('view') ?? (p.get('metric') !== null ? `step;metric=${p.get('metric')}` : null),
     origin: p.get('origin'),
     present: p.get('present') === '1',
+    data: p.get('data'),
   };
 }
 
@@ -70,9 +71,10 @@ async function openFirstExperiment(m, options, storage, ui) {
     m.muplay_load_spec(draft.text);
   } else if (fragment) {
     m.muplay_open_link(await takeLinkData(fragment, ui.notice));
-    // Why it did not open, or that it opened but was made by an engine of another result version.
+    // Why it did not open, or that it opened but was made by an engine of another result version. (A data file it
+    // lacks is asked for by its own dialog: web/js/tables.js.)
     const { message } = JSON.parse(m.muplay_get_errors());
-    if (message) ui.notice(message);
+    if (message && !m.muplay_table_wanted()) ui.notice(message);
   } else if (options.preset) {
     const index = m.muplay_find_preset(options.preset);
     if (index < 0 || !m.muplay_load_preset(index)) {
@@ -199,6 +201,7 @@ async function main() {
   // An embed keeps nothing in storage: it shows its author's experiment, and starts sooner without opening a database.
   const storage = options.embed ? null : await storageOrNull(ui);
   await restoreTables(storage, ui.notice);  // the data sets a kept draft may train on
+  if (options.data) await fetchTable(options.data, ui.notice);  // a data set served beside the page (?data=)
   await openFirstExperiment(m, options, storage, ui);
   if (options.view !== null) {
     const { errors } = JSON.parse(m.muplay_apply_view(options.view));

@@ -9,6 +9,7 @@
 //                 by the spec only (file name, size, SHA-256) and asked for when the link opens.
 //   asking        while the editor's spec names a table the page does not hold, a dialog asks for it; a file
 //                 of other bytes is refused, with both names and sizes.
+//   ?data=URL     a data set served on the page's own site, fetched before the experiment opens (fetchTable).
 const $ = (id) => document.getElementById(id);
 
 export const TABLE_DIR = '/data/tables';
@@ -76,8 +77,8 @@ export async function importTable(m, file, ui) {
 
 // The table the editor's spec trains on: { file, sha256 } or null.
 function specTable(m) {
-  const task = JSON.parse(m.muplay_get_spec())?.task;
-  return task?.kind === 'table' && task.table?.file ? task.table : null;
+  const table = JSON.parse(m.muplay_get_spec())?.task?.table;  // written for a table task only
+  return table?.file ? table : null;
 }
 
 // The link's data part for the editor's spec ('' when there is no table, or it is too large to ride along). It is
@@ -112,6 +113,26 @@ export function linkDataNote(m) {
   if (!table || !linkData.tooLarge || linkData.key !== `${table.file} ${table.sha256}`) return '';
   return `${table.file} is ${(linkData.tooLarge / 1024).toFixed(0)} KiB compressed, more than the ` +
          `${MAX_LINK_DATA / 1024} KiB a link carries: whoever opens the link is asked for the file.`;
+}
+
+// A data set served beside the page, named by the address's ?data= (a lecturer's notes can point an embed at the file
+// they serve): fetched from the page's own site (its content-security policy allows no other: connect-src 'self'),
+// kept under the last part of its path, which is the name the spec's task.table.file must give.
+export async function fetchTable(address, report) {
+  let url;
+  try {
+    url = new URL(address, location.href);
+    if (url.origin !== location.origin) throw new Error(`it is not on this page's site (${location.origin})`);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > MAX_TABLE_BYTES) throw new Error(`${bytes.length} bytes, more than a data set may have`);
+    const name = fileName(decodeURIComponent(url.pathname));
+    putFile(TABLE_DIR, name, bytes);
+    keepTable(name, bytes, report);
+  } catch (e) {
+    report(`The data set ${address} (?data=) could not be fetched: ${e.message}. The page asks for the file instead.`);
+  }
 }
 
 // A link's fragment without its data part, after putting the data it carries into the page. A data part that cannot
