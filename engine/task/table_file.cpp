@@ -135,6 +135,7 @@ bool read_csv(const std::string& name, std::string bytes, Table& t, std::string&
     if (!separator) separator = separator_of(line);
     if (!split_line(line, separator, cells)) return fail(error, name + " line " + std::to_string(number) +
                                                                  ": a quote is not closed");
+    if (cells.empty()) continue;  // only other white space (a form feed): blank
     if (!first_row_line && !has_header) {
       double x;
       for (const std::string& cell : cells) has_header = has_header || !parse_number(cell, x);
@@ -175,9 +176,11 @@ bool read_csv(const std::string& name, std::string bytes, Table& t, std::string&
 
 // ---- NumPy ----------------------------------------------------------------------------------------------------------
 
+// A little-endian number of `bytes` bytes at `at`; bytes past the end of `b` read as 0 (a damaged file's offsets are
+// checked where they are used).
 uint32_t little_endian(const std::string& b, size_t at, int bytes) {
   uint32_t x = 0;
-  for (int i = bytes - 1; i >= 0; i--) x = x << 8 | (unsigned char)b[at + size_t(i)];
+  for (int i = bytes - 1; i >= 0; i--) x = x << 8 | (at + size_t(i) < b.size() ? (unsigned char)b[at + size_t(i)] : 0);
   return x;
 }
 
@@ -342,9 +345,9 @@ bool read_npz_table(const std::string& name, const std::string& b, Table& t, std
     if (method != 0)
       return fail(error, name + ": " + member + " is compressed (np.savez_compressed); save with np.savez, or "
                          "as .npy or CSV");
-    if (local + 30 > b.size()) return fail(error, name + ": the archive is cut short");
+    if (local > b.size() || b.size() - local < 30) return fail(error, name + ": the archive is cut short");
     const size_t data_at = local + 30 + little_endian(b, local + 26, 2) + little_endian(b, local + 28, 2);
-    if (data_at + size > b.size()) return fail(error, name + ": the archive is cut short");
+    if (data_at > b.size() || size > b.size() - data_at) return fail(error, name + ": the archive is cut short");
     NpyArray a;
     const std::string array_name = ends_with(member, ".npy") ? member.substr(0, member.size() - 4) : member;
     if (!read_npy(name + ": " + member, b.substr(data_at, size), a, error)) return false;

@@ -44,6 +44,15 @@ std::vector<int> row_classes(const TaskConfig& c, std::vector<std::string>& name
   return classes;
 }
 
+// Whether the target column can name classes: it exists, and holds finite numbers or (a CSV's) text.
+bool has_class_labels(const TaskConfig& c) {
+  if (c.table.type != TableType::classification || !c.table_file || !c.table_file->error.empty()) return false;
+  const Table& t = table_of(c);
+  const int column = table_target_columns(c)[0];
+  if (column < 0 || column >= t.columns) return false;
+  return t.problem[size_t(column)].empty() || !t.text[size_t(column)].empty();
+}
+
 // The row order of the split.
 std::vector<int> shuffled_rows(const TaskConfig& c) {
   const int rows = table_of(c).rows;
@@ -108,13 +117,13 @@ std::vector<int> table_input_columns(const TaskConfig& c) {
 
 std::vector<std::string> table_classes(const TaskConfig& c) {
   std::vector<std::string> names;
-  if (c.table.type == TableType::classification && c.table_file && c.table_file->error.empty()) row_classes(c, names);
+  if (has_class_labels(c)) row_classes(c, names);
   return names;
 }
 
 std::vector<int> table_class_counts(const TaskConfig& c) {
   std::vector<std::string> names;
-  if (c.table.type != TableType::classification || !c.table_file || !c.table_file->error.empty()) return {};
+  if (!has_class_labels(c)) return {};
   const std::vector<int> classes = row_classes(c, names);
   std::vector<int> counts(names.size(), 0);
   for (int k : classes) counts[size_t(k)]++;
@@ -137,20 +146,25 @@ std::vector<std::string> table_task_errors(const TaskConfig& c) {
             " bytes (sha256 " + c.table.sha256.substr(0, 12) + "…), the file given is " + f.path + " of " +
             std::to_string(f.bytes) + " bytes (sha256 " + f.sha256.substr(0, 12) + "…): not the same data"};
   const Table& t = f.table;
-  auto check_columns = [&](const char* field, const std::vector<int>& columns, bool need_numbers) {
+  // Inputs and regression targets must be finite numbers. Class labels may be text, in a CSV: an array's NaN or
+  // infinity names no class.
+  auto check_columns = [&](const char* field, const std::vector<int>& columns, bool labels) {
     for (size_t i = 0; i < columns.size(); i++) {
       const std::string where = std::string("task.table.") + field + "[" + std::to_string(i) + "]: ";
-      if (columns[i] >= t.columns)
+      if (columns[i] >= t.columns) {
         errors.push_back(where + "column " + std::to_string(columns[i]) + " is past the " + std::to_string(t.columns) +
                          " columns of " + c.table.file + " (columns count from 0)");
-      else if (need_numbers && !t.problem[size_t(columns[i])].empty())
+        continue;
+      }
+      const bool text_labels = labels && !t.text[size_t(columns[i])].empty();
+      if (!text_labels && !t.problem[size_t(columns[i])].empty())
         errors.push_back(where + c.table.file + " " + column_name(t, columns[i]) + ", " + t.problem[size_t(columns[i])]);
     }
   };
   const bool classification = c.table.type == TableType::classification;
   const std::vector<int> targets = table_target_columns(c), inputs = table_input_columns(c);
-  check_columns("targets", targets, !classification);
-  check_columns("inputs", inputs, true);
+  check_columns("targets", targets, classification);
+  check_columns("inputs", inputs, false);
   if (!errors.empty()) return errors;
   for (int k : inputs)
     if (std::find(targets.begin(), targets.end(), k) != targets.end())

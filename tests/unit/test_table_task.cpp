@@ -229,6 +229,11 @@ TEST(TableTask, SpecErrorsNameTheFieldAndTheColumn) {
                    R"("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "bytes": 99})"),
             "task.table.sha256: the spec names d.csv of 99 bytes (sha256 0123456789ab…), the file given is " + dir +
                 "/d.csv of 39 bytes (sha256 " + sha256_hex(kData).substr(0, 12) + "…): not the same data\n");
+  // An array's NaN names no class (a CSV's text can).
+  const std::string npy_dir =
+      write_file("labels.npy", npy("<f8", "(3, 2)", raw<double>({1, 0, 2, NAN, 3, 1})));
+  EXPECT_EQ(joined(table_spec(npy_dir, R"({"file": "labels.npy", "type": "classification"})", 1, 2, 1).errors),
+            "task.table.targets[0]: labels.npy column 1 (\"column 1\"), row 1: NaN is not a finite number\n");
   EXPECT_EQ(joined(parse_spec_text(R"({"version": 1, "task": {"table": {"file": "d.csv"}}})").errors),
             "task.table.file: only for task.kind \"table\"\n");
 }

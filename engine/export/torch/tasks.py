@@ -434,6 +434,8 @@ def table_csv_columns(data):
             continue
         separator = separator or next((c for c in ",\t;" if c in line), " ")
         cells = table_split_line(line, separator)
+        if not cells:  # only other white space (a form feed): blank
+            continue
         if not rows and not header_seen and any(table_number(c) is None for c in cells):
             header_seen = True
             continue
