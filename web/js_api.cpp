@@ -294,9 +294,11 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_export_torch() {
   for (const ExportFile& f : files) {
     json::Value file = json::Value::make_object();
     file.set("path", json::Value::make_string(f.path));
-    // A table's data file may be binary (.npy): the page copies its bytes from the module's file system instead.
-    const bool data = r.spec.task.kind == TaskKind::table && f.path == r.spec.task.table.file;
-    if (data) file.set("fs", json::Value::make_string(r.spec.task.table_file->path));
+    // A table's data files may be binary (.npy): the page copies their bytes from the module's file system instead.
+    std::string fs_path;
+    for (const TableExportFile& t : table_files(r.spec))
+      if (t.name == f.path) fs_path = t.file->path;
+    if (!fs_path.empty()) file.set("fs", json::Value::make_string(fs_path));
     else file.set("text", json::Value::make_string(f.text));
     list.push(file);
   }

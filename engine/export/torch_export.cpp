@@ -264,8 +264,10 @@ std::string readme(const ExperimentSpec& s) {
         "`t10k-labels-idx1-ubyte.gz`), e.g. torchvision's `FashionMNIST(root, download=True)` folder "
         "`root/FashionMNIST/raw`.\n\n";
   if (s.task.kind == TaskKind::table)
-    text += "The data set: `" + s.task.table.file + "` beside `train.py` (or in `--data-dir`), checked against the "
-            "SHA-256 in `spec.json`, and read, split and standardized as muplay reads it.\n\n";
+    text += "The data set: `" + s.task.table.file + "`" +
+            (s.task.table.test_file.empty() ? "" : " and its test set `" + s.task.table.test_file + "`") +
+            " beside `train.py` (or in `--data-dir`), checked against the SHA-256 in `spec.json`, and read, split and "
+            "standardized as muplay reads it.\n\n";
   text +=
       "## Output\n\n"
       "`result.json` is the muplay result document (schema `muplay-result`, version 1, the series of `muplay run`) "
@@ -293,6 +295,13 @@ std::string readme(const ExperimentSpec& s) {
 
 }  // namespace
 
+std::vector<TableExportFile> table_files(const ExperimentSpec& s) {
+  if (s.task.kind != TaskKind::table) return {};
+  std::vector<TableExportFile> out{{s.task.table.file, s.task.table_file, s.task.table.sha256}};
+  if (s.task.test_table_file) out.push_back({s.task.table.test_file, s.task.test_table_file, s.task.table.test_sha256});
+  return out;
+}
+
 std::vector<ExportFile> export_torch_project(const ExperimentSpec& s, std::vector<std::string>& errors) {
   check_exportable(s, errors);
   if (!errors.empty()) return {};
@@ -305,13 +314,14 @@ std::vector<ExportFile> export_torch_project(const ExperimentSpec& s, std::vecto
   if (!errors.empty()) return {};
   std::vector<ExportFile> files{{"train.py", train}, {"README.md", readme(s)}, {"requirements.txt", "torch\n"},
                                 {"spec.json", spec_file_text(s)}};
-  if (s.task.kind == TaskKind::table) {  // the data set goes with the project, under the name the spec gives it
-    std::ifstream in(s.task.table_file->path, std::ios::binary);
+  // The data set (and its test file) go with the project, under the names the spec gives them.
+  for (const auto& [name, file, sha256] : table_files(s)) {
+    std::ifstream in(file->path, std::ios::binary);
     std::ostringstream bytes;
     bytes << in.rdbuf();
-    if (sha256_hex(bytes.str()) != s.task.table.sha256)
-      return errors.push_back("task.table.file: " + s.task.table_file->path + " changed since it was checked"), files = {};
-    files.push_back({s.task.table.file, bytes.str()});
+    if (sha256_hex(bytes.str()) != sha256)
+      return errors.push_back("task.table: " + file->path + " changed since it was checked"), std::vector<ExportFile>{};
+    files.push_back({name, bytes.str()});
   }
   return files;
 }

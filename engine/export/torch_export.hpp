@@ -6,6 +6,7 @@
 // (spec_scaling for an MLP, the Transformer's tensor inits) as c · n^(−e) per tensor, so a reader sees the rule
 // and `--widths` can take the experiment to widths the engine never built.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,3 +21,11 @@ struct ExportFile {
 // names it by); empty, with `errors` filled (each naming the
 // spec field it cannot express), when the exporter cannot express the spec.
 std::vector<ExportFile> export_torch_project(const ExperimentSpec& s, std::vector<std::string>& errors);
+
+// A table task's data files as the project holds them: the name the spec gives, the file as read, its SHA-256.
+struct TableExportFile {
+  std::string name;
+  std::shared_ptr<const TableFile> file;
+  std::string sha256;
+};
+std::vector<TableExportFile> table_files(const ExperimentSpec& s);

@@ -280,16 +280,19 @@ void unknown_fields(const json::Value& object, const std::string& path, std::vec
   }
 }
 
-// A table task's file, read from the front end's folder; the spec learns its hash and size if it did not name them.
+// A table task's files, read from the front end's folder; the spec learns their hashes and sizes if it did not name
+// them.
 void read_table_of(TaskConfig& task, const SpecLimits& limits) {
-  if (task.kind != TaskKind::table || task.table.file.empty()) return;
-  const std::string dir = limits.table_dir;
-  task.table_file = read_table_file(dir.empty() || task.table.file[0] == '/' ? task.table.file
-                                                                            : dir + "/" + task.table.file);
-  if (task.table.sha256.empty() && task.table_file->error.empty()) {
-    task.table.sha256 = task.table_file->sha256;
-    task.table.bytes = int(task.table_file->bytes);
-  }
+  if (task.kind != TaskKind::table) return;
+  auto read = [&](const std::string& file, std::string& sha256, int& bytes) -> std::shared_ptr<const TableFile> {
+    if (file.empty()) return nullptr;
+    const std::string& dir = limits.table_dir;
+    auto read = read_table_file(dir.empty() || file[0] == '/' ? file : dir + "/" + file);
+    if (sha256.empty() && read->error.empty()) sha256 = read->sha256, bytes = int(read->bytes);
+    return read;
+  };
+  task.table_file = read(task.table.file, task.table.sha256, task.table.bytes);
+  task.test_table_file = read(task.table.test_file, task.table.test_sha256, task.table.test_bytes);
 }
 
 bool is_written(const SpecField& f, const ExperimentSpec& s) { return f.written ? f.written(s) : field_is_set(f, s); }

@@ -499,6 +499,16 @@ std::vector<SpecField> task_fields() {
       choice("task.table.standardize", kStandardizeNames, [](auto& s) -> auto& { return s.task.table.standardize; },
              always, "scale columns to mean 0 and variance 1 on the train rows")
           .only_for(a_table_task, kTableTask),
+      text("task.table.test_file", 255, [](auto& s) -> auto& { return s.task.table.test_file; }, kWhenSet,
+           "a separate test set with the same columns; empty: the file's rows are split")
+          .only_for(a_table_task, kTableTask),
+      text("task.table.test_sha256", 64, [](auto& s) -> auto& { return s.task.table.test_sha256; }, kWhenSet,
+           "the SHA-256 of the test file (filled in when it is read)")
+          .only_for(a_table_task, kTableTask),
+      integer("task.table.test_bytes", 0, double(kMaxTableFileBytes),
+              [](auto& s) -> auto& { return s.task.table.test_bytes; }, kWhenSet,
+              "the test file's size (filled in with test_sha256)")
+          .only_for(a_table_task, kTableTask),
   };
 }
 

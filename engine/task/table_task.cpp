@@ -10,7 +10,8 @@
 
 namespace {
 
-constexpr const char* kCannotOpen = "task.table.file: cannot open ";
+// How table_task_errors begins when a file is not where the front end looks.
+constexpr const char* kCannotOpen[] = {"task.table.file: cannot open ", "task.table.test_file: cannot open "};
 
 const Table& table_of(const TaskConfig& c) { return c.table_file->table; }
 double cell(const Table& t, int row, int column) { return t.values[size_t(row) * size_t(t.columns) + size_t(column)]; }
@@ -18,14 +19,22 @@ std::string column_name(const Table& t, int column) {
   return "column " + std::to_string(column) + " (\"" + t.names[size_t(column)] + "\")";
 }
 
-// Each row's class: its label's rank among the sorted distinct labels.
-std::vector<int> row_classes(const TaskConfig& c, std::vector<std::string>& names) {
-  const Table& t = table_of(c);
+// The tables the task reads: the file, then the separate test file when there is one.
+std::vector<const Table*> parts(const TaskConfig& c) {
+  std::vector<const Table*> out{&c.table_file->table};
+  if (c.test_table_file) out.push_back(&c.test_table_file->table);
+  return out;
+}
+
+// Each row's class, per part: its label's rank among the sorted distinct labels of every part.
+std::vector<std::vector<int>> row_classes(const TaskConfig& c, std::vector<std::string>& names) {
+  const std::vector<const Table*> tables = parts(c);
   const int column = table_target_columns(c)[0];
-  std::vector<int> classes(static_cast<size_t>(t.rows));
-  if (t.problem[size_t(column)].empty()) {  // numbers
+  std::vector<std::vector<int>> classes;
+  if (tables[0]->problem[size_t(column)].empty()) {  // numbers (has_class_labels: in every part)
     std::map<double, int> rank;
-    for (int r = 0; r < t.rows; r++) rank[cell(t, r, column)] = 0;
+    for (const Table* t : tables)
+      for (int r = 0; r < t->rows; r++) rank[cell(*t, r, column)] = 0;
     for (auto& [value, k] : rank) {
       k = int(names.size());
       std::ostringstream s;
@@ -33,24 +42,36 @@ std::vector<int> row_classes(const TaskConfig& c, std::vector<std::string>& name
       s << value;
       names.push_back(s.str());
     }
-    for (int r = 0; r < t.rows; r++) classes[size_t(r)] = rank[cell(t, r, column)];
+    for (const Table* t : tables) {
+      classes.emplace_back();
+      for (int r = 0; r < t->rows; r++) classes.back().push_back(rank[cell(*t, r, column)]);
+    }
     return classes;
   }
   std::map<std::string, int> rank;
-  const std::vector<std::string>& text = t.text[size_t(column)];
-  for (const std::string& label : text) rank[label] = 0;
+  for (const Table* t : tables)
+    for (const std::string& label : t->text[size_t(column)]) rank[label] = 0;
   for (auto& [label, k] : rank) k = int(names.size()), names.push_back(label);
-  for (int r = 0; r < t.rows; r++) classes[size_t(r)] = rank[text[size_t(r)]];
+  for (const Table* t : tables) {
+    classes.emplace_back();
+    for (const std::string& label : t->text[size_t(column)]) classes.back().push_back(rank[label]);
+  }
   return classes;
 }
 
-// Whether the target column can name classes: it exists, and holds finite numbers or (a CSV's) text.
+// Whether the target column can name classes: it exists, and holds finite numbers in every part, or text (a CSV's)
+// in every part.
 bool has_class_labels(const TaskConfig& c) {
   if (c.table.type != TableType::classification || !c.table_file || !c.table_file->error.empty()) return false;
-  const Table& t = table_of(c);
+  if (c.test_table_file && !c.test_table_file->error.empty()) return false;
   const int column = table_target_columns(c)[0];
-  if (column < 0 || column >= t.columns) return false;
-  return t.problem[size_t(column)].empty() || !t.text[size_t(column)].empty();
+  int numbers = 0, text = 0;
+  for (const Table* t : parts(c)) {
+    if (column < 0 || column >= t->columns) return false;
+    numbers += t->problem[size_t(column)].empty();
+    text += !t->text[size_t(column)].empty();
+  }
+  return numbers == int(parts(c).size()) || text == int(parts(c).size());
 }
 
 // The row order of the split.
@@ -124,9 +145,10 @@ std::vector<std::string> table_classes(const TaskConfig& c) {
 std::vector<int> table_class_counts(const TaskConfig& c) {
   std::vector<std::string> names;
   if (!has_class_labels(c)) return {};
-  const std::vector<int> classes = row_classes(c, names);
+  const std::vector<std::vector<int>> classes = row_classes(c, names);
   std::vector<int> counts(names.size(), 0);
-  for (int k : classes) counts[size_t(k)]++;
+  for (const std::vector<int>& part : classes)
+    for (int k : part) counts[size_t(k)]++;
   return counts;
 }
 
@@ -146,6 +168,19 @@ std::vector<std::string> table_task_errors(const TaskConfig& c) {
             " bytes (sha256 " + c.table.sha256.substr(0, 12) + "…), the file given is " + f.path + " of " +
             std::to_string(f.bytes) + " bytes (sha256 " + f.sha256.substr(0, 12) + "…): not the same data"};
   const Table& t = f.table;
+  if (!c.table.test_file.empty()) {
+    if (!c.test_table_file) return {"task.table.test_file: " + c.table.test_file + " has not been read"};
+    const TableFile& g = *c.test_table_file;
+    if (!g.error.empty()) return {"task.table.test_file: " + g.error};
+    if (!c.table.test_sha256.empty() && (c.table.test_sha256 != g.sha256 || size_t(c.table.test_bytes) != g.bytes))
+      return {"task.table.test_sha256: the spec names " + c.table.test_file + " of " +
+              std::to_string(c.table.test_bytes) + " bytes (sha256 " + c.table.test_sha256.substr(0, 12) +
+              "…), the file given is " + g.path + " of " + std::to_string(g.bytes) + " bytes (sha256 " +
+              g.sha256.substr(0, 12) + "…): not the same data"};
+    if (g.table.columns != t.columns)
+      return {"task.table.test_file: " + c.table.test_file + " has " + std::to_string(g.table.columns) +
+              " columns, " + c.table.file + " has " + std::to_string(t.columns)};
+  }
   // Inputs and regression targets must be finite numbers. Class labels may be text, in a CSV: an array's NaN or
   // infinity names no class.
   auto check_columns = [&](const char* field, const std::vector<int>& columns, bool labels) {
@@ -156,9 +191,14 @@ std::vector<std::string> table_task_errors(const TaskConfig& c) {
                          " columns of " + c.table.file + " (columns count from 0)");
         continue;
       }
-      const bool text_labels = labels && !t.text[size_t(columns[i])].empty();
-      if (!text_labels && !t.problem[size_t(columns[i])].empty())
-        errors.push_back(where + c.table.file + " " + column_name(t, columns[i]) + ", " + t.problem[size_t(columns[i])]);
+      const std::vector<const Table*> tables = parts(c);
+      for (size_t p = 0; p < tables.size(); p++) {
+        const Table& part = *tables[p];
+        const std::string& file = p == 0 ? c.table.file : c.table.test_file;
+        const bool text_labels = labels && !part.text[size_t(columns[i])].empty();
+        if (!text_labels && !part.problem[size_t(columns[i])].empty())
+          errors.push_back(where + file + " " + column_name(part, columns[i]) + ", " + part.problem[size_t(columns[i])]);
+      }
     }
   };
   const bool classification = c.table.type == TableType::classification;
@@ -166,6 +206,9 @@ std::vector<std::string> table_task_errors(const TaskConfig& c) {
   check_columns("targets", targets, classification);
   check_columns("inputs", inputs, false);
   if (!errors.empty()) return errors;
+  if (classification && targets.size() == 1 && !has_class_labels(c))
+    errors.push_back("task.table.test_file: column " + std::to_string(targets[0]) + " holds text in one file and "
+                     "numbers in the other: the classes must be written alike");
   for (int k : inputs)
     if (std::find(targets.begin(), targets.end(), k) != targets.end())
       errors.push_back("task.table.inputs: column " + std::to_string(k) + " is also a target");
@@ -173,9 +216,17 @@ std::vector<std::string> table_task_errors(const TaskConfig& c) {
   if (int(inputs.size()) != c.input_dim)
     errors.push_back("task.input_dim: " + std::to_string(c.input_dim) + " is not the " + std::to_string(inputs.size()) +
                      " input columns of " + c.table.file);
-  if (c.train_size + c.test_size > t.rows)
+  if (c.test_table_file) {
+    if (c.train_size > t.rows)
+      errors.push_back("task.train_size: " + std::to_string(c.train_size) + " is more than the " +
+                       std::to_string(t.rows) + " rows of " + c.table.file);
+    if (c.test_size > c.test_table_file->table.rows)
+      errors.push_back("task.test_size: " + std::to_string(c.test_size) + " is more than the " +
+                       std::to_string(c.test_table_file->table.rows) + " rows of " + c.table.test_file);
+  } else if (c.train_size + c.test_size > t.rows) {
     errors.push_back("task.test_size: train_size + test_size = " + std::to_string(c.train_size + c.test_size) +
                      " is more than the " + std::to_string(t.rows) + " rows of " + c.table.file);
+  }
   if (classification && targets.size() != 1)
     errors.push_back("task.table.targets: classification has one target column (the class label), not " +
                      std::to_string(targets.size()));
@@ -197,32 +248,36 @@ std::vector<std::string> table_task_errors(const TaskConfig& c) {
 
 bool table_file_missing(const std::vector<std::string>& errors) {
   for (const std::string& e : errors)
-    if (e.rfind(kCannotOpen, 0) == 0) return true;
+    for (const char* start : kCannotOpen)
+      if (e.rfind(start, 0) == 0) return true;
   return false;
 }
 
 void table_sets(const TaskConfig& c, Dataset& train, Dataset& test) {
-  const Table& t = table_of(c);
+  const std::vector<const Table*> tables = parts(c);
   const std::vector<int> inputs = table_input_columns(c), targets = table_target_columns(c);
   const bool classification = c.table.type == TableType::classification;
   std::vector<std::string> names;
-  const std::vector<int> classes = classification ? row_classes(c, names) : std::vector<int>{};
+  const std::vector<std::vector<int>> classes = classification ? row_classes(c, names) : std::vector<std::vector<int>>{};
   const std::vector<int> order = shuffled_rows(c);
   const int d = int(inputs.size()), outputs = classification ? 1 : int(targets.size());
-  auto fill = [&](Dataset& out, int first, int size) {
+  // `size` rows of part `p`: from `first` on in the shuffled order (the file), or in the file's order (a test file).
+  auto fill = [&](Dataset& out, size_t p, int first, int size) {
+    const Table& t = *tables[p];
     out = Dataset{size, d, outputs, std::vector<double>(size_t(size) * size_t(d)), {}, {}};
     if (classification) out.labels.resize(size_t(size));
     else out.y.resize(size_t(size) * size_t(outputs));
     for (int i = 0; i < size; i++) {
-      const int row = order[size_t(first + i)];
+      const int row = p == 0 ? order[size_t(first + i)] : first + i;
       for (int k = 0; k < d; k++) out.x[size_t(i) * size_t(d) + size_t(k)] = cell(t, row, inputs[size_t(k)]);
-      if (classification) out.labels[size_t(i)] = classes[size_t(row)];
+      if (classification) out.labels[size_t(i)] = classes[p][size_t(row)];
       else
         for (int k = 0; k < outputs; k++) out.y[size_t(i) * size_t(outputs) + size_t(k)] = cell(t, row, targets[size_t(k)]);
     }
   };
-  fill(train, 0, c.train_size);
-  fill(test, c.train_size, c.test_size);
+  fill(train, 0, 0, c.train_size);
+  if (tables.size() > 1) fill(test, 1, 0, c.test_size);
+  else fill(test, 0, c.train_size, c.test_size);
   if (c.table.standardize != Standardize::none) standardize(train.x, test.x, d);
   if (c.table.standardize == Standardize::inputs_and_targets) standardize(train.y, test.y, outputs);
 }

@@ -6,7 +6,9 @@
 //   type:         regression (square loss on the target columns) or classification (one target column: its distinct
 //                 values, sorted, numbers by value and text by bytes, are the classes 0, 1, ...).
 //   split:        the rows shuffled by task.seed (Fisher-Yates on the engine's Rng), the first train_size train and
-//                 the next test_size test.
+//                 the next test_size test. With a separate test file (task.table.test_file, the same columns), the
+//                 train rows are the first train_size of the file's shuffled rows and the test rows the first
+//                 test_size of the test file, in its order; classes are those of both files together.
 //   standardize:  each input column (with inputs_and_targets, each regression target too) minus its mean on the train
 //                 rows, over its standard deviation there (divided by the row count; a constant column is only
 //                 centred), so inputs have the scale of the generated tasks' and the 1/√d first layer keeps h¹ = Θ(1).

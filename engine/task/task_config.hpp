@@ -62,6 +62,9 @@ struct TableSpec {
   std::vector<int> targets;  // empty: the last column
   TableType type = TableType::regression;
   Standardize standardize = Standardize::inputs;
+  std::string test_file;  // a separate test set with the same columns ("": the file's rows are split)
+  std::string test_sha256;
+  int test_bytes = 0;
 };
 
 struct TaskConfig {
@@ -89,6 +92,7 @@ struct TaskConfig {
   TableSpec table;  // table
   // table: the file `table.file` names, as the front end read it (null until then); shared by every copy of the spec
   std::shared_ptr<const TableFile> table_file;
+  std::shared_ptr<const TableFile> test_table_file;  // table.test_file, read likewise (null: none)
 };
 
 struct Dataset {

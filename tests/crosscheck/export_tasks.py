@@ -142,6 +142,15 @@ def write_table_files(workdir):
         rng = np.random.default_rng(1)
         for i in range(40):
             f.write(f"{rng.normal():.6g};{rng.normal() * 3 + 1!r};{['b', 'a', 'c', '1.0'][i % 4]}\n")
+    with open(os.path.join(SKLEARN_DATA, "wine_data.csv")) as f:  # a separate test file: the header in both
+        header, *rows = f.readlines()
+    with open(os.path.join(workdir, "wine_train.csv"), "w") as f:
+        f.writelines([header] + rows[:130])
+    with open(os.path.join(workdir, "wine_test.csv"), "w") as f:
+        f.writelines([header] + rows[130:])
+    with open(os.path.join(workdir, "labels_test.csv"), "w") as f:  # a class only the test file has
+        f.write('size;"weight; kg";kind\n1;2;d\n3;4;b\n')
+    np.save(os.path.join(workdir, "test.npy"), np.random.default_rng(3).normal(size=(12, 3)))
     x = np.random.default_rng(2).normal(size=(30, 3)).astype(np.float32)
     np.save(os.path.join(workdir, "fortran.npy"), np.asfortranarray(x))
     np.savez(os.path.join(workdir, "arrays.npz"), X=np.arange(60, dtype=np.int64).reshape(20, 3) ** 2 % 17,
@@ -165,6 +174,12 @@ TABLE_CASES = [
     ("table text labels, quotes, semicolons", table("labels.csv", 2, 30, 10, seed=5, type="classification")),
     ("table float32 fortran .npy, regression of column 1", table("fortran.npy", 2, 20, 10, targets=[1])),
     ("table .npz of int64 X and uint8 y", table("arrays.npz", 3, 15, 5, type="classification")),
+    ("table wine classification, separate test file", table("wine_train.csv", 13, 130, 48, seed=4,
+                                                            type="classification", test_file="wine_test.csv")),
+    ("table text labels, a test file with a class of its own",
+     table("labels.csv", 2, 40, 2, seed=6, type="classification", test_file="labels_test.csv")),
+    ("table .npy regression, separate float64 test file", table("fortran.npy", 2, 30, 12, targets=[1],
+                                                               test_file="test.npy")),
 ]
 
 

@@ -102,10 +102,24 @@ def exact_cases():
         "wine_data.csv", 12, 150, 28, {"inputs": list(range(1, 13)), "targets": [0, 13],
                                        "standardize": "inputs_and_targets"}, "sp", {"kind": "sgd", "lr": 0.05}, 0,
         metrics)))
+    out.append(("table iris with a separate test file, sp adam", table_spec(
+        "iris_train.csv", 4, 75, 75, {"type": "classification", "test_file": "iris_test.csv"}, "sp",
+        {"kind": "adam", "lr": 0.01}, 20, metrics + ["test_accuracy"])))
     return out
 
 
 SKLEARN_DATA = "/usr/lib/python3/dist-packages/sklearn/datasets/data"  # Debian's python3-sklearn
+
+
+def write_table_file(name, folder):
+    """scikit-learn's file of that name, or iris split in two: iris_train.csv (its even rows), iris_test.csv (odd)."""
+    if os.path.exists(os.path.join(SKLEARN_DATA, name)):
+        return shutil.copy(os.path.join(SKLEARN_DATA, name), folder)
+    with open(os.path.join(SKLEARN_DATA, "iris.csv")) as f:
+        header, *rows = f.readlines()
+    with open(os.path.join(folder, name), "w") as f:
+        f.writelines([header] + rows[name != "iris_train.csv"::2])
+    return None
 
 
 def table_spec(file, input_dim, train_size, test_size, table, preset, optimizer, batch, metrics):
@@ -135,7 +149,9 @@ def export(binary, spec, workdir, name):
     folder = os.path.join(workdir, name.replace(" ", "_").replace(",", "").replace("(", "").replace(")", ""))
     os.makedirs(folder, exist_ok=True)
     if spec["task"].get("kind") == "table":  # muplay reads a table beside its spec
-        shutil.copy(os.path.join(SKLEARN_DATA, spec["task"]["table"]["file"]), folder)
+        for key in ("file", "test_file"):
+            if key in spec["task"]["table"]:
+                write_table_file(spec["task"]["table"][key], folder)
     with open(os.path.join(folder, "spec.json"), "w") as f:
         json.dump(spec, f)
     muplay(binary, "export", "torch", os.path.join(folder, "spec.json"), "--out", folder)

@@ -238,6 +238,30 @@ TEST(TableTask, SpecErrorsNameTheFieldAndTheColumn) {
             "task.table.file: only for task.kind \"table\"\n");
 }
 
+// A separate test file: the same columns, its own rows in its order, classes from both files.
+TEST(TableTask, ASeparateTestFile) {
+  const std::string dir = write_file("train.csv", "a,kind\n1,x\n2,y\n3,x\n");
+  std::ofstream(dir + "/test.csv") << "a,kind\n7,z\n8,x\n";
+  std::ofstream(dir + "/narrow.csv") << "a\n7\n";
+  const SpecResult r =
+      table_spec(dir, R"({"file": "train.csv", "test_file": "test.csv", "type": "classification"})", 1, 3, 2);
+  ASSERT_TRUE(r.ok()) << joined(r.errors);
+  EXPECT_EQ(r.spec.task.table.test_sha256, sha256_hex("a,kind\n7,z\n8,x\n"));
+  EXPECT_EQ(table_classes(r.spec.task), (std::vector<std::string>{"x", "y", "z"}));
+  const TaskData d = make_task(r.spec.task);
+  EXPECT_EQ(d.outputs, 3);
+  EXPECT_EQ(d.test.labels, (std::vector<int>{2, 0}));  // the test file's rows, in order
+  EXPECT_NEAR(d.test.x[0], (7 - 2) / std::sqrt(2.0 / 3), 1e-12);  // scaled by the train rows' mean and deviation
+  EXPECT_EQ(joined(table_spec(dir, R"({"file": "train.csv", "test_file": "test.csv", "type": "classification"})", 1,
+                              3, 3).errors),
+            "task.test_size: 3 is more than the 2 rows of test.csv\n");
+  EXPECT_EQ(joined(table_spec(dir, R"({"file": "train.csv", "test_file": "narrow.csv"})", 1, 3, 1).errors),
+            "task.table.test_file: narrow.csv has 1 columns, train.csv has 2\n");
+  EXPECT_EQ(joined(table_spec(dir, R"({"file": "train.csv", "test_file": "gone.csv"})", 1, 3, 1).errors),
+            "task.table.test_file: cannot open " + dir + "/gone.csv\n");
+  EXPECT_TRUE(table_file_missing(table_spec(dir, R"({"file": "train.csv", "test_file": "gone.csv"})", 1, 3, 1).errors));
+}
+
 // A real data set learns: iris, 120 train and 30 test rows (split by task.seed 0), an MLP 4-32-3 under muP with Adam.
 TEST(TableTask, IrisIsLearned) {
   const SpecResult r = table_spec(kSklearn, R"({"file": "iris.csv", "type": "classification"})", 4, 120, 30);

@@ -39,6 +39,20 @@ std::vector<std::string> drop_unfit_metrics(App& app) {
 
 std::string short_hash(const std::string& sha256) { return sha256.substr(0, 12) + "…"; }
 
+// The file of the editor's table task that the page lacks (the data file first, then its test file); file "" if none.
+struct WantedFile {
+  std::string file, sha256;
+  long bytes = 0;
+};
+WantedFile wanted_file(const App& app) {
+  if (!table_file_missing(app.spec_errors)) return {};
+  const TaskConfig task = parse_spec(app.spec_doc, app.spec_limits).spec.task;
+  const TableSpec& t = task.table;
+  if (task.table_file && !task.table_file->error.empty()) return {t.file, t.sha256, t.bytes};
+  if (task.test_table_file && !task.test_table_file->error.empty()) return {t.test_file, t.test_sha256, t.test_bytes};
+  return {};
+}
+
 }  // namespace
 
 std::string open_table(App& app, const std::string& name) {
@@ -75,21 +89,21 @@ void use_table(App& app) {
 }
 
 std::string table_wanted(const App& app) {
-  if (!table_file_missing(app.spec_errors)) return "";
-  const TableSpec table = parse_spec(app.spec_doc, app.spec_limits).spec.task.table;
+  const WantedFile wanted = wanted_file(app);
+  if (wanted.file.empty()) return "";
   json::Value out = json::Value::make_object();
-  out.set("file", json::Value::make_string(table.file));
-  out.set("bytes", json::Value::make_number(table.bytes));
-  out.set("sha256", json::Value::make_string(table.sha256));
+  out.set("file", json::Value::make_string(wanted.file));
+  out.set("bytes", json::Value::make_number(double(wanted.bytes)));
+  out.set("sha256", json::Value::make_string(wanted.sha256));
   return json::write(out);
 }
 
 std::string offer_table(App& app, const std::string& path, const std::string& offered_name) {
-  const TableSpec table = parse_spec(app.spec_doc, app.spec_limits).spec.task.table;
-  if (table.file.empty()) return "the experiment no longer asks for a data file";
-  const std::string& wanted = table.file;
-  const std::string& sha256 = table.sha256;
-  const long bytes = table.bytes;
+  const WantedFile want = wanted_file(app);
+  if (want.file.empty()) return "the experiment no longer asks for a data file";
+  const std::string& wanted = want.file;
+  const std::string& sha256 = want.sha256;
+  const long bytes = want.bytes;
   const auto file = read_table_file(path);
   if (!file->error.empty()) return file->error;
   if (!sha256.empty() && (file->sha256 != sha256 || long(file->bytes) != bytes)) {

@@ -12,7 +12,8 @@ std::string open_table(App& app, const std::string& name);
 // The Data window's choices become the editor's task. The model (an MLP: a Transformer gives way to the default
 // MLP), optimizer, schedule and sweep stay; metrics that do not fit the table are left out, and the status bar says so.
 void use_table(App& app);
-// The table the editor's spec trains on that the page does not hold: {"file", "bytes", "sha256"} as JSON, or "".
+// A file the editor's table task reads that the page does not hold (its data file, else its test file):
+// {"file", "bytes", "sha256"} as JSON, or "".
 std::string table_wanted(const App& app);
 // The file the user offers for the wanted table, at `path` in the module's file system: moved into place and the runs
 // rebuilt when it holds the same bytes (""), else kept out, and why (both names, sizes and hashes).

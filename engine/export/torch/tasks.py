@@ -504,25 +504,32 @@ def table_standardize(train_rows, test_rows):
             row[k] = (row[k] - mean) / scale
 
 
-def table_path(table, data_dir):
+def table_path(file, data_dir):
     """The file beside train.py (where the export put it), else in data_dir."""
     here = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv and sys.argv[0] else "."
     for folder in [d for d in (data_dir, here, ".") if d]:
-        if os.path.isfile(os.path.join(folder, table["file"])):
-            return os.path.join(folder, table["file"])
-    raise SystemExit(f"task.table.file: {table['file']} is in none of {data_dir or here}, {here}: it is the data "
-                     "set this experiment trains on (the export copies it beside train.py)")
+        if os.path.isfile(os.path.join(folder, file)):
+            return os.path.join(folder, file)
+    raise SystemExit(f"task.table: {file} is in none of {data_dir or here}, {here}: it is data this experiment "
+                     "trains on (the export copies it beside train.py)")
+
+
+def table_read(file, sha256, data_dir):
+    """The columns of a table file, its bytes checked against the spec's SHA-256."""
+    path = table_path(file, data_dir)
+    with open(path, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    if sha256 and digest != sha256:
+        raise SystemExit(f"{path}: sha256 {digest[:12]}…, the spec's {file} has {sha256[:12]}…: not the same data")
+    return table_columns(path)
 
 
 def table_sets(task, data_dir):
     table = task["table"]
-    path = table_path(table, data_dir)
-    with open(path, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
-    if table["sha256"] and digest != table["sha256"]:
-        raise SystemExit(f"{path}: sha256 {digest[:12]}…, the spec's {table['file']} has {table['sha256'][:12]}…: "
-                         "not the same data")
-    columns = table_columns(path)
+    parts = [table_read(table["file"], table["sha256"], data_dir)]
+    if table["test_file"]:
+        parts.append(table_read(table["test_file"], table["test_sha256"], data_dir))
+    columns = parts[0]
     targets = table["targets"] or [len(columns) - 1]
     inputs = table["inputs"] or [k for k in range(len(columns)) if k not in targets]
     classification = table["type"] == "classification"
@@ -532,21 +539,24 @@ def table_sets(task, data_dir):
     for i in range(rows - 1, 0, -1):
         j = rng_below(rng, i + 1)
         order[i], order[j] = order[j], order[i]
-    x_columns = [table_values(columns[k]) for k in inputs]
-    if classification:
-        labels = table_classes(columns[targets[0]])
-        outputs = max(labels) + 1
+    x_columns = [[table_values(p[k]) for k in inputs] for p in parts]
+    if classification:  # the classes of every part together
+        labels = table_classes([cell for p in parts for cell in p[targets[0]]])
+        labels = [labels[:rows], labels[rows:]]
+        outputs = max(max(part) for part in labels if part) + 1
     else:
-        y_columns = [table_values(columns[k]) for k in targets]
+        y_columns = [[table_values(p[k]) for k in targets] for p in parts]
         outputs = len(targets)
 
-    def part(first, size):
-        picked = order[first:first + size]
-        xs = [[column[r] for column in x_columns] for r in picked]
-        ys = [labels[r] for r in picked] if classification else [[column[r] for column in y_columns] for r in picked]
+    def part(p, picked):
+        xs = [[column[r] for column in x_columns[p]] for r in picked]
+        ys = [labels[p][r] for r in picked] if classification else [[column[r] for column in y_columns[p]]
+                                                                    for r in picked]
         return xs, ys
 
-    train, test = part(0, int(task["train_size"])), part(int(task["train_size"]), int(task["test_size"]))
+    train_size, test_size = int(task["train_size"]), int(task["test_size"])
+    train = part(0, order[:train_size])
+    test = part(1, range(test_size)) if len(parts) > 1 else part(0, order[train_size:train_size + test_size])
     if table["standardize"] != "none":
         table_standardize(train[0], test[0])
     if table["standardize"] == "inputs_and_targets":
