@@ -1,5 +1,5 @@
 // The spec editor's combo boxes offer the engine's names (spec_field_choices, engine/spec/spec.hpp): task.kind opens
-// on all nine task kinds, and its last, image_2d, is picked into the spec. Screenshot: build/screenshots/
+// on all ten task kinds, and its last, table, is picked into the spec. Screenshot: build/screenshots/
 // spec-fields-task-kind.png (the open combo box). A key tapped between two frames (its keydown and keyup delivered
 // together, as while the page trains) still reaches the field: Enter applies a typed list. The pointer on a field's
 // name shows the engine's table of fields for it: the same meaning, range and default as examples/README.md's field
@@ -19,16 +19,16 @@ const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](..
 
 const SPEC = { version: 1, name: 'fields', model: { widths: [8] }, task: { kind: 'sin_regression' } };
 
-test('the task.kind combo box offers every task kind, image_2d last', T, async () => {
+test('the task.kind combo box offers every task kind, table last', T, async () => {
   assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(SPEC))).ok, true);
   await click(pg.page, '##task.kind');  // the driver scrolls the spec's fields to it first
   await screenshot(pg.page, 'spec-fields-task-kind');
   // The open combo box is a popup window of its own; its rows are the engine's task kinds.
   const rows = (await drawn(pg.page)).items.filter((i) => i.window.includes('##Combo')).map((i) => i.label);
-  assert.equal(rows.length, 9, rows.join(', '));
-  assert.equal(rows.at(-1), 'image_2d');
-  await click(pg.page, 'image_2d', { window: '##Combo' });
-  assert.equal(JSON.parse(await call('muplay_get_spec')).task.kind, 'image_2d');
+  assert.equal(rows.length, 10, rows.join(', '));
+  assert.equal(rows.at(-1), 'table');
+  await click(pg.page, 'table', { window: '##Combo' });
+  assert.equal(JSON.parse(await call('muplay_get_spec')).task.kind, 'table');
   assert.deepEqual(pg.errors, []);
 });
 

@@ -7,6 +7,7 @@
 
 #include "engine/spec/metric_table.hpp"
 #include "engine/spec/spec.hpp"
+#include "engine/spec/transformer_spec.hpp"
 #include "engine/task/table_task.hpp"
 #include "web/app/page_limits.hpp"
 
@@ -66,7 +67,7 @@ void use_table(App& app) {
   json::Value doc = app.spec_doc.is_object() ? app.spec_doc : json::Value::make_object();
   doc.set("task", task_object(app.table_preview));
   if (const json::Value* model = doc.find("model");
-      model && model->find("kind") && model->find("kind")->string == "transformer") {
+      model && model->find("kind") && model->find("kind")->string == model_kind_name(ModelKind::transformer)) {
     doc.set("model", *spec_to_json(ExperimentSpec{}).find("model"));
     doc.set("parametrization", *spec_to_json(ExperimentSpec{}).find("parametrization"));
   }

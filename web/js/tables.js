@@ -18,7 +18,9 @@ export const MAX_TABLE_BYTES = 32 << 20;  // engine/task/table_file.hpp: kMaxTab
 export const MAX_LINK_DATA = 32 << 10;    // compressed bytes a link may carry (about 44 000 characters)
 const DATA_PART = '&d=';
 
-export const isTableFile = (name) => /\.(csv|tsv|txt|npy|npz)$/i.test(name);
+// Opened as a data set when picked or dropped; a .txt (which the engine also reads as CSV) opens as a spec, as it
+// always has: rename a data file .csv or .tsv.
+export const isTableFile = (name) => /\.(csv|tsv|npy|npz)$/i.test(name);
 // The name the spec gives it: no folders.
 const fileName = (name) => name.replace(/^.*[\\/]/, '');
 

@@ -18,6 +18,7 @@ std::string number(double x) {
 }
 
 std::string values_in_words(const Table& t, int column) {
+  if (!t.problem[size_t(column)].empty() && t.text[size_t(column)].empty()) return t.problem[size_t(column)];  // NaN
   if (!t.problem[size_t(column)].empty()) {
     const std::set<std::string> distinct(t.text[size_t(column)].begin(), t.text[size_t(column)].end());
     return "text, " + std::to_string(distinct.size()) + " distinct values";
@@ -95,6 +96,7 @@ void choices(TablePreview& p) {
   p.seed = std::max(0, p.seed);
   int scale = int(p.choice.standardize);
   ImGui::SetNextItemWidth(12 * ImGui::GetFontSize());
+  // In Standardize's order: none, inputs, inputs_and_targets.
   ImGui::Combo("scale to mean 0, variance 1", &scale, "nothing\0the inputs\0the inputs and targets\0");
   p.choice.standardize = Standardize(scale);
 }

@@ -394,7 +394,8 @@ TABLE_SPACES = " \t\n\v\f\r"
 
 def table_number(cell):
     """A finite number written as the whole cell, as strtod reads it; None otherwise."""
-    if not cell or "_" in cell or cell.strip() != cell:  # float() takes digit separators and other spaces
+    # float() also takes digit separators, other spaces and non-ASCII digits, which strtod does not
+    if not cell or not cell.isascii() or "_" in cell or cell.strip() != cell:
         return None
     body = cell.lstrip("+-")
     try:
