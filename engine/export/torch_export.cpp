@@ -1,12 +1,11 @@
 #include "engine/export/torch_export.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "engine/base/sha256.hpp"
 #include "engine/export/torch_pieces.hpp"
 #include "engine/spec/metric_table.hpp"
+#include "engine/spec/presets.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec.hpp"
 
@@ -316,12 +315,10 @@ std::vector<ExportFile> export_torch_project(const ExperimentSpec& s, std::vecto
                                 {"spec.json", spec_file_text(s)}};
   // The data set (and its test file) go with the project, under the names the spec gives them.
   for (const auto& [name, file, sha256] : table_files(s)) {
-    std::ifstream in(file->path, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (sha256_hex(bytes.str()) != sha256)
+    std::string bytes;
+    if (!read_text_file(file->path, bytes) || sha256_hex(bytes) != sha256)
       return errors.push_back("task.table: " + file->path + " changed since it was checked"), std::vector<ExportFile>{};
-    files.push_back({name, bytes.str()});
+    files.push_back({name, bytes});
   }
   return files;
 }

@@ -16,6 +16,11 @@ namespace {
 
 using Row = std::vector<std::string>;
 
+std::string too_large(const std::string& name, size_t bytes) {
+  return name + ": " + std::to_string(bytes) + " bytes, more than the limit of " + std::to_string(kMaxTableFileBytes) +
+         " (32 MiB)";
+}
+
 bool fail(std::string& error, const std::string& message) {
   error = message;
   return false;
@@ -369,9 +374,7 @@ bool read_npz_table(const std::string& name, const std::string& b, Table& t, std
 bool read_table(const std::string& name, const std::string& bytes, Table& out, std::string& error) {
   out = Table{};
   if (bytes.empty()) return fail(error, name + " is empty");
-  if (bytes.size() > kMaxTableFileBytes)
-    return fail(error, name + ": " + std::to_string(bytes.size()) + " bytes, more than the limit of " +
-                           std::to_string(kMaxTableFileBytes) + " (32 MiB)");
+  if (bytes.size() > kMaxTableFileBytes) return fail(error, too_large(name, bytes.size()));
   if (ends_with(name, ".npy")) return read_npy_table(name, bytes, out, error);
   if (ends_with(name, ".npz")) return read_npz_table(name, bytes, out, error);
   if (ends_with(name, ".csv") || ends_with(name, ".tsv") || ends_with(name, ".txt"))
@@ -390,11 +393,7 @@ std::shared_ptr<const TableFile> read_table_file(const std::string& path) {
   if (found != kept.end() && found->second.first == stamp) return found->second.second;
   const size_t slash = path.find_last_of('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  if (size_t(info.st_size) > kMaxTableFileBytes) {
-    file->error = name + ": " + std::to_string(info.st_size) + " bytes, more than the limit of " +
-                  std::to_string(kMaxTableFileBytes) + " (32 MiB)";
-    return file;
-  }
+  if (size_t(info.st_size) > kMaxTableFileBytes) return file->error = too_large(name, size_t(info.st_size)), file;
   std::ifstream in(path, std::ios::binary);
   std::ostringstream bytes;
   bytes << in.rdbuf();
