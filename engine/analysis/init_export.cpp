@@ -121,7 +121,7 @@ Value member(const Member& run, const ExperimentSpec& s) {
   Value dims = Value::make_array();
   for (int d : m.dims()) dims.push(Value::make_number(d));
   o.set("dims", dims);
-  const bool residual = s.model.kind == ModelKind::residual_mlp;
+  const bool residual = has_residual_blocks(s.model.kind);
   const ResidualFactors depth = residual ? depth_factors(s, m) : ResidualFactors{};
   if (residual) o.set("residual", residual_description(s, depth));
   Value layers = Value::make_array();

@@ -121,7 +121,7 @@ std::vector<LimitCurve> limit_curves(const ExperimentSpec& spec, const TaskData&
     if (why) *why = text;
     return std::vector<LimitCurve>{};
   };
-  if (spec.model.kind != ModelKind::mlp) return none("the width-inf curves are for MLPs");
+  if (!is_plain_mlp(spec.model.kind)) return none("the width-inf curves are for MLPs");
   const std::string gd = plain_gd_problem(spec, data);
   if (!gd.empty()) return none(gd);
   const Dataset& train = data.train;

@@ -304,7 +304,7 @@ int cmd_gpu_plan(const std::string& path, const SpecLimits& limits, const std::s
   SpecResult r;
   if (!load_spec(path, limits, r)) return report_errors(path, r);
   const std::string& data_dir = limits.fashion_mnist_dir;
-  const bool transformer = r.spec.model.kind == ModelKind::transformer;
+  const bool transformer = is_transformer(r.spec.model.kind);
   const std::string text = json::write(transformer ? transformer_gpu_plan_document(r.spec, data_dir)
                                                    : mlp_gpu_plan_document(r.spec, data_dir)) + "\n";
   if (out_path.empty()) std::fwrite(text.data(), 1, text.size(), stdout);

@@ -103,7 +103,7 @@ struct RuleGroup {
 
 std::vector<RuleGroup> rule_groups(const ExperimentSpec& s) {
   std::vector<RuleGroup> out;
-  if (s.model.kind == ModelKind::transformer) {
+  if (is_transformer(s.model.kind)) {
     const std::vector<double> gammas = s.sweep.gamma.empty() ? std::vector<double>{s.model.transformer.gamma}
                                                              : s.sweep.gamma;
     for (double g : gammas) out.push_back({"(" + number(g) + ",)", g, {}});
@@ -123,7 +123,7 @@ std::string quoted(const std::string& s) { return json::write(json::Value::make_
 // The Python of one group: its Rule rows (and a Transformer's attention scale into `attention`).
 std::string group_rules(const ExperimentSpec& s, const RuleGroup& g, std::string& attention,
                         std::vector<std::string>& errors) {
-  const bool transformer = s.model.kind == ModelKind::transformer;
+  const bool transformer = is_transformer(s.model.kind);
   // A Transformer's d_model must split into its heads at every width read.
   const int n0 = transformer ? 8 * s.model.transformer.heads : kMlpFitWidth;
   double scale[3] = {0, 0, 0};
@@ -131,7 +131,7 @@ std::string group_rules(const ExperimentSpec& s, const RuleGroup& g, std::string
   const int widths[3] = {n0, 2 * n0, 8 * n0};
   for (int k = 0; k < 3; k++)
     at[k] = transformer                                   ? transformer_values(s, widths[k], g.gamma, scale[k])
-            : s.model.kind == ModelKind::residual_mlp ? residual_values(s, widths[k], errors)
+            : has_residual_blocks(s.model.kind) ? residual_values(s, widths[k], errors)
                                                       : mlp_values(s, widths[k], g.phase);
   if (!errors.empty()) return "";
   std::string rows;
@@ -167,7 +167,7 @@ std::string series_lists(const ExperimentSpec& s) {
 
 // A residual_mlp's depth rule for train.py: (α, γ) of its spec and optimizer, or None for other models.
 std::string depth_rule_line(const ExperimentSpec& s) {
-  if (s.model.kind != ModelKind::residual_mlp)
+  if (!has_residual_blocks(s.model.kind))
     return "DEPTH_RULE = None  # not a residual_mlp\n";
   const ParametrizationSpec& p = s.parametrization;
   const DepthExponents e = depth_exponents(p.depth_rule, update_rule(s.optimizer.kind), {p.depth_alpha, p.depth_gamma});
@@ -180,7 +180,7 @@ std::string depth_rule_line(const ExperimentSpec& s) {
 
 // The part of train.py that is this experiment.
 std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& errors) {
-  const bool residual = s.model.kind == ModelKind::residual_mlp;
+  const bool residual = has_residual_blocks(s.model.kind);
   std::string rules, attention;
   for (const RuleGroup& g : rule_groups(s)) rules += group_rules(s, g, attention, errors);
   std::string out =
@@ -196,11 +196,11 @@ std::string experiment_block(const ExperimentSpec& s, std::vector<std::string>& 
       (residual ? " role (input, every block weight, readout)" : "") +
       ", its init std (or constant), forward\n"
       "# multiplier and learning-rate multiplier, each coef · n^(−exp) with n the member's width" +
-      (s.model.kind == ModelKind::transformer ? " (d_model)" : " (every hidden layer)") +
+      (is_transformer(s.model.kind) ? " (d_model)" : " (every hidden layer)") +
       ".\n"
       "# A tensor W is drawn w ~ N(0, std²) (or U(±std)), used as multiplier · w, and trained at lr · lr multiplier.\n"
       "# The blocks are keyed by " +
-      (s.model.kind == ModelKind::transformer                ? "the member's init rate γ"
+      (is_transformer(s.model.kind)                ? "the member's init rate γ"
        : s.parametrization.preset == Preset::two_layer_gamma ? "the member's (γ, γ′)"
                                                              : "nothing (one block)") +
       ".\n"
@@ -220,7 +220,7 @@ void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors)
   for (const std::string& name : s.metrics)
     if (const MetricDef* m = find_metric(name); m && !m->exported)
       errors.push_back("metrics: \"" + name + "\" is not recorded by the PyTorch export; leave it out to export" + why);
-  if (s.model.kind == ModelKind::mlp && s.sweep.width.empty())
+  if (is_plain_mlp(s.model.kind) && s.sweep.width.empty())
     for (int w : s.model.widths)
       if (w != s.model.widths[0])
         return errors.push_back("model.widths: train.py scales every hidden layer with one width n; give equal "
@@ -230,7 +230,7 @@ void check_exportable(const ExperimentSpec& s, std::vector<std::string>& errors)
 std::string readme(const ExperimentSpec& s) {
   const bool fashion = s.task.kind == TaskKind::fashion_mnist;
   // Example widths past the page's: hidden widths of an MLP, d_model of a Transformer.
-  const bool transformer = s.model.kind == ModelKind::transformer;
+  const bool transformer = is_transformer(s.model.kind);
   const std::string sweep = transformer ? "256,512,1024" : "4096,8192,16384", big = transformer ? "4096" : "65536";
   const size_t members = sweep_size(s);
   std::string text =
@@ -285,7 +285,7 @@ std::string readme(const ExperimentSpec& s) {
       "`RULES` near the top of `train.py` is the parametrization, read from the engine for this spec: for every "
       "tensor its init std, forward multiplier and learning-rate multiplier as `coef · n^(−exp)` of the member's "
       "width n. That is what makes `--widths` meaningful: the same rule at any width.\n";
-  if (s.model.kind == ModelKind::residual_mlp)
+  if (has_residual_blocks(s.model.kind))
     text += "\nThis residual MLP's rows are per role (input layer, every block weight, readout) with the width rule "
             "only; `DEPTH_RULE` (α, γ) puts L^(−α) on each block's last weight and L^(−γ) on every block weight's "
             "learning rate, so `--depths` takes the same rule at any depth L.\n";

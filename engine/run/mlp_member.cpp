@@ -72,7 +72,7 @@ int MlpMember::width() const { return mlp_.dims()[1]; }
 
 std::string MlpMember::label() const {
   char depth[32] = "";  // L only for a residual MLP
-  if (spec_.model.kind == ModelKind::residual_mlp)
+  if (has_residual_blocks(spec_.model.kind))
     std::snprintf(depth, sizeof depth, " L=%d", residual_depth(mlp_.dims(), spec_.model.block_depth));
   char buf[96];
   std::snprintf(buf, sizeof buf, "n=%d%s lr=%g seed=%llu", coords_.width > 0 ? coords_.width : width(), depth,

@@ -26,7 +26,7 @@ TaskData make_data(const ExperimentSpec& spec, const std::string& fashion_mnist_
 // backend picks it (engine/gpu/gpu_device.hpp: choose_backend).
 std::unique_ptr<Member> make_member(const ExperimentSpec& spec, const TaskData& data, MemberCoords coords,
                                     GpuDevice* device, const std::string& why_none) {
-  if (spec.model.kind == ModelKind::transformer) {
+  if (is_transformer(spec.model.kind)) {
     auto m = std::make_unique<TransformerMember>(spec, data, coords);
     m->start_on(device, why_none);
     return m;
@@ -218,7 +218,7 @@ json::Value Runner::results() const {
   for (const auto& r : members_) {
     Value run = Value::make_object();
     run.set("width", Value::make_number(r->width()));
-    if (spec_.model.kind == ModelKind::residual_mlp)
+    if (has_residual_blocks(spec_.model.kind))
       run.set("depth", Value::make_number(member_depth(spec_, r->coords())));
     run.set("lr", Value::make_number(r->coords().lr));
     run.set("seed", Value::make_number(double(r->coords().seed)));

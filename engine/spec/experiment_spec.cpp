@@ -44,7 +44,7 @@ UpdateRule update_rule(OptimizerKind k) {
 
 std::vector<int> model_dims(const ExperimentSpec& s, int width, int depth) {
   std::vector<int> dims{s.task.input_dim + (s.model.input_bias ? 1 : 0)};
-  if (s.model.kind == ModelKind::residual_mlp)
+  if (has_residual_blocks(s.model.kind))
     dims.insert(dims.end(), size_t((depth > 0 ? depth : s.model.depth) * s.model.block_depth) + 1,
                 width > 0 ? width : s.model.widths[0]);
   else
@@ -75,7 +75,7 @@ std::vector<TensorScaling> spec_scaling(const ExperimentSpec& s, const std::vect
   std::vector<TensorScaling> out;
   if (p.preset == Preset::normal) out = normal_scaling(int(dims.size()) - 1);
   else if (p.preset == Preset::two_layer_gamma) out = gamma_scaling(phase.gamma, phase.gamma_prime, dims[1]);
-  else if (s.model.kind != ModelKind::residual_mlp)
+  else if (!has_residual_blocks(s.model.kind))
     out = scale_layers(spec_exponents(s), dims, update_rule(s.optimizer.kind), p.theta);
   else {  // the width rule for this depth's number of layers, then the depth rule on the blocks
     const UpdateRule rule = update_rule(s.optimizer.kind);
@@ -97,7 +97,7 @@ std::vector<TensorScaling> spec_bias_scaling(const ExperimentSpec& s, const std:
 }
 
 int member_depth(const ExperimentSpec& s, const MemberCoords& c) {
-  if (s.model.kind != ModelKind::residual_mlp) return 0;
+  if (!has_residual_blocks(s.model.kind)) return 0;
   return c.depth > 0 ? c.depth : s.model.depth;
 }
 

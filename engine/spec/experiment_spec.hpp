@@ -13,6 +13,7 @@
 #include "engine/param/depth_rule.hpp"
 #include "engine/param/parametrization.hpp"
 #include "engine/spec/backend.hpp"
+#include "engine/spec/model_kind.hpp"
 #include "engine/spec/transformer_spec.hpp"
 #include "engine/task/task.hpp"
 

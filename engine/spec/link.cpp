@@ -61,9 +61,9 @@ std::string spec_to_link(const ExperimentSpec& spec) {
   ExperimentSpec base;
   // A transformer's sub-objects are diffed against their own defaults; the kinds that switch them on always
   // travel, since the reader starts from the MLP defaults.
-  const bool transformer = spec.model.kind == ModelKind::transformer;
+  const bool transformer = is_transformer(spec.model.kind);
   const bool anchor = spec.task.kind == TaskKind::anchor;
-  if (transformer) base.model.kind = ModelKind::transformer;
+  if (transformer) base.model.kind = spec.model.kind;
   if (anchor) base.task.kind = TaskKind::anchor;
   json::Value diff = fields_differing_from(spec_to_json(spec), spec_to_json(base));
   auto keep_kind = [&](const char* object, const char* kind) {

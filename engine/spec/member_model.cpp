@@ -26,7 +26,7 @@ MlpConfig mlp_config(const ExperimentSpec& s, const MemberCoords& c) {
   config.activation_param = s.model.activation_param;
   config.precision = arithmetic_precision(s);
   config.antisymmetric = s.model.asi;
-  config.residual = s.model.kind == ModelKind::residual_mlp;
+  config.residual = has_residual_blocks(s.model.kind);
   config.block = {s.model.block_depth, s.model.block_norm};
   config.dropout = s.model.dropout;
   return config;

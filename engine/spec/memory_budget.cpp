@@ -31,7 +31,7 @@ double estimate_transformer_memory_bytes(const ExperimentSpec& s) {
 }  // namespace
 
 double estimate_memory_bytes(const ExperimentSpec& s) {
-  if (s.model.kind == ModelKind::transformer) return estimate_transformer_memory_bytes(s);
+  if (is_transformer(s.model.kind)) return estimate_transformer_memory_bytes(s);
   const double init_copies = records_any(s, &MetricDef::needs_initial_params) ? 1 : 0;
   double bytes = 0;
   for (const MemberCoords& m : sweep_members(s)) {

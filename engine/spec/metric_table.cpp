@@ -62,7 +62,7 @@ std::string check_neuron_paths(const ExperimentSpec& s) {
 // The train loss: a full-batch MLP step's loss is the train loss; else a pass over the train set (a Transformer:
 // over its first kTransformerTrainEval sequences).
 double train_loss_flops(const ExperimentSpec& s, const MemberSize& m) {
-  if (s.model.kind == ModelKind::transformer)
+  if (is_transformer(s.model.kind))
     return forward_flops(m, std::min(kTransformerTrainEval, s.task.train_size));
   const bool full_batch = s.schedule.batch_size == 0 || s.schedule.batch_size >= train_rows(s.task);
   return full_batch ? 0 : train_set_flops(s, m);
@@ -218,7 +218,7 @@ std::vector<std::string> listable_metrics() {
 }
 
 bool records_metric(const ExperimentSpec& s, const MetricDef& m) {
-  const unsigned kind = s.model.kind == ModelKind::transformer ? kForTransformer : kForMlp;
+  const unsigned kind = is_transformer(s.model.kind) ? kForTransformer : kForMlp;
   if (!(m.models & kind)) return false;
   if (m.implied && m.implied(s)) return true;
   return lists_metric(s, m.name);
@@ -247,11 +247,11 @@ std::string names_for(unsigned kind) {
 std::string metric_problem(const ExperimentSpec& s, const std::string& name) {
   const MetricDef* m = find_metric(name);
   if (!m || !m->listable) return "\"" + name + "\" is not one of " + names_for(kForBoth);
-  const bool transformer = s.model.kind == ModelKind::transformer;
+  const bool transformer = is_transformer(s.model.kind);
   if (transformer && !(m->models & kForTransformer))
     return "\"" + name + "\" is an MLP measurement; a transformer records " + names_for(kForTransformer);
   if (!transformer && !(m->models & kForMlp)) return "\"" + name + "\" needs model.kind \"transformer\"";
-  if (s.model.kind == ModelKind::residual_mlp && m->not_for_residual)
+  if (has_residual_blocks(s.model.kind) && m->not_for_residual)
     return "\"" + name + "\" is not for a residual_mlp (" + m->not_for_residual + ")";
   return m->check(s);
 }

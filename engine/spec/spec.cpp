@@ -39,7 +39,7 @@ void check_fashion_mnist(const TaskConfig& t, const SpecLimits& limits, std::vec
 
 // Fields that only a Transformer on an anchor task reads, and the Transformer's own constraints.
 void check_transformer(const ExperimentSpec& s, std::vector<std::string>& errors) {
-  const bool transformer = s.model.kind == ModelKind::transformer;
+  const bool transformer = is_transformer(s.model.kind);
   const bool anchor = s.task.kind == TaskKind::anchor;
   if (transformer && !anchor)
     errors.push_back(std::string("task.kind: \"") + task_name(s.task.kind) +
@@ -126,7 +126,7 @@ void check_phenomena(const ExperimentSpec& s, std::vector<std::string>& errors) 
 // not combine with: its fields' rows, kRules and the metric rows.)
 void check_residual(const ExperimentSpec& s, std::vector<std::string>& errors) {
   const ParametrizationSpec& p = s.parametrization;
-  if (s.model.kind != ModelKind::residual_mlp) return;
+  if (!has_residual_blocks(s.model.kind)) return;
   if (s.model.widths.size() != 1)
     errors.push_back("model.widths: a residual_mlp has one width (its blocks' and stream's), not " +
                      std::to_string(s.model.widths.size()) + "; model.depth sets the number of blocks");
@@ -155,14 +155,14 @@ bool regression(S s) { return !task_is_classification(s.task); }
 bool full_batch(S s) { return s.schedule.batch_size == 0 || s.schedule.batch_size == s.task.train_size; }
 bool gd_auto(S s) { return s.optimizer.kind == OptimizerKind::gd_auto; }
 bool transformer_mup(S s) {
-  return s.model.kind == ModelKind::transformer && s.parametrization.preset == Preset::mup;
+  return is_transformer(s.model.kind) && s.parametrization.preset == Preset::mup;
 }
 bool smooth_1d_target(S s) {
   return s.task.kind == TaskKind::function_1d && (s.task.target == Target::sin135 || s.task.target == Target::sin15);
 }
 
 const Rule kRules[] = {
-    {"task.kind", [](S s) { return s.task.kind == TaskKind::anchor && s.model.kind != ModelKind::transformer; },
+    {"task.kind", [](S s) { return s.task.kind == TaskKind::anchor && !is_transformer(s.model.kind); },
      "\"anchor\" needs model.kind \"transformer\""},
     {"parametrization.preset", [](S s) { return transformer_mup(s) && s.optimizer.kind == OptimizerKind::sgd; },
      "muP for a transformer follows the Adam table: use optimizer.kind \"adam\" or \"adamw\""},
@@ -175,7 +175,7 @@ const Rule kRules[] = {
      "gd_auto is full-batch gradient descent, schedule.batch_size must be 0"},
     {"optimizer.kind", [](S s) { return gd_auto(s) && !regression(s); }, "gd_auto needs a regression task (MSE)"},
     // The exact Hessian-vector product (engine/metrics/hessian_vector.hpp) is a plain MLP's: no skips or norm.
-    {"optimizer.kind", [](S s) { return gd_auto(s) && s.model.kind == ModelKind::residual_mlp; },
+    {"optimizer.kind", [](S s) { return gd_auto(s) && has_residual_blocks(s.model.kind); },
      "gd_auto is not for a residual_mlp (its λ_max comes from a Hessian-vector product without skips)"},
     {"model.biases", [](S s) { return s.model.biases && s.model.asi; },
      "not with model.asi (the two copies would share one readout bias)"},
@@ -187,7 +187,7 @@ const Rule kRules[] = {
      "needs a function_1d task with a smooth target (sin135, sin15)"},
     {"task.gradient_loss", [](S s) { return s.task.gradient_loss && !full_batch(s); },
      "full batch only, schedule.batch_size must be 0"},
-    {"task.gradient_loss", [](S s) { return s.task.gradient_loss && s.model.kind == ModelKind::residual_mlp; },
+    {"task.gradient_loss", [](S s) { return s.task.gradient_loss && has_residual_blocks(s.model.kind); },
      "not for a residual_mlp"},
     {"task.gradient_loss", [](S s) { return s.task.gradient_loss && gd_auto(s); },
      "not with gd_auto (its Hessian is that of the plain MSE)"},
@@ -237,7 +237,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& l
   const size_t members = sweep_size(s);
   if (members > kMaxSweepMembers)
     errors.push_back("sweep: " + std::to_string(members) + " runs (width × lr × seeds" +
-                     (s.model.kind == ModelKind::transformer ? " × gamma × weight_decay" : "") +
+                     (is_transformer(s.model.kind) ? " × gamma × weight_decay" : "") +
                      (s.sweep.phase_points.empty() ? "" : " × phase_points") + "), more than " +
                      std::to_string(kMaxSweepMembers));
   if (members > kMaxSweepMembers) return errors;  // the budgets below go through every member

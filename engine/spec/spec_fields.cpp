@@ -57,12 +57,12 @@ std::string item_path(const std::string& list, size_t i) { return list + "[" + s
 
 constexpr Written kWhenSet = nullptr;
 bool always(const ExperimentSpec&) { return true; }
-bool an_mlp(const ExperimentSpec& s) { return s.model.kind != ModelKind::transformer; }
-bool a_transformer(const ExperimentSpec& s) { return s.model.kind == ModelKind::transformer; }
-bool a_residual_mlp(const ExperimentSpec& s) { return s.model.kind == ModelKind::residual_mlp; }
+bool an_mlp(const ExperimentSpec& s) { return !is_transformer(s.model.kind); }
+bool a_transformer(const ExperimentSpec& s) { return is_transformer(s.model.kind); }
+bool a_residual_mlp(const ExperimentSpec& s) { return has_residual_blocks(s.model.kind); }
 bool an_anchor_task(const ExperimentSpec& s) { return s.task.kind == TaskKind::anchor; }
 bool has_attention_cut(const ExperimentSpec& s) { return s.model.transformer.has_attention_cut; }
-bool a_plain_mlp(const ExperimentSpec& s) { return s.model.kind == ModelKind::mlp; }
+bool a_plain_mlp(const ExperimentSpec& s) { return is_plain_mlp(s.model.kind); }
 bool gamma_init(const ExperimentSpec& s) { return s.model.transformer.init == InitScheme::gamma; }
 bool a_transformer_with_gamma_init(const ExperimentSpec& s) { return a_transformer(s) && gamma_init(s); }
 bool two_layer_gamma(const ExperimentSpec& s) { return s.parametrization.preset == Preset::two_layer_gamma; }

@@ -24,7 +24,7 @@ double activation_flops(Activation a) {
 }
 
 MemberSize member_size(const ExperimentSpec& s, const MemberCoords& c) {
-  if (s.model.kind == ModelKind::transformer) {
+  if (is_transformer(s.model.kind)) {
     const TransformerConfig t = transformer_config(s.model.transformer, s.task.anchor, c.width);
     return {double(transformer_parameter_count(t)), transformer_forward_flops(t)};
   }
@@ -74,7 +74,7 @@ double estimate_flops(const ExperimentSpec& s) {
 
 double assumed_flops_per_second(const ExperimentSpec& s, const TimeBudget& budget) {
   if (s.precision != Precision::float32) return budget.flops_per_second;
-  const bool transformer = s.model.kind == ModelKind::transformer;
+  const bool transformer = is_transformer(s.model.kind);
   return budget.flops_per_second * (transformer ? budget.transformer_float32_speedup : budget.float32_speedup);
 }
 

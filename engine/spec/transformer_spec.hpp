@@ -7,17 +7,6 @@
 #include "engine/param/parametrization.hpp"
 #include "engine/task/anchor_tasks.hpp"
 
-// residual_mlp: an MLP of width model.widths[0] with model.depth residual blocks h_{l+1} = h_l + L^-α W_l φ(h_l)
-// (model.block_depth 2: W_l φ(W'_l φ(h_l)); model.block_norm: φ(LN(h_l))) and the readout f = W_out h_{L+1}
-// (MlpConfig::residual; the depth rule sets α and the blocks' learning rate).
-enum class ModelKind { mlp, transformer, residual_mlp };
-inline constexpr EnumName<ModelKind> kModelKindNames[] = {
-    {ModelKind::mlp, "mlp"},
-    {ModelKind::transformer, "transformer"},
-    {ModelKind::residual_mlp, "residual_mlp"},
-};
-inline const char* model_kind_name(ModelKind k) { return enum_name(kModelKindNames, k); }
-
 // The book's masking experiment (chapter 12 §12.7): after training, cut one head's attention to one position of
 // every test sequence and compare the answers (engine/analysis/attention_cut.hpp; `muplay attention-cut`).
 // The anchor is a sequence's first token in 1..10 (keys are 20..100); the key is the position right after it.

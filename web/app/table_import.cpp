@@ -67,7 +67,7 @@ void use_table(App& app) {
   json::Value doc = app.spec_doc.is_object() ? app.spec_doc : json::Value::make_object();
   doc.set("task", task_object(app.table_preview));
   if (const json::Value* model = doc.find("model");
-      model && model->find("kind") && model->find("kind")->string == model_kind_name(ModelKind::transformer)) {
+      model && model->find("kind") && names_transformer(model->find("kind")->string)) {
     doc.set("model", *spec_to_json(ExperimentSpec{}).find("model"));
     doc.set("parametrization", *spec_to_json(ExperimentSpec{}).find("parametrization"));
   }

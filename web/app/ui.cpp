@@ -309,9 +309,8 @@ std::optional<ExperimentSpec> explorer_experiment(const App& app) {
 // Whether `tab` applies to the runner's experiment. A tab that does not apply is not shown: a tab more would cut the
 // row's labels at 1024 px.
 bool tab_applies(const App& app, ViewTab tab) {
-  const ModelKind kind = app.runner ? app.runner->spec().model.kind : ModelKind::mlp;
-  if (tab == ViewTab::depth) return app.runner && kind == ModelKind::residual_mlp;
-  if (tab == ViewTab::anchor) return app.runner && kind == ModelKind::transformer;
+  if (tab == ViewTab::depth) return app.runner && has_residual_blocks(app.runner->spec().model.kind);
+  if (tab == ViewTab::anchor) return app.runner && is_transformer(app.runner->spec().model.kind);
   return true;
 }
 

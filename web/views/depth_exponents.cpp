@@ -56,7 +56,7 @@ std::vector<DepthFactors> spec_depth_factors(const ExperimentSpec& s) {
 }
 
 void depth_exponents_panel(const ExperimentSpec& s) {
-  if (s.model.kind != ModelKind::residual_mlp) return;
+  if (!has_residual_blocks(s.model.kind)) return;
   const DepthExponents e = spec_depth_exponents(s);
   ImGui::Separator();
   const std::string intro = std::string("Depth exponents of the experiment's residual MLP (not the slider's \u03b1 "

@@ -146,7 +146,7 @@ std::string experiment_kind(const json::Value& spec) {
   const json::Value* model = at(spec, "model", "kind");  // written for Transformers only: MLP specs keep their form
   const json::Value* task = at(spec, "task", "kind");
   const std::string task_kind = task ? task->string : at(defaults, "task", "kind")->string;
-  std::string kind = std::string(model ? model->string : model_kind_name(ModelKind::mlp)) + " on " + task_kind;
+  std::string kind = std::string(model ? model->string : model_kind_name(ModelSpec{}.kind)) + " on " + task_kind;
   // An anchor task is one of several: its own object in the task names which.
   const json::Value* task_object = spec.find("task");
   if (task_kind == task_name(TaskKind::anchor) && task_object && task_object->is_object())
@@ -175,7 +175,7 @@ ImportedSet read_imported_set(const json::Value& doc, const std::string& file_na
   if (const json::Value* spec = r.field(doc, "", "spec", json::Type::object, true)) set.spec = *spec;
   set.experiment = experiment_kind(set.spec);
   const json::Value* model = at(set.spec, "model", "kind");
-  const bool transformer = model && model->string == model_kind_name(ModelKind::transformer);
+  const bool transformer = model && names_transformer(model->string);
   if (const json::Value* runs = r.field(doc, "", "runs", json::Type::array, true))
     for (size_t i = 0; i < runs->array.size(); i++)
       set.runs.push_back(read_run(r, runs->array[i], "runs[" + std::to_string(i) + "]", transformer));
