@@ -16,7 +16,8 @@
 4. refusal: a spec the exporter cannot express exits 2 naming the field;
 5. zero readout with train.py's own init: the output is exactly 0 at step 0 at every width.
 
-Usage: export_torch.py --muplay PATH/TO/muplay [--workdir DIR] [--skip-large]. Exit 0: all hold; 1: a failure.
+Usage: export_torch.py --muplay PATH/TO/muplay [--workdir DIR] [--skip-large] [--only TEXT]. Exit 0: all hold; 1: a
+failure. --only runs the exact cases whose name holds TEXT and nothing else (a loop while porting one feature).
 """
 import argparse
 import json
@@ -198,9 +199,11 @@ def worst_difference(ours, theirs, where, problems, tol):
     return worst
 
 
-def check_exact(binary, workdir, problems):
+def check_exact(binary, workdir, problems, only=None):
     print(f"1. from the engine's initial weights, float64: every series to {REL_TOL:g} relative")
     for name, spec in exact_cases():
+        if only is not None and only not in name:
+            continue
         folder = export(binary, spec, workdir, name)
         muplay(binary, "export-init", os.path.join(folder, "spec.json"), "--out",
                os.path.join(folder, "init.json"))
@@ -213,6 +216,8 @@ def check_exact(binary, workdir, problems):
         series = sum(len(r["series"]) for r in engine["runs"])
         print(f"  {name:44s} {len(engine['runs'])} members, {series} series, {steps} steps: "
               f"max relative difference {worst:.2e}")
+    if only is not None:
+        return
     # train.py --depths replaces the depth axis: from the init of the spec with those depths, the engine's numbers
     spec = residual_spec("depth_mup", {"kind": "adam", "lr": 0.01}, 2, True, 0, ["train_loss", "act_rms"])
     folder = export(binary, spec, workdir, "residual --depths")
@@ -323,17 +328,19 @@ def main():
     ap.add_argument("--muplay", required=True)
     ap.add_argument("--workdir")
     ap.add_argument("--skip-large", action="store_true", help="leave out the n = 2048…8192 runs (about a minute)")
+    ap.add_argument("--only", help="run only the exact cases whose name holds this text")
     args = ap.parse_args()
     binary = os.path.abspath(args.muplay)
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         workdir = args.workdir or tmp
         os.makedirs(workdir, exist_ok=True)
-        check_exact(binary, workdir, problems)
-        check_slopes(binary, workdir, args.skip_large, problems)
-        check_torchrun(binary, workdir, problems)
-        check_refusals(binary, workdir, problems)
-        check_zero_readout(binary, workdir, problems)
+        check_exact(binary, workdir, problems, args.only)
+        if args.only is None:
+            check_slopes(binary, workdir, args.skip_large, problems)
+            check_torchrun(binary, workdir, problems)
+            check_refusals(binary, workdir, problems)
+            check_zero_readout(binary, workdir, problems)
     for p in problems:
         print("FAIL", p)
     print("export_torch:", "FAILED" if problems else "all checks hold")
