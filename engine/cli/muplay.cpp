@@ -3,7 +3,7 @@
 //   muplay run SPEC.json [--out RESULT.json] [--csv METRICS.csv] [--quiet] [--threads N]
 //                                                         train every sweep member, write the result document
 //   muplay export-init SPEC.json [--out INIT.json]     every member's initial weights, multipliers and data
-//   muplay export torch SPEC.json --out DIR               the spec as a PyTorch project (train.py, README.md)
+//   muplay export torch SPEC.json --out DIR [--force]     the spec as a PyTorch project (train.py, README.md)
 //   muplay validate SPEC.json                             report every problem of a spec (exit 2 if any)
 //   muplay link SPEC.json                                 the spec's share link (SPEC.json may be a link anywhere)
 //   muplay max-lr SPEC.json --lo LO --hi HI [--out F]     E1: each member's largest stable learning rate
@@ -61,10 +61,12 @@ const char* kUsage =
     "  muplay export-init SPEC.json [--out INIT.json]\n"
     "      Write every member's initial weights (row-major fan_out x fan_in), forward and learning-rate\n"
     "      multipliers, and the train/test data as JSON (schema muplay-init v1), for cross-checks.\n"
-    "  muplay export torch SPEC.json --out DIR\n"
+    "  muplay export torch SPEC.json --out DIR [--force]\n"
     "      Write the spec as a standalone PyTorch project in DIR: train.py (the same models, parametrization,\n"
     "      task, sweep and metrics; torchrun splits the sweep or trains a member with DDP), README.md with\n"
     "      its commands, requirements.txt and spec.json. A spec it cannot express is refused, field by field.\n"
+    "      The sweep's memory and time are not checked (it trains elsewhere); files of the same names\n"
+    "      already in DIR are overwritten only with --force.\n"
     "  muplay max-lr SPEC.json --lo LO --hi HI [--out RESULT.json]\n"
     "      Experiment E1: for every (width, seed) of the sweep, the largest learning rate of the 1/4-octave grid\n"
     "      LO * 2^(k/4) <= HI, scanned upward, whose run of schedule.steps steps passes (finite loss, L_T < L_0,\n"
@@ -276,16 +278,48 @@ int cmd_max_lr(const std::string& path, const SpecLimits& limits, double lo, dou
   return 0;
 }
 
-int cmd_export_torch(const std::string& path, const SpecLimits& limits, const std::string& out_dir) {
+// What `muplay export WORD` says when WORD is not "torch": the formats there are, and where the spec goes.
+std::string export_format_problem(const std::string& word) {
+  const std::string usage = "`muplay export torch SPEC.json --out DIR` writes a PyTorch project (the one format; "
+                            "`muplay export-init SPEC.json` writes the initial weights)";
+  if (word.empty()) return "export needs a format: " + usage;
+  if (word.find('.') != std::string::npos || std::filesystem::exists(word) || !link_fragment(word).empty())
+    return "export needs a format before the spec: " + usage;
+  return "export has no format '" + word + "': " + usage;
+}
+
+// The names of `files` that already exist in `dir` ("" when none does), for the message that will not overwrite them.
+std::string existing_files(const std::string& dir, const std::vector<ExportFile>& files) {
+  std::string names;
+  for (const ExportFile& f : files)
+    if (std::filesystem::exists(dir + "/" + f.path)) names += (names.empty() ? "" : ", ") + f.path;
+  return names;
+}
+
+// The export trains elsewhere, so the sweep's memory and time here are not its limits; a field's own range still
+// is, and past it train.py's options take over.
+int cmd_export_torch(const std::string& path, const SpecLimits& limits, const std::string& out_dir, bool force) {
   if (out_dir.empty()) return bad_input("export torch needs --out DIR (see muplay --help)");
+  SpecLimits export_limits = limits;
+  export_limits.host_budgets = false;
   SpecResult r;
-  if (!load_spec(path, limits, r)) return report_errors(path, r);
+  if (!load_spec(path, export_limits, r)) {
+    const bool past_a_range = std::any_of(r.errors.begin(), r.errors.end(), [](const std::string& e) {
+      return e.find(" is not in [") != std::string::npos;
+    });
+    if (past_a_range)
+      r.errors.push_back("to go past these ranges, export the spec within them and give train.py the large values: "
+                         "--widths, --depths, --lrs, --seeds, --steps (examples/README.md, \"PyTorch export\")");
+    return report_errors(path, r);
+  }
   std::vector<std::string> errors;
   const std::vector<ExportFile> files = export_torch_project(r.spec, errors);
   if (!errors.empty()) {
     r.errors = errors;
     return report_errors(path + " (export torch)", r);
   }
+  if (const std::string there = existing_files(out_dir, files); !there.empty() && !force)
+    return bad_input(out_dir + " already has " + there + ": choose another --out, or add --force to overwrite them");
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   std::string written;
@@ -352,9 +386,10 @@ int main(int argc, char** argv) {
   }
   // "export torch" is one command of two words.
   const bool export_torch = !std::strcmp(argv[1], "export") && argc > 2 && !std::strcmp(argv[2], "torch");
+  if (!std::strcmp(argv[1], "export") && !export_torch) return bad_input(export_format_problem(argc > 2 ? argv[2] : ""));
   const std::string cmd = export_torch ? "export torch" : argv[1];
   std::string positional, out_path, csv_path, dir = MUPLAY_EXAMPLES_DIR;
-  bool quiet = false;
+  bool quiet = false, force = false;
   double lo = 0, hi = 0;  // max-lr's grid
   int threads = WorkerPool::available_threads();
   for (int i = export_torch ? 3 : 2; i < argc; i++) {
@@ -376,6 +411,7 @@ int main(int argc, char** argv) {
     else if (arg == "--csv" && i + 1 < argc) csv_path = argv[++i];
     else if (arg == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (arg == "--quiet") quiet = true;
+    else if (arg == "--force" && export_torch) force = true;
     else if (!arg.empty() && arg[0] != '-' && positional.empty()) positional = arg;
     else return bad_input("unexpected argument '" + arg + "' (see muplay --help)");
   }
@@ -386,7 +422,7 @@ int main(int argc, char** argv) {
   if (cmd == "reach") return cmd_reach();
   if (cmd == "export-init" && !positional.empty()) return cmd_export_init(positional, limits, out_path);
   if (cmd == "gpu-plan" && !positional.empty()) return cmd_gpu_plan(positional, limits, out_path);
-  if (cmd == "export torch" && !positional.empty()) return cmd_export_torch(positional, limits, out_path);
+  if (cmd == "export torch" && !positional.empty()) return cmd_export_torch(positional, limits, out_path, force);
   if (cmd == "max-lr" && !positional.empty()) return cmd_max_lr(positional, limits, lo, hi, out_path);
   if (cmd == "link" && !positional.empty()) return cmd_link(positional, limits);
   if (cmd != "run" && cmd != "validate" && cmd != "link" && cmd != "export-init" && cmd != "gpu-plan" && cmd != "export torch" &&

@@ -240,7 +240,7 @@ std::vector<std::string> check_spec(const ExperimentSpec& s, const SpecLimits& l
                      (is_transformer(s.model.kind) ? " × gamma × weight_decay" : "") +
                      (s.sweep.phase_points.empty() ? "" : " × phase_points") + "), more than " +
                      std::to_string(kMaxSweepMembers));
-  if (members > kMaxSweepMembers) return errors;  // the budgets below go through every member
+  if (members > kMaxSweepMembers || !limits.host_budgets) return errors;  // the budgets go through every member
   const double bytes = estimate_memory_bytes(s);
   if (bytes > kMemoryBudgetBytes) {
     char buf[200];

@@ -31,6 +31,9 @@ struct SpecLimits {
   // Where a table task's file is (task.table.file names it inside this folder): the command line gives the spec's
   // folder, the page the folder of the files imported into it.
   std::string table_dir;
+  // false: the sweep's memory and time on this machine are not checked, for a spec that trains elsewhere (the PyTorch
+  // export); every field's own range still is.
+  bool host_budgets = true;
 };
 
 // A table task's file is read from limits.table_dir into spec.task.table_file (and its sha256 and size filled in when

@@ -155,13 +155,13 @@ def export(binary, spec, workdir, name):
                 write_table_file(spec["task"]["table"][key], folder)
     with open(os.path.join(folder, "spec.json"), "w") as f:
         json.dump(spec, f)
-    muplay(binary, "export", "torch", os.path.join(folder, "spec.json"), "--out", folder)
+    muplay(binary, "export", "torch", os.path.join(folder, "spec.json"), "--out", folder, "--force")
     return folder
 
 
 # torch 1.13's torchrun on Python 3.11 fails on its default "--redirects 0" (the flag enum's 0 is not iterated
-# there); any other value works.
-TORCHRUN = ["torchrun", "--standalone", "--nproc_per_node=2", "--redirects", "1", "--tee", "1"]
+# there); 2 (stderr, where train.py writes) works, as the exported README says.
+TORCHRUN = ["torchrun", "--standalone", "--nproc_per_node=2", "--redirects", "2", "--tee", "2"]
 
 
 def train_py(folder, *args, torchrun=False):
@@ -289,9 +289,11 @@ def check_torchrun(binary, workdir, problems):
     spec["sweep"] = {"width": [32, 64], "seeds": [0, 1, 2]}
     spec["metrics"] = ["train_loss", "test_loss", "batch_loss_mean", "act_rms", "weight_delta_spectral"]
     folder = export(binary, spec, workdir, "torchrun")
-    train_py(folder, "--device", "cpu", "--out", "one.json", "--csv", "one.csv")
-    train_py(folder, "--device", "cpu", "--out", "split.json", "--csv", "split.csv", torchrun=True)
-    train_py(folder, "--device", "cpu", "--ddp-member", "--out", "ddp.json", "--csv", "ddp.csv", torchrun=True)
+    # one thread in every process: the same arithmetic, so the same numbers
+    train_py(folder, "--device", "cpu", "--threads", "1", "--out", "one.json", "--csv", "one.csv")
+    train_py(folder, "--device", "cpu", "--threads", "1", "--out", "split.json", "--csv", "split.csv", torchrun=True)
+    train_py(folder, "--device", "cpu", "--threads", "1", "--ddp-member", "--out", "ddp.json", "--csv", "ddp.csv",
+             torchrun=True)
     one = load(os.path.join(folder, "one.json"))
     split_worst = worst_difference(one, load(os.path.join(folder, "split.json")), "members split", problems, 0.0)
     ddp_worst = worst_difference(one, load(os.path.join(folder, "ddp.json")), "DDP member", problems, DDP_TOL)

@@ -9,8 +9,9 @@ else is needed but torch.
 
     python3 train.py                                   # every member of the sweep, here
     python3 train.py --widths 4096,8192 --device cuda  # the same experiment at other widths
-    torchrun --nproc_per_node=8 train.py --widths ...  # the members split across 8 processes (GPUs)
-    torchrun --nproc_per_node=8 train.py --ddp-member  # each member data-parallel (DDP) over 8 processes
+    torchrun --standalone --nproc_per_node=8 --redirects 2 --tee 2 --log_dir logs train.py --widths ...
+                                                       # the members split across 8 processes (GPUs)
+    ... train.py --ddp-member                          # under torchrun: each member data-parallel over them
 
 It writes the muplay-result document (result.json) and its metrics as CSV (metrics.csv), which the muplay page
 imports and draws beside its own runs.
@@ -30,6 +31,30 @@ import time
 import zipfile
 from collections import namedtuple
 
-import torch
-import torch.distributed as dist
-import torch.nn.functional as F
+# OpenMP's default wait policy keeps idle threads spinning, and on shared or few cores they take the time the working
+# threads need. libgomp reads the policy when torch loads it, so it is set before the import; the environment wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def pythons_with_torch():
+    """Other Python interpreters on this machine that can import torch (Debian's python3-torch is under
+    /usr/bin/python3, which a pyenv or venv python3 on the PATH hides)."""
+    import shutil
+    import subprocess
+    found = []
+    for name in ("/usr/bin/python3", shutil.which("python3"), shutil.which("python")):
+        if name and os.path.realpath(name) != os.path.realpath(sys.executable) and name not in found:
+            if subprocess.run([name, "-c", "import torch"], capture_output=True).returncode == 0:
+                found.append(name)
+    return found
+
+
+try:
+    import torch
+    import torch.distributed as dist
+    import torch.nn.functional as F
+except ImportError:
+    others = pythons_with_torch()
+    sys.exit(f"train.py: {sys.executable} cannot import torch. " +
+             (f"Run it with {others[0]} ({others[0]} train.py ...), which can, or install" if others else "Install") +
+             " torch for this Python: pip install -r requirements.txt (or Debian's apt install python3-torch).")

@@ -370,16 +370,30 @@ def fashion_mnist_split(data_dir, split, size):
     return {"x": x, "labels": torch.frombuffer(bytearray(labels), dtype=torch.uint8).long()}
 
 
+DEBIAN_FASHION_MNIST = "/usr/share/datasets/fashion-mnist"  # apt install dataset-fashion-mnist
+
+
 def fashion_mnist_sets(task, data_dir):
-    data_dir = data_dir or os.environ.get("MUPLAY_FASHION_MNIST_DIR") or "."
-    missing = [names[-1] for key, names in FASHION_MNIST_FILES.items() if not fashion_mnist_path(data_dir, *key)]
-    if missing:
+    """The folder given (--data-dir, MUPLAY_DATA_DIR), else the first of: here, $MUPLAY_FASHION_MNIST_DIR (the muplay
+    command line's), Debian's package folder, that holds all four files."""
+    tried = [data_dir] if data_dir else [".", os.environ.get("MUPLAY_FASHION_MNIST_DIR"), DEBIAN_FASHION_MNIST]
+    tried = [d for d in tried if d]
+    missing = {}
+    for folder in tried:
+        missing[folder] = [names[-1] for key, names in FASHION_MNIST_FILES.items()
+                           if not fashion_mnist_path(folder, *key)]
+        if not missing[folder]:
+            data_dir = folder
+            break
+    else:
         raise SystemExit(
-            f"Fashion-MNIST not found in {data_dir} (missing {', '.join(missing)}). Put the original files "
-            "train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, t10k-images-idx3-ubyte.gz and "
-            "t10k-labels-idx1-ubyte.gz (https://github.com/zalandoresearch/fashion-mnist) in that folder, or give the "
-            "root folder of torchvision.datasets.FashionMNIST(root, download=True), which keeps them in "
-            "root/FashionMNIST/raw/; muplay's own subset folder (build/native/data/fashion-mnist) works as well.")
+            "train.py: Fashion-MNIST not found ("
+            + "; ".join(f"{d}: missing {', '.join(m)}" for d, m in missing.items()) + "). Name the folder that "
+            "holds train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
+            "t10k-images-idx3-ubyte.gz and t10k-labels-idx1-ubyte.gz with --data-dir DIR (or MUPLAY_DATA_DIR=DIR): "
+            f"Debian's `apt install dataset-fashion-mnist` puts them in {DEBIAN_FASHION_MNIST}; "
+            "torchvision.datasets.FashionMNIST(root, download=True) in root/FashionMNIST/raw (give root); "
+            "https://github.com/zalandoresearch/fashion-mnist has them too.")
     return (fashion_mnist_split(data_dir, "train", int(task["train_size"])),
             fashion_mnist_split(data_dir, "test", int(task["test_size"])))
 

@@ -99,16 +99,33 @@ class Setup:
     def __init__(self, args):
         self.rank = int(os.environ.get("RANK", 0))
         self.world = int(os.environ.get("WORLD_SIZE", 1))
-        self.device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        auto = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = torch.device(auto if args.device == "auto" else args.device)
         if self.device.type == "cuda":
             if self.device.index is None:  # under torchrun: process k of a machine takes its GPU k
                 self.device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", 0)))
             torch.cuda.set_device(self.device)
         if self.world > 1:
             dist.init_process_group("nccl" if self.device.type == "cuda" else "gloo")
-        self.dtype_name = args.dtype or ("float64" if self.device.type == "cpu" else "float32")
+        self.dtype_name = args.dtype if args.dtype != "auto" else self.default_dtype()
         self.dtype = torch.float64 if self.dtype_name == "float64" else torch.float32  # bf16: float32 weights
         self.ddp = args.ddp_member and self.world > 1
+        self.threads = args.threads or self.default_threads()
+        torch.set_num_threads(self.threads)
+
+    def default_dtype(self):
+        """The spec's precision on the CPU (the engine's arithmetic); float32 on a GPU, whose float64 is slow."""
+        return RUN_SPEC["precision"] if self.device.type == "cpu" else "float32"
+
+    @staticmethod
+    def default_threads():
+        """The cores this process may use, shared among the processes torchrun started on this machine."""
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        return max(1, cores // int(os.environ.get("LOCAL_WORLD_SIZE", 1)))
+
+    def device_name(self):
+        """Where a member trains, as its run in the result says: "cpu" or e.g. "cuda:0 NVIDIA H200"."""
+        return f"{self.device} {torch.cuda.get_device_name(self.device)}" if self.device.type == "cuda" else "cpu"
 
     def autocast(self):
         if self.dtype_name != "bf16":
@@ -116,10 +133,9 @@ class Setup:
         return torch.autocast(self.device.type, dtype=torch.bfloat16)
 
     def describe(self):
-        name = torch.cuda.get_device_name(self.device) if self.device.type == "cuda" else "cpu"
-        where = f"{self.device} {name}" if self.device.type == "cuda" else "cpu"
         spread = f", {self.world} processes, " + ("each member data-parallel (DDP)" if self.ddp else "members split")
-        return where + f" ({self.dtype_name}" + (spread if self.world > 1 else "") + ")"
+        threads = f", {self.threads} thread" + ("s" if self.threads > 1 else "") if self.device.type == "cpu" else ""
+        return self.device_name() + f" ({self.dtype_name}{threads}" + (spread if self.world > 1 else "") + ")"
 
     def wrap(self, model):
         if not self.ddp:
@@ -156,17 +172,33 @@ def batch_loss(net, rows, idx, setup, total_rows):
 
 
 class Progress:
-    """A line on stderr every REPORT_EVERY seconds of a long member: where it is and its last mini-batch loss."""
-    REPORT_EVERY = 30.0
+    """Where a member is, with its last mini-batch loss: on a terminal a bar redrawn in place, in a log (stderr to a
+    file) a line every LINE_EVERY seconds of a long member."""
+    BAR_EVERY, LINE_EVERY, BAR_WIDTH = 0.2, 30.0, 24
 
     def __init__(self, label, steps, quiet):
         self.label, self.steps, self.quiet, self.last = label, steps, quiet, time.time()
+        self.bar, self.drawn = not quiet and sys.stderr.isatty(), False
 
     def __call__(self, step, loss):
-        if not self.quiet and time.time() - self.last >= self.REPORT_EVERY:
+        now = time.time()
+        if self.quiet or now - self.last < (self.BAR_EVERY if self.bar else self.LINE_EVERY):
+            return
+        self.last = now
+        if self.bar:
+            done = self.BAR_WIDTH * step // max(self.steps, 1)
+            bar = "#" * done + "." * (self.BAR_WIDTH - done)
+            print(f"\r\033[Ktrain.py: {self.label} [{bar}] step {step}/{self.steps}, batch loss {loss:.4g}", end="",
+                  file=sys.stderr, flush=True)
+            self.drawn = True
+        else:
             print(f"train.py: {self.label}: step {step}/{self.steps}, batch loss {loss:.6g}", file=sys.stderr,
                   flush=True)
-            self.last = time.time()
+
+    def end(self):
+        """Clears the bar, so that the member's closing line stands alone."""
+        if self.drawn:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
 def train_mlp(member, data, setup, init_member, progress):
@@ -295,7 +327,7 @@ def summary(series):
     return out
 
 
-def run_document(run, series):
+def run_document(run, series, setup):
     m = run.member
     doc = {"width": m["width"] or member_width(m)}
     if residual():
@@ -305,6 +337,8 @@ def run_document(run, series):
         doc.update(gamma=m["gamma"], weight_decay=m["weight_decay"])
     if RUN_SPEC["parametrization"]["preset"] == "two_layer_gamma":
         doc.update(gamma=m["phase"][0], gamma_prime=m["phase"][1])
+    # where its numbers were computed, as the engine's runs say it ("backend" cpu or cuda here, webgpu there)
+    doc.update(backend=setup.device.type, precision=setup.dtype_name, device=setup.device_name())
     doc.update(status=run.status, diverged_at=run.diverged_at, steps_done=run.steps_done,
                recorded_steps=run.recorded_steps,
                series={k: [finite_or_none(x) for x in v] for k, v in series.items()}, summary=summary(series))
@@ -338,6 +372,12 @@ def csv_text(runs):
 
 # ---- Command line ----
 
+def positive_int(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 up, not '{text}'")
+    return int(text)
+
+
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     numbers = lambda kind: lambda text: [kind(v) for v in text.split(",") if v]  # noqa: E731
@@ -346,9 +386,13 @@ def parse_args(argv):
     ap.add_argument("--lrs", type=numbers(float), help="replace the sweep's learning rates")
     ap.add_argument("--seeds", type=numbers(int), help="replace the sweep's seeds")
     ap.add_argument("--steps", type=int, help="replace schedule.steps")
-    ap.add_argument("--device", help="cpu, cuda, cuda:1 … (default: cuda when available)")
-    ap.add_argument("--dtype", choices=["float64", "float32", "bf16"],
-                    help="default float64 on the CPU (the engine's arithmetic), float32 on a GPU")
+    ap.add_argument("--device", default="auto",
+                    help="auto (default: cuda when available, else cpu), cpu, cuda, cuda:1 …")
+    ap.add_argument("--dtype", choices=["auto", "float64", "float32", "bf16"], default="auto",
+                    help="auto (default): the spec's precision on the CPU (float64 unless it says float32), float32 on "
+                    "a GPU")
+    ap.add_argument("--threads", type=positive_int, help="CPU threads per process (default: the cores it may use, "
+                    "shared among torchrun's processes on this machine)")
     ap.add_argument("--ddp-member", action="store_true",
                     help="under torchrun: train each member data-parallel over all processes, not one per process")
     ap.add_argument("--data-dir", default=os.environ.get("MUPLAY_DATA_DIR"),
@@ -415,9 +459,10 @@ def main(argv):
         label = f"member {i + 1}/{len(grid)} n={member_width(grid[i])}{depth} lr={grid[i]['lr']:g} " \
             f"seed={grid[i]['seed']}" + \
             (f" (process {setup.rank})" if setup.world > 1 and not setup.ddp else "")
-        run, series = train_member(grid[i], member_data(grid[i]), setup, inits[i],
-                                   Progress(label, RUN_SPEC["schedule"]["steps"], quiet))
-        done.append((i, run_document(run, series)))
+        progress = Progress(label, RUN_SPEC["schedule"]["steps"], quiet)
+        run, series = train_member(grid[i], member_data(grid[i]), setup, inits[i], progress)
+        progress.end()
+        done.append((i, run_document(run, series, setup)))
         if not quiet:
             last = series["train_loss"][-1] if series.get("train_loss") else math.nan
             print(f"train.py: {label}: {run.status} after {run.steps_done} steps, train_loss {last:.6g}, "
