@@ -65,6 +65,7 @@ Value anchor_set(const AnchorSet& s) {
   o.set("seq_len", Value::make_number(s.seq_len));
   o.set("tokens", ints(s.tokens));
   o.set("labels", ints(s.labels));
+  if (!s.swapped.empty()) o.set("swapped", ints(s.swapped));  // an OOD set's sequences with the anchor pair swapped
   return o;
 }
 

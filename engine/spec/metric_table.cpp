@@ -183,23 +183,23 @@ const std::vector<MetricDef>& metric_table() {
           [](S, Record&) {
             return value_probe("commutativity", [](Record& r) { return r.trainer()->commutativity(); });
           })
-          .higher_is_better().not_exported().check([](S s) { return needs_held_out_pairs("commutativity", s); })
+          .higher_is_better().check([](S s) { return needs_held_out_pairs("commutativity", s); })
           .cost([](S s, M m) { return 2 * ood_set_flops(s, m); }),
       Row("wq_cosine", kForTransformer,
           [](S, Record&) {
             return value_probe("wq_cosine", [](Record& r) { return r.trainer()->query_row_cosine(0); });
           })
-          .higher_is_better().not_exported(),
+          .higher_is_better(),
       Row("embedding_order", kForTransformer,
           [](S, Record&) {
             return value_probe("embedding_order", [](Record& r) { return embedding_order(r.trainer()->model()); });
           })
-          .higher_is_better().not_exported(),
+          .higher_is_better(),
       Row("transformer_coords", kForTransformer, [](S, Record& r) { return transformer_coord_probe(r); })
-          .not_exported().cost(probe_batch_flops),
+          .cost(probe_batch_flops),
       Row("plus_one_share", kForTransformer,
           [](S, Record&) { return value_probe("plus_one_share", [](Record& r) { return r.test().plus_one_share; }); })
-          .not_exported().cost([](S s, M m) { return test_pass_flops(s, m, {"test_loss", "id_accuracy"}); }),
+          .cost([](S s, M m) { return test_pass_flops(s, m, {"test_loss", "id_accuracy"}); }),
   };
   return rows;
 }

@@ -239,6 +239,10 @@ def compare(doc, got):
             check(f"{part}.tokens", torch.tensor(s["tokens"], dtype=torch.int64).reshape(s["size"], s["seq_len"]),
                   got["anchor"][part]["tokens"])
             check(f"{part}.labels", torch.tensor(s["labels"], dtype=torch.int64), got["anchor"][part]["labels"])
+        ood = doc["anchor"]["ood"]
+        if "swapped" in ood:  # the composite kinds' OOD sequences with the anchor pair swapped (commutativity)
+            check("ood.swapped", torch.tensor(ood["swapped"], dtype=torch.int64).reshape(ood["size"], ood["seq_len"]),
+                  got["anchor"]["ood"]["swapped"])
         return problems
     classification = "labels" in doc["train"]
     if got["classification"] != classification:

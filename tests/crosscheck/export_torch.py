@@ -4,7 +4,8 @@
 
 1. exact: from the engine's initial weights (`--init-from` a `muplay export-init` file), in float64 on the CPU,
    every recorded series equals `muplay run`'s to REL_TOL relative, for SP/NTP/MFP/μP × SGD/Adam, mini-batches,
-   cross-entropy, one phenomena preset, anchor Transformer presets, and residual MLPs (every depth rule, plain,
+   cross-entropy, one phenomena preset, anchor Transformer presets (with each of its own metrics: commutativity,
+   wq_cosine, embedding_order, plus_one_share, transformer_coords), and residual MLPs (every depth rule, plain,
    pre-norm and two-weight blocks, a depth sweep, and `--depths` replacing it), phase points, and the zero readout
    (parametrization.readout_init) under SGD and Adam and on a residual MLP, and table tasks on scikit-learn's CSV
    files (the export copies the file; train.py reads, splits and scales it as the engine does);
@@ -13,7 +14,7 @@
    stays flat (|slope| ≤ 0.1) while SP's Δh² grows (slope ≥ 0.3);
 3. scale-out: `torchrun --nproc_per_node=2` (gloo) gives the one-process numbers: members split across the
    processes identically, a member trained data-parallel (--ddp-member) to DDP_TOL relative;
-4. refusal: a spec the exporter cannot express exits 2 naming the field;
+4. refusal: a spec the exporter cannot express (e.g. model.transformer.attention_cut) exits 2 naming the field;
 5. zero readout with train.py's own init: the output is exactly 0 at step 0 at every width.
 
 Usage: export_torch.py --muplay PATH/TO/muplay [--workdir DIR] [--skip-large] [--only TEXT]. Exit 0: all hold; 1: a
@@ -72,6 +73,7 @@ def exact_cases():
     mup = example("30-anchor-identity", schedule={"steps": 20, "record_every": 2}, sweep={"width": [16, 32]},
                   parametrization={"preset": "mup"})
     out.append(("preset 30, muP, d_model 16 and 32 (anchor)", mup))
+    out += anchor_metric_cases()
     # sweep.phase_points, written as [gamma, gamma'] pairs: preset 23 itself trains with gd_auto, which is not exported
     phases = example("23-phase-diagram", optimizer={"kind": "sgd", "lr": 0.05}, schedule={"steps": 5},
                      sweep={"seeds": [0]})
@@ -106,6 +108,41 @@ def exact_cases():
     out.append(("table iris with a separate test file, sp adam", table_spec(
         "iris_train.csv", 4, 75, 75, {"type": "classification", "test_file": "iris_test.csv"}, "sp",
         {"kind": "adam", "lr": 0.01}, 20, metrics + ["test_accuracy"])))
+    return out
+
+
+def small_anchor(preset, d_model, train_size, test_size, schedule, metrics=None, ood_test_size=None):
+    """An anchor preset cut down (fewer sequences and steps, a narrower model, float64) to check its metrics."""
+    spec = example(preset, schedule=schedule, task={"train_size": train_size, "test_size": test_size})
+    spec["model"]["transformer"].update({"d_model": d_model, "d_ff": 2 * d_model})
+    if ood_test_size is not None:
+        spec["task"]["anchor"]["ood_test_size"] = ood_test_size
+    if metrics is not None:
+        spec["metrics"] = metrics
+    spec.pop("precision", None)  # the exact check compares float64 with float64
+    return spec
+
+
+def anchor_metric_cases():
+    """The anchor Transformer's own metrics on their presets: commutativity and wq_cosine (31, with embedding_order),
+    plus_one_share (35, 36) and transformer_coords (46, both parametrizations, two widths)."""
+    out = []
+    gamma = small_anchor("31-anchor-gamma-sweep", 16, 400, 100, {"steps": 8, "record_every": 2},
+                         ood_test_size=200)
+    gamma["metrics"].append("embedding_order")
+    gamma["sweep"]["gamma"] = [0.5, 0.8]
+    out.append(("preset 31, commutativity wq_cosine embedding_order (anchor)", gamma))
+    for preset in ("35-anchor-statistical1", "36-anchor-statistical2"):
+        out.append((f"preset {preset[:2]}, plus_one_share (anchor)",
+                    small_anchor(preset, 16, 300, 100, {"steps": 8, "record_every": 2})))
+    for rule in ("mup", "sp"):
+        coords = small_anchor("46-transformer-coord-check-" + rule, 16, 256, 64, {"steps": 4, "record_every": 1})
+        coords["sweep"].update({"width": [16, 32], "seeds": [0]})
+        out.append((f"preset 46 {rule}, transformer_coords, d_model 16 and 32 (anchor)", coords))
+    post = small_anchor("46-transformer-coord-check-sp", 16, 256, 64, {"steps": 4, "record_every": 1})
+    post["model"]["transformer"]["norm"] = "post"  # the stream the probe reads is then the last LayerNorm's output
+    post["sweep"].update({"width": [16], "seeds": [1]})
+    out.append(("preset 46 sp post-LN, transformer_coords (anchor)", post))
     return out
 
 
@@ -315,10 +352,18 @@ def check_zero_readout(binary, workdir, problems):
 
 def check_refusals(binary, workdir, problems):
     print("4. specs the exporter cannot express are refused, naming the field")
-    for preset, field in (("20-frequency-principle", 'metrics: "fp_delta"'), ("28-frequency-principle-asi", "model.asi"),
-                          ("23-phase-diagram", "optimizer.kind"), ("29-condensation-dropout-with", "model.dropout")):
-        r = subprocess.run([binary, "export", "torch", os.path.join(EXAMPLES, preset + ".json"), "--out",
-                            os.path.join(workdir, "refused")], capture_output=True, text=True)
+    cut = example("31-anchor-gamma-sweep")  # the masking analysis is the engine's own (muplay attention-cut)
+    cut["model"]["transformer"]["attention_cut"] = {"layer": 1, "head": 1, "target": "key"}
+    cut_path = os.path.join(workdir, "31-with-attention-cut.json")
+    with open(cut_path, "w") as f:
+        json.dump(cut, f)
+    refused = [(os.path.join(EXAMPLES, preset + ".json"), field) for preset, field in (
+        ("20-frequency-principle", 'metrics: "fp_delta"'), ("28-frequency-principle-asi", "model.asi"),
+        ("23-phase-diagram", "optimizer.kind"), ("29-condensation-dropout-with", "model.dropout"))]
+    for path, field in refused + [(cut_path, "model.transformer.attention_cut")]:
+        preset = os.path.basename(path)[:-len(".json")]
+        r = subprocess.run([binary, "export", "torch", path, "--out", os.path.join(workdir, "refused")],
+                           capture_output=True, text=True)
         ok = r.returncode == 2 and field in r.stderr and not os.path.exists(os.path.join(workdir, "refused"))
         print(f"  {preset}: exit {r.returncode}, " + ("names " + field if field in r.stderr else "MISSING " + field))
         if not ok:

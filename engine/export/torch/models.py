@@ -150,29 +150,38 @@ class AnchorTransformer(torch.nn.Module):
     def norm(self, x, name):
         return F.layer_norm(x, (x.shape[-1],), self.p(name + ".g"), self.p(name + ".b"), eps=1e-5)
 
-    def attention(self, x, h):
+    def attention(self, x, h, taps):
         batch, length, _ = x.shape
         q, k, v = (self.linear(x, h + "w" + c, h + "b" + c) for c in "qkv")
         dh = q.shape[-1] // self.heads
         q, k, v = (z.reshape(batch, length, self.heads, dh).transpose(1, 2) for z in (q, k, v))
         s = self.scale * (q @ k.transpose(-1, -2))
         future = torch.triu(torch.ones(length, length, dtype=torch.bool, device=x.device), 1)
+        if taps is not None:  # the causal logits (j ≤ i): batch × heads × pairs
+            taps["attn_logits"].append(s[..., ~future])
         y = (s.masked_fill(future, float("-inf")).softmax(-1) @ v).transpose(1, 2).reshape(batch, length, -1)
         return self.linear(y, h + "wo", h + "bo")
 
     def ffn(self, x, h):
         return self.linear(self.phi(self.linear(x, h + "w1", h + "b1")), h + "w2", h + "b2")
 
-    def forward(self, tokens):
+    def forward(self, tokens, taps=None):
+        """The logits at the last position. taps, a dict, also receives the probes' inner values (the engine's
+        Transformer hooks): "attn_logits", each block's causal attention logits, and "stream", the last block's
+        output at every position."""
         x = self.multipliers["wte"] * self.p("wte")[tokens] + self.multipliers["wpe"] * self.p("wpe")[:tokens.shape[1]]
+        if taps is not None:
+            taps["attn_logits"] = []
         for l in range(self.layers):
             h = f"h{l}."
             if self.pre_ln:
-                x = x + self.attention(self.norm(x, h + "ln1"), h)
+                x = x + self.attention(self.norm(x, h + "ln1"), h, taps)
                 x = x + self.ffn(self.norm(x, h + "ln2"), h)
             else:
-                x = self.norm(x + self.attention(x, h), h + "ln1")
+                x = self.norm(x + self.attention(x, h, taps), h + "ln1")
                 x = self.norm(x + self.ffn(x, h), h + "ln2")
+        if taps is not None:
+            taps["stream"] = x
         z = x[:, -1]
         return self.linear(self.norm(z, "ln_f") if self.pre_ln else z, "head.w", "head.b")
 

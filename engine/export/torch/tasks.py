@@ -713,6 +713,15 @@ def anchor_fill(anchor, rng, part, count, seen, exclude, into=None, synonym_pair
     return tokens, labels
 
 
+def swap_anchor_pair(tokens):
+    """An OOD sequence of the composite kinds with its anchor pair swapped (anchor_tasks.cpp's `swapped`, which
+    commutativity reads): the pair is the sequence's only two tokens below the keys' range, side by side."""
+    p = [i for i, token in enumerate(tokens) if token < ANCHOR_KEY_MIN]
+    swapped = list(tokens)
+    swapped[p[0]], swapped[p[1]] = tokens[p[1]], tokens[p[0]]
+    return swapped
+
+
 def anchor_sets(task):
     """engine/task/anchor_tasks.cpp make_anchor_task: train, ID test and (composite kinds) OOD test, in its order."""
     anchor = task["anchor"]
@@ -748,8 +757,11 @@ def anchor_sets(task):
                 "labels": torch.tensor(labels, dtype=torch.int64)}
 
     vocab = int(anchor["vocab"])  # the Transformer's vocabulary and output classes (engine/spec/transformer_spec.cpp)
+    ood_set = as_tensors(ood)
+    ood_set["swapped"] = torch.tensor([swap_anchor_pair(tokens) for tokens in ood[0]],
+                                      dtype=torch.int64).reshape(len(ood[1]), seq_len)
     return {"classification": True, "outputs": vocab, "vocab": vocab, "seq_len": seq_len,
-            "anchor": {"train": as_tensors(train), "test": as_tensors(test), "ood": as_tensors(ood)}}
+            "anchor": {"train": as_tensors(train), "test": as_tensors(test), "ood": ood_set}}
 
 
 # ---- make_task: a spec's data as the engine's Runner trains on it (engine/task/task.cpp, engine/run/runner.cpp) ----
@@ -789,8 +801,8 @@ def make_task(spec, data_dir=None):
 
     MLP tasks: {"classification", "outputs", "train": {"x", "y" or "labels"}, "test": {...}}, x with the bias column
     when model.input_bias. Anchor tasks: {"classification", "outputs", "vocab", "seq_len",
-    "anchor": {"train", "test", "ood": {"tokens", "labels"}}}. Fashion-MNIST is read from data_dir, a table's file
-    from data_dir or beside train.py."""
+    "anchor": {"train", "test", "ood": {"tokens", "labels"}}}, the ood set also with its "swapped" tokens.
+    Fashion-MNIST is read from data_dir, a table's file from data_dir or beside train.py."""
     task = spec["task"]  # every field: SPEC is written with its defaults (spec_to_json_every_field)
     if task["kind"] == "anchor":
         return anchor_sets(task)
