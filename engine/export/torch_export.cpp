@@ -297,6 +297,13 @@ std::string readme(const ExperimentSpec& s) {
     text += "\nThis residual MLP's rows are per role (input layer, every block weight, readout) with the width rule "
             "only; `DEPTH_RULE` (α, γ) puts L^(−α) on each block's last weight and L^(−γ) on every block weight's "
             "learning rate, so `--depths` takes the same rule at any depth L.\n";
+  if (s.model.asi)
+    text += "\nWith `model.asi` the net holds both copies as the engine does, interleaved in hidden layers of 2n "
+            "units: a hidden → hidden weight is 2n × 2n, four times a plain net's at width n (half of it the zeros "
+            "between the copies), and the result's `width` is 2n.\n";
+  if (s.task.gradient_loss)
+    text += "\n`task.gradient_loss`: ∂f/∂x is a second autograd pass through the net, and every step and record "
+            "backpropagates through it, so a step costs a few times a plain one.\n";
   return text;
 }
 

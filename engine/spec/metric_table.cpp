@@ -141,9 +141,9 @@ const std::vector<MetricDef>& metric_table() {
       Row("weight_delta_spectral", kForMlp, [](S, Record& r) { return weight_change_probe(r); })
           .initial_params().cost(spectral_norm_flops),
       Row("fp_delta", kForMlp, [](S, Record& r) { return frequency_probe(r); })
-          .not_exported().whole_train_set().check(check_fp_delta).cost(train_set_flops),
+          .whole_train_set().check(check_fp_delta).cost(train_set_flops),
       Row("fp_filter", kForMlp, [](S s, Record& r) { return filter_probe(r, s.task.filter_width); })
-          .not_exported().check(check_fp_filter)
+          .check(check_fp_filter)
           .cost([](S s, M m) {  // the n × n filter, and the train pass unless fp_delta made it
             const double train_pass = lists_metric(s, "fp_delta") ? 0 : train_set_flops(s, m);
             return 2.0 * s.task.train_size * s.task.train_size + train_pass;
@@ -165,7 +165,7 @@ const std::vector<MetricDef>& metric_table() {
           .not_exported().not_for_residual(kOneHiddenLayer).check(check_neuron_paths),
       Row("slope_loss", kForMlp,
           [](S, Record&) { return value_probe("slope_loss", [](Record& r) { return r.slope_loss; }); })
-          .unlisted(with_gradient_loss).cpu_only().not_exported().cost(train_set_flops),
+          .unlisted(with_gradient_loss).cpu_only().cost(train_set_flops),
       Row("train_accuracy", kForTransformer,
           [](S, Record&) { return value_probe("train_accuracy", [](Record& r) { return r.train().accuracy; }); })
           .higher_is_better(),

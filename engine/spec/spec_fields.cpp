@@ -365,8 +365,7 @@ std::vector<SpecField> model_fields() {
       boolean("model.asi", [](auto& s) -> auto& { return s.model.asi; }, kWhenSet,
               "antisymmetric init: two copies of the net, output (h(theta) - h(theta')) / sqrt(2), zero at init")
           .only_for(a_plain_mlp, "model.kind \"mlp\"")
-          .cpu_only()
-          .not_exported_because("the antisymmetric initialization is not exported"),
+          .cpu_only(),
       number("model.dropout", 0, 0.95, [](auto& s) -> auto& { return s.model.dropout; }, kWhenSet,
              "drop probability of every hidden unit in training steps")
           .only_for(a_plain_mlp, "model.kind \"mlp\"")
@@ -471,8 +470,7 @@ std::vector<SpecField> task_fields() {
               "regression: subtract the training targets' mean"),
       boolean("task.gradient_loss", [](auto& s) -> auto& { return s.task.gradient_loss; }, kWhenSet,
               "function_1d: add the squared error of the derivative to the loss")
-          .cpu_only()
-          .not_exported_because("the gradient-augmented loss is not exported"),
+          .cpu_only(),
       number("task.filter_width", 1e-6, 1e6, [](auto& s) -> auto& { return s.task.filter_width; }, kWhenSet,
              "fp_filter: the Gaussian filter's width delta"),
       object("task.table", a_table_task, "a data set you bring, a CSV or NumPy file (task.kind table)"),

@@ -7,8 +7,9 @@
    cross-entropy, one phenomena preset, anchor Transformer presets (with each of its own metrics: commutativity,
    wq_cosine, embedding_order, plus_one_share, transformer_coords), and residual MLPs (every depth rule, plain,
    pre-norm and two-weight blocks, a depth sweep, and `--depths` replacing it), phase points, and the zero readout
-   (parametrization.readout_init) under SGD and Adam and on a residual MLP, and table tasks on scikit-learn's CSV
-   files (the export copies the file; train.py reads, splits and scales it as the engine does);
+   (parametrization.readout_init) under SGD and Adam and on a residual MLP, table tasks on scikit-learn's CSV
+   files (the export copies the file; train.py reads, splits and scales it as the engine does), and the
+   frequency-principle presets (fp_delta, fp_filter, model.asi, task.gradient_loss and its slope_loss);
 2. scaling: with its own torch random numbers, the coordinate check's slopes (log RMS of Δh¹, Δh², Δf after one
    step against log n) agree with the engine's over n = 64…1024 within SLOPE_AGREEMENT, and at n = 2048…8192 μP
    stays flat (|slope| ≤ 0.1) while SP's Δh² grows (slope ≥ 0.3);
@@ -74,6 +75,24 @@ def exact_cases():
                   parametrization={"preset": "mup"})
     out.append(("preset 30, muP, d_model 16 and 32 (anchor)", mup))
     out += anchor_metric_cases()
+    # the frequency principle (presets 20, 21 and 28): fp_delta, fp_filter, ASI and the gradient-augmented loss; the
+    # presets cut to a few steps, in float64 (two of them train with float32 products)
+    fp = {"steps": 12, "record_every": 2}
+    out.append(("fp preset 20, fp_delta", example("20-frequency-principle", schedule=fp)))
+    out.append(("fp preset 21, fp_delta, large init", example("21-frequency-principle-large-init", schedule=fp)))
+    asi = example("28-frequency-principle-asi", schedule=fp, sweep={"width": [16, 32], "seeds": [0, 1]})
+    asi.pop("precision")
+    out.append(("fp preset 28, asi, fp_delta, widths 16 and 32", asi))
+    gradient = example("28-frequency-principle-gradient-loss", schedule=fp)
+    out.append(("fp preset 28, gradient_loss, slope_loss", gradient))
+    image = example("28-frequency-principle-image", schedule={"steps": 12, "record_every": 3})
+    image.pop("precision")
+    out.append(("fp preset 28, image, fp_filter", image))
+    # together, under SGD with momentum, with the per-tensor metrics too: ASI's masked weights stay 0 under momentum
+    both = example("28-frequency-principle-gradient-loss", schedule=fp, model={"asi": True, "widths": [16, 16]},
+                   optimizer={"kind": "sgd", "lr": 0.05, "momentum": 0.9})
+    both["metrics"] = metrics + ["fp_delta", "fp_filter"]
+    out.append(("fp asi + gradient_loss, sgd momentum, fp_filter", both))
     # sweep.phase_points, written as [gamma, gamma'] pairs: preset 23 itself trains with gd_auto, which is not exported
     phases = example("23-phase-diagram", optimizer={"kind": "sgd", "lr": 0.05}, schedule={"steps": 5},
                      sweep={"seeds": [0]})
@@ -350,24 +369,27 @@ def check_zero_readout(binary, workdir, problems):
         problems.append(f"zero readout, own init: act_rms/f at step 0 is {outputs}, not 0")
 
 
+def refused_specs():
+    """(name, spec, the field its refusal names): what the export leaves to the engine."""
+    cut = example("34-anchor-composite")  # the masking analysis is the engine's own (muplay attention-cut)
+    cut["model"]["transformer"]["attention_cut"] = {"layer": 1}
+    return [("preset 34 with an attention cut", cut, "model.transformer.attention_cut"),
+            ("23-phase-diagram", example("23-phase-diagram"), "optimizer.kind"),
+            ("29-condensation-dropout-with", example("29-condensation-dropout-with"), "model.dropout")]
+
+
 def check_refusals(binary, workdir, problems):
     print("4. specs the exporter cannot express are refused, naming the field")
-    cut = example("31-anchor-gamma-sweep")  # the masking analysis is the engine's own (muplay attention-cut)
-    cut["model"]["transformer"]["attention_cut"] = {"layer": 1, "head": 1, "target": "key"}
-    cut_path = os.path.join(workdir, "31-with-attention-cut.json")
-    with open(cut_path, "w") as f:
-        json.dump(cut, f)
-    refused = [(os.path.join(EXAMPLES, preset + ".json"), field) for preset, field in (
-        ("20-frequency-principle", 'metrics: "fp_delta"'), ("28-frequency-principle-asi", "model.asi"),
-        ("23-phase-diagram", "optimizer.kind"), ("29-condensation-dropout-with", "model.dropout"))]
-    for path, field in refused + [(cut_path, "model.transformer.attention_cut")]:
-        preset = os.path.basename(path)[:-len(".json")]
+    for name, spec, field in refused_specs():
+        path = os.path.join(workdir, "refused.json")
+        with open(path, "w") as f:
+            json.dump(spec, f)
         r = subprocess.run([binary, "export", "torch", path, "--out", os.path.join(workdir, "refused")],
                            capture_output=True, text=True)
         ok = r.returncode == 2 and field in r.stderr and not os.path.exists(os.path.join(workdir, "refused"))
-        print(f"  {preset}: exit {r.returncode}, " + ("names " + field if field in r.stderr else "MISSING " + field))
+        print(f"  {name}: exit {r.returncode}, " + ("names " + field if field in r.stderr else "MISSING " + field))
         if not ok:
-            problems.append(f"{preset}: expected exit 2 naming {field} and no output, got {r.returncode}: {r.stderr}")
+            problems.append(f"{name}: expected exit 2 naming {field} and no output, got {r.returncode}: {r.stderr}")
 
 
 def main():

@@ -17,6 +17,16 @@ def mean_loss(f, rows):
     return sum_of_losses(f, rows) / f.shape[0]
 
 
+def gradient_loss_sums(net, x, y, slopes):
+    """task.gradient_loss (engine/model/gradient_loss.hpp): Σ ½(f − y)² and Σ ½(∂f/∂x − y′)² over the rows, both
+    differentiable in θ. ∂f/∂x is the derivative along the first input coordinate (the 1-D x; a folded-in bias column
+    comes after it), which autograd takes through the forward pass; the engine carries it forward as a tangent."""
+    x = x.detach().requires_grad_(True)
+    f = net(x)
+    slope = torch.autograd.grad(f.sum(), x, create_graph=True)[0][:, :1]  # rows are independent: row i's ∂f_i/∂x_i
+    return 0.5 * ((f - y) ** 2).sum(), 0.5 * ((slope - slopes) ** 2).sum()
+
+
 def accuracy(f, labels):
     return (f.argmax(1) == labels).double().mean().item()
 
@@ -43,6 +53,84 @@ def spectral_norm(m, max_iters=300, tol=1e-7):
     return sigma
 
 
+class FrequencyProbe:
+    """fp_delta (engine/metrics/frequency.cpp; Xu et al., 2019): on the train grid of n points, the discrete Fourier
+    coefficient F_k = (1/n) Σ_j v_j e^{−2πi jk/n} of the net's outputs and of the target at the target's peaks k, and
+    Δ_F(k) = |ĥ_k − ŷ_k| / |ŷ_k|, series "delta_F/k=…". The coefficients use the engine's phases 2π ((jk) mod n)/n
+    and their cosines and sines (detmath); the peaks are found on torch's FFT of the target, O(n log n) where the
+    engine's DFT is O(n²): the same magnitudes up to rounding, and a peak stands far above its neighbours."""
+
+    PEAK_FRACTION, MAX_PEAKS = 0.2, 8  # a peak holds at least this share of the largest |ŷ_k|, k ≥ 1
+
+    def __init__(self, y):
+        self.n = n = y.shape[0]
+        phases = [2 * DETMATH_PI * float(r) / n for r in range(n)]  # index (j k) mod n
+        self.cos = torch.tensor([detmath_cos(p) for p in phases], dtype=torch.float64, device=y.device)
+        self.sin = torch.tensor([detmath_sin(p) for p in phases], dtype=torch.float64, device=y.device)
+        self.rows = torch.arange(n, device=y.device)
+        self.peaks = self.spectrum_peaks(y)
+        self.y_coefficients = [self.coefficient(y, k) for k in self.peaks]
+
+    def coefficient(self, v, k):
+        """(Re F_k, Im F_k) of the n values v."""
+        phase = (self.rows * k) % self.n
+        return ((v * self.cos[phase]).sum() / self.n).item(), (-(v * self.sin[phase]).sum() / self.n).item()
+
+    def spectrum_peaks(self, y):
+        """The local maxima of |ŷ_k| (k = 1 … n/2) of at least PEAK_FRACTION of the largest, lowest k first."""
+        mag = (torch.fft.rfft(y).abs() / self.n).tolist()
+        largest = max(mag[1:], default=0.0)
+        peaks = []
+        for k in range(1, len(mag)):
+            right = mag[k + 1] if k + 1 < len(mag) else 0.0
+            if len(peaks) < self.MAX_PEAKS and largest > 0 and mag[k] >= self.PEAK_FRACTION * largest and \
+                    mag[k] > mag[k - 1] and mag[k] >= right:
+                peaks.append(k)
+        return peaks
+
+    def names(self):
+        return [f"delta_F/k={k}" for k in self.peaks]
+
+    def measure(self, h):
+        out = []
+        for k, (y_re, y_im) in zip(self.peaks, self.y_coefficients):
+            re, im = self.coefficient(h, k)
+            out.append(math.sqrt((re - y_re) ** 2 + (im - y_im) ** 2) / math.sqrt(y_re * y_re + y_im * y_im))
+        return out
+
+
+class FilterProbe:
+    """fp_filter (engine/metrics/frequency_filter.cpp; Xu et al., 2019): a Gaussian average over the train inputs,
+    g_low(x_i) = Σ_j g(x_j) G(x_i − x_j) / Σ_j G(x_i − x_j), G(u) = exp(−‖u‖²/(2δ²)), splits the net's outputs and
+    the target into low and high parts; e_low = ‖h_low − y_low‖ / ‖y_low‖, e_high = ‖h_high − y_high‖ / ‖y_high‖.
+    It holds the train_size² kernel, as the engine does (check_spec keeps train_size ≤ 2048: 32 MB)."""
+
+    def __init__(self, x, y, width):
+        x = x.to(torch.float64)
+        dist2 = torch.zeros(x.shape[0], x.shape[0], dtype=torch.float64, device=x.device)
+        for k in range(x.shape[1]):  # all coordinates (a bias column adds 0), one at a time: n² memory at any d
+            dist2 += (x[:, k, None] - x[None, :, k]) ** 2
+        kernel = torch.exp(-dist2 / (2 * width * width))
+        self.kernel = kernel / kernel.sum(1, keepdim=True)  # each row sums to 1
+        self.y_low = self.kernel @ y
+        self.y_high = y - self.y_low
+        self.y_low_norm, self.y_high_norm = self.y_low.norm().item(), self.y_high.norm().item()
+
+    def measure(self, h):
+        low = self.kernel @ h
+        e_low = (low - self.y_low).norm().item()
+        e_high = ((h - low) - self.y_high).norm().item()
+        return [e_low / self.y_low_norm if self.y_low_norm > 0 else math.nan,
+                e_high / self.y_high_norm if self.y_high_norm > 0 else math.nan]
+
+
+def first_values(v, n):
+    """The first n values of the row-major outputs (or targets): the probes' g(x_j), one per train row. These are the
+    outputs themselves for the one-output regressions the frequency probes are made for; the engine (Record::
+    train_outputs) takes the same values when the train set is one pass of its rows."""
+    return v.reshape(-1)[:n].to(torch.float64)
+
+
 class MlpMetrics:
     """One member's probes: series(name → list) in the engine's order, filled by record()."""
 
@@ -54,6 +142,11 @@ class MlpMetrics:
         self.initial = [w.detach().clone() for w in model.weights] if keep else None
         self.initial_norms = [spectral_norm(w) for w in self.initial] if "weight_delta_spectral" in SERIES else None
         self.initial_h = None
+        train, n = data["train"], data["train"]["x"].shape[0]
+        self.frequency = FrequencyProbe(first_values(train["y"], n)) if "fp_delta" in SERIES else None
+        self.filter = FilterProbe(train["x"], first_values(train["y"], n), RUN_SPEC["task"]["filter_width"]) \
+            if "fp_filter" in SERIES else None
+        self.slopes = None  # task.gradient_loss: y′ at the train points (train_mlp sets them)
         self.series = {}
 
     def add(self, name, value):
@@ -66,6 +159,13 @@ class MlpMetrics:
     @torch.no_grad()
     def record(self, train_loss, batch_loss_mean):
         model, data = self.model, self.data
+        outputs = None  # the net on the train set, computed once for the frequency probes
+
+        def train_outputs():
+            nonlocal outputs
+            outputs = model(data["train"]["x"]) if outputs is None else outputs
+            return first_values(outputs, outputs.shape[0])
+
         for metric in SERIES:
             if metric == "train_loss":
                 self.add(metric, train_loss if train_loss is not None else
@@ -93,6 +193,17 @@ class MlpMetrics:
                 for part in ("train", "test"):
                     f, y = model(data[part]["x"]), data[part]["y"]
                     self.add(f"{metric}/{part}", ((f > 0) == (y > 0)).double().mean().item())
+            elif metric == "fp_delta":
+                for name, value in zip(self.frequency.names(), self.frequency.measure(train_outputs())):
+                    self.add(name, value)
+            elif metric == "fp_filter":
+                for name, value in zip(("filter/e_low", "filter/e_high"), self.filter.measure(train_outputs())):
+                    self.add(name, value)
+            elif metric == "slope_loss":  # the derivative term alone; train_loss stays the plain MSE
+                train = data["train"]
+                with torch.enable_grad():
+                    _, slope = gradient_loss_sums(model, train["x"], train["y"], self.slopes)
+                self.add(metric, slope.item() / train["x"].shape[0])
 
 
 def plus_one_share(f, labels):

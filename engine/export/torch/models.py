@@ -47,15 +47,26 @@ def activation(name, a):
 
 class Mlp(torch.nn.Module):
     """h_l = m_l · (x_{l−1} W_lᵀ) (+ m'_l b_l with model.biases: RULES then has rows b1, b2, ...), x_l = φ(h_l),
-    output f = h_{L+1}. Without model.biases a first-layer bias can be a constant input column (model.input_bias)."""
+    output f = h_{L+1}. Without model.biases a first-layer bias can be a constant input column (model.input_bias).
 
-    def __init__(self, dims, act, act_param, rules):
+    model.asi (antisymmetric initialization, engine/model/mlp.hpp): two copies of the net of `dims` side by side,
+    f = (√2/2) h(x; θ) − (√2/2) h(x; θ′) with θ′ = θ at init, so f ≡ 0 at init. As in the engine, the copies are
+    interleaved in hidden layers twice as wide (unit 2j of θ, 2j+1 of θ′), each layer scaled as the copy's (RULES at
+    the copy's width), the √2/2 in the readout's multiplier; the weights that would link the copies stay 0
+    (mask_gradients)."""
+
+    def __init__(self, dims, act, act_param, rules, antisymmetric=False):
         super().__init__()
+        self.antisymmetric = antisymmetric
+        if antisymmetric:
+            dims = [dims[0]] + [2 * d for d in dims[1:-1]] + [dims[-1]]
         layers = range(len(dims) - 1)
         self.names = [f"W{l + 1}" for l in layers]
         self.weights = torch.nn.ParameterList(
             [torch.nn.Parameter(torch.empty(dims[l + 1], dims[l])) for l in layers])
         self.multipliers = [rules[n][2] for n in self.names]
+        if antisymmetric:
+            self.multipliers[-1] *= math.sqrt(0.5)
         self.bias_names = [f"b{l + 1}" for l in layers] if "b1" in rules else []
         self.biases = torch.nn.ParameterList([torch.nn.Parameter(torch.zeros(dims[l + 1])) for l in layers
                                               if self.bias_names])
@@ -65,6 +76,29 @@ class Mlp(torch.nn.Module):
     def named_tensors(self):
         """The engine's order (layer_slices): every weight matrix, then every bias."""
         return list(zip(self.names, self.weights)) + list(zip(self.bias_names, self.biases))
+
+    @torch.no_grad()
+    def make_antisymmetric(self):
+        """ASI from freshly drawn weights: keeps copy θ (the even hidden units) and makes its twin θ′ from it; the
+        twin's readout carries the minus sign, and the hidden → hidden weights between the copies are 0."""
+        last = len(self.weights) - 1
+        for l, w in enumerate(self.weights):
+            if l == 0:
+                w[1::2] = w[0::2]
+            elif l == last:
+                w[:, 1::2] = -w[:, 0::2]
+            else:
+                w[1::2, 1::2] = w[0::2, 0::2]
+                w[0::2, 1::2], w[1::2, 0::2] = 0, 0
+
+    def mask_gradients(self):
+        """With ASI, zeroes the gradients of the hidden → hidden weights between the copies (Mlp::mask_gradients):
+        they stay 0 under every optimizer. A no-op otherwise."""
+        if not self.antisymmetric:
+            return
+        for w in self.weights[1:-1]:
+            if w.grad is not None:
+                w.grad[0::2, 1::2], w.grad[1::2, 0::2] = 0, 0
 
     def preactivations(self, x):
         hs = []
@@ -199,3 +233,5 @@ def initialize(model, rules, seed, init_member):
     for name, p in model.named_tensors():
         init, std = rules[name][0], rules[name][1]
         init_tensor(p, init, std, generator)
+    if getattr(model, "antisymmetric", False):
+        model.make_antisymmetric()

@@ -250,6 +250,22 @@ def function_1d_test(task):
     return function_1d_grid(target, size, 0.5)
 
 
+def function_1d_slope(target, x):
+    """The target's derivative y′(x), for task.gradient_loss (engine/task/phenomena_tasks.cpp: the two smooth
+    targets that check_spec allows with it)."""
+    if target == "sin135":
+        return detmath_cos(x) + 3 * detmath_cos(3 * x) + 5 * detmath_cos(5 * x)
+    if target == "sin15":
+        return detmath_cos(x) + 5 * detmath_cos(5 * x)
+    return math.nan
+
+
+def function_1d_train_slopes(task):
+    """y′ at the train points, in their order: the gradient-augmented loss fits ∂f/∂x to these."""
+    xs, _ = function_1d_grid(task["target"], int(task["train_size"]), 0.0)
+    return [function_1d_slope(task["target"], x[0]) for x in xs]
+
+
 def boolean_cube_sets(task, rng):
     """engine/task/phenomena_tasks.cpp: the corners of {-1, 1}^d shuffled; the first train_size train, the next test."""
     d = int(task["input_dim"])

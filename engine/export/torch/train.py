@@ -67,6 +67,12 @@ def member_width(member):
     return model["transformer"]["d_model"] if model["kind"] == "transformer" else model["widths"][0]
 
 
+def result_width(member):
+    """The width the engine reports for a member (MlpMember::width): its first hidden layer's, so with model.asi the
+    two copies' 2n."""
+    return member_width(member) * (2 if RUN_SPEC["model"]["asi"] else 1)
+
+
 def make_optimizer(model, rules, member):
     """One parameter group per tensor: lr = η · its multiplier; weight decay where its row says so."""
     opt = RUN_SPEC["optimizer"]
@@ -171,6 +177,16 @@ def batch_loss(net, rows, idx, setup, total_rows):
     return scaled, (setup.global_sum(loss_sum) / total_rows).item()
 
 
+def gradient_batch_loss(net, rows, slopes, setup, total_rows):
+    """task.gradient_loss (full batch): the MSE plus the MSE of ∂f/∂x against the target's slopes y′, as batch_loss
+    splits it over processes. Returns (differentiable part, the MSE's global mean, the whole loss's global mean)."""
+    local = setup.shard(list(range(total_rows)))
+    with setup.autocast():
+        mse, slope = gradient_loss_sums(net, rows["x"][local], rows["y"][local], slopes[local])
+    scaled = (mse + slope) * (setup.world if setup.ddp else 1) / total_rows
+    return scaled, (setup.global_sum(mse) / total_rows).item(), (setup.global_sum(mse + slope) / total_rows).item()
+
+
 class Progress:
     """Where a member is, with its last mini-batch loss: on a terminal a bar redrawn in place, in a log (stderr to a
     file) a line every LINE_EVERY seconds of a long member."""
@@ -214,7 +230,7 @@ def train_mlp(member, data, setup, init_member, progress):
         dims = [data["train"]["x"].shape[1]] + [member["width"] or w for w in spec["model"]["widths"]] + \
             [data["outputs"]]
         rules = rules_at(rules_group(member), width)
-        model = Mlp(dims, act, act_param, rules)
+        model = Mlp(dims, act, act_param, rules, spec["model"]["asi"])
     initialize(model, rules, member["seed"], init_member)
     model.to(setup.device, setup.dtype)
     net, optimizer = setup.wrap(model), make_optimizer(model, rules, member)
@@ -223,6 +239,9 @@ def train_mlp(member, data, setup, init_member, progress):
     batch = spec["schedule"]["batch_size"] or size
     order = BatchOrder(member["seed"], size, True)
     zero_loss = 0.5 * (train["y"] ** 2).sum().item() / size if "y" in train else 0.0
+    slopes = torch.tensor(function_1d_train_slopes(spec["task"]), dtype=setup.dtype, device=setup.device)[:, None] \
+        if spec["task"]["gradient_loss"] else None
+    metrics.slopes = slopes
     batch_sum, batches = 0.0, 0
 
     def record(step, train_loss):
@@ -230,9 +249,13 @@ def train_mlp(member, data, setup, init_member, progress):
         metrics.record(train_loss, batch_sum / batches if batches else math.nan)
 
     for t in range(spec["schedule"]["steps"]):
-        idx = list(range(size)) if batch == size else order.next(batch)
-        loss_part, loss = batch_loss(net, train, idx, setup, batch)
-        if run.diverging(loss):
+        if slopes is not None:  # full batch (check_spec); it diverges on the whole loss, as the engine's
+            loss_part, loss, whole = gradient_batch_loss(net, train, slopes, setup, size)
+        else:
+            idx = list(range(size)) if batch == size else order.next(batch)
+            loss_part, loss = batch_loss(net, train, idx, setup, batch)
+            whole = loss
+        if run.diverging(whole):
             run.diverge(t)
             return run, metrics.series
         if spec["schedule"]["stop_loss_ratio"] > 0 and loss <= spec["schedule"]["stop_loss_ratio"] * zero_loss:
@@ -243,6 +266,7 @@ def train_mlp(member, data, setup, init_member, progress):
         progress(t, loss)
         optimizer.zero_grad()
         loss_part.backward()
+        model.mask_gradients()
         if t % spec["schedule"]["record_every"] == 0:
             record(t, loss if batch == size else None)
         optimizer.step()
@@ -329,7 +353,7 @@ def summary(series):
 
 def run_document(run, series, setup):
     m = run.member
-    doc = {"width": m["width"] or member_width(m)}
+    doc = {"width": result_width(m)}
     if residual():
         doc["depth"] = m["depth"]
     doc.update(lr=m["lr"], seed=m["seed"])
@@ -424,7 +448,7 @@ def init_members(path, grid):
     stored = doc["members"]
     if len(stored) != len(grid) or any(
             (s["width"], s.get("residual", {}).get("depth"), s["lr"], s["seed"]) !=
-            (member_width(m), m["depth"], m["lr"], m["seed"]) for s, m in zip(stored, grid)):
+            (result_width(m), m["depth"], m["lr"], m["seed"]) for s, m in zip(stored, grid)):
         sys.exit(f"train.py: {path} holds other members than this sweep (width, depth, lr, seed differ): export it "
                  "from the same spec and overrides")
     return stored
