@@ -288,7 +288,22 @@ std::string readme(const ExperimentSpec& s) {
       "```\n\n"
       "From the engine's initial weights, in float64 on the CPU, every series equals `muplay run spec.json`'s to "
       "1e-9 relative or better (muplay's test command checks this). Without `--init-from` the weights are torch's "
-      "own draws from the same distributions: the same experiment, other random numbers.\n\n"
+      "own draws from the same distributions: the same experiment, other random numbers.\n\n";
+  if (lists_metric(s, "sharpness") || s.optimizer.kind == OptimizerKind::gd_auto)
+    text +=
+        "`sharpness` and gd_auto's λ_max are the engine's power iteration on Hessian-vector products (autograd's "
+        "second derivative; for GELU, central differences of the gradient), with its start vector, warm start, "
+        "iteration counts and tolerances. Each estimate takes up to 100 products (200 at a saddle; gd_auto: 50), "
+        "each a few passes over the whole train set, so at large widths they dominate the run. At a saddle, where "
+        "the eigenvalue of largest magnitude is negative, the iteration reruns on H + |λ| I from λ's eigenvector, "
+        "which that matrix maps to almost 0: rounding picks the rerun's start, and there `sharpness` agrees with the "
+        "engine's to about 1e-5 only. And once full-batch GD reaches the edge of stability (η λ_max > 2) it "
+        "multiplies every rounding difference by |1 − η λ_max| per step: from there on the two programs' runs part, "
+        "as any two summation orders would.\n\n";
+  if (s.model.dropout > 0)
+    text += "Dropout's masks are the engine's: the same stream of its random numbers (SplitMix64, the member's "
+            "stream 4), drawn in the same order, on the training device, so every device draws the same masks.\n\n";
+  text +=
       "## The scaling rules\n\n"
       "`RULES` near the top of `train.py` is the parametrization, read from the engine for this spec: for every "
       "tensor its init std, forward multiplier and learning-rate multiplier as `coef · n^(−exp)` of the member's "

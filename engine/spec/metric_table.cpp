@@ -154,15 +154,15 @@ const std::vector<MetricDef>& metric_table() {
       Row("weight_rd", kForMlp, [](S, Record&) { return value_probe("weight_rd", first_layer_relative_distance); })
           .initial_params(),
       Row("sharpness", kForMlp, [](S, Record& r) { return sharpness_probe(r); })
-          .cpu_only().not_exported().whole_train_set().hessian()
+          .cpu_only().whole_train_set().hessian()
           .not_for_residual("its Hessian-vector product has no skips")
           .check([](S s) { return needs_regression("sharpness", s); }).cost(sharpness_flops),
       Row("gd_lr", kForMlp, [](S, Record&) { return value_probe("gd_lr", [](Record& r) { return r.gd_lr; }); })
-          .unlisted(with_gd_auto).cpu_only().not_exported(),
+          .unlisted(with_gd_auto).cpu_only(),
       Row("condensation", kForMlp, [](S, Record& r) { return condensation_probe(r); })
-          .not_exported().initial_params().not_for_residual(kOneHiddenLayer).check(check_condensation),
+          .initial_params().not_for_residual(kOneHiddenLayer).check(check_condensation),
       Row("neuron_paths", kForMlp, [](S, Record& r) { return neuron_paths_probe(r); })
-          .not_exported().not_for_residual(kOneHiddenLayer).check(check_neuron_paths),
+          .not_for_residual(kOneHiddenLayer).check(check_neuron_paths),
       Row("slope_loss", kForMlp,
           [](S, Record&) { return value_probe("slope_loss", [](Record& r) { return r.slope_loss; }); })
           .unlisted(with_gradient_loss).cpu_only().cost(train_set_flops),

@@ -369,9 +369,7 @@ std::vector<SpecField> model_fields() {
       number("model.dropout", 0, 0.95, [](auto& s) -> auto& { return s.model.dropout; }, kWhenSet,
              "drop probability of every hidden unit in training steps")
           .only_for(a_plain_mlp, "model.kind \"mlp\"")
-          .cpu_only()
-          .not_exported_because("the engine's dropout masks are its own random stream; the export would differ from "
-                                "it"),
+          .cpu_only(),
       boolean("model.biases", [](auto& s) -> auto& { return s.model.biases; }, kWhenSet,
               "a trainable, zero-initialized bias in every layer, hidden and output")
           .only_for(a_plain_mlp, "model.kind \"mlp\" (a transformer has model.transformer.mlp_bias and its kin)"),
@@ -517,8 +515,7 @@ std::vector<SpecField> training_fields() {
       choice("optimizer.kind", kOptimizerNames, [](auto& s) -> auto& { return s.optimizer.kind; }, always,
              "sgd (with momentum), adam (L2 weight_decay on the gradient), adamw (decoupled), gd_auto (GD at lr / "
              "lambda_max)")
-          .on_device_only_as({"sgd", "adam", "adamw"})
-          .name_not_exported("gd_auto", "gd_auto (steps of lr / lambda_max) is not exported"),
+          .on_device_only_as({"sgd", "adam", "adamw"}),
       number("optimizer.lr", 1e-12, 1e6, [](auto& s) -> auto& { return s.optimizer.lr; }, always,
              "the base learning rate eta; the parametrization multiplies it per layer"),
       number("optimizer.momentum", 0, 0.9999, [](auto& s) -> auto& { return s.optimizer.momentum; }, always,

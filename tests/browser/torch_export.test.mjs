@@ -65,7 +65,8 @@ test('the PyTorch zip holds muplay export torch\'s files for the spec, byte for 
 
 test('a spec the exporter cannot express is refused with its fields, and nothing changes', T, async () => {
   const { page } = pg;
-  const spec = { ...SPEC, name: 'Torch zip: dropout', model: { ...SPEC.model, dropout: 0.1 } };
+  // train.py scales every hidden layer with one width: unequal widths without a width sweep are refused
+  const spec = { ...SPEC, name: 'Torch zip: unequal widths', model: { widths: [64, 32] }, sweep: { seeds: [0] } };
   assert.equal(JSON.parse(await call('muplay_load_spec', JSON.stringify(spec))).ok, true);
   const before = { spec: await call('muplay_get_spec'), revision: await call('muplay_spec_revision') };
   let downloads = 0;
@@ -73,7 +74,7 @@ test('a spec the exporter cannot express is refused with its fields, and nothing
   await clickTorchExport();
   await page.waitForSelector('#notice:not([hidden])');
   assert.match(await page.textContent('#notice-text'),
-               /^Export failed: the PyTorch script cannot express this spec:\nmodel\.dropout: /);
+               /^Export failed: the PyTorch script cannot express this spec:\nmodel\.widths: /);
   await waitFrames(page, 5);
   assert.equal(downloads, 0);
   assert.deepEqual({ spec: await call('muplay_get_spec'), revision: await call('muplay_spec_revision') }, before);

@@ -100,7 +100,8 @@ class Mlp(torch.nn.Module):
             if w.grad is not None:
                 w.grad[0::2, 1::2], w.grad[1::2, 0::2] = 0, 0
 
-    def preactivations(self, x):
+    def preactivations(self, x, keep=None):
+        """The layers' h_l; `keep` (a training step with model.dropout) multiplies each hidden x_l by its mask."""
         hs = []
         for l, (w, m) in enumerate(zip(self.weights, self.multipliers)):
             hs.append(m * (x @ w.T))
@@ -108,10 +109,29 @@ class Mlp(torch.nn.Module):
                 hs[-1] = hs[-1] + self.bias_multipliers[l] * self.biases[l]
             if l + 1 < len(self.weights):
                 x = self.phi(hs[-1])
+                if keep is not None:
+                    x = x * keep[l]
         return hs
 
-    def forward(self, x):
-        return self.preactivations(x)[-1]
+    def forward(self, x, keep=None):
+        return self.preactivations(x, keep)[-1]
+
+
+class Dropout:
+    """model.dropout p with the engine's masks (engine/model/mlp.cpp, forward_train): each training step draws one
+    uniform u per hidden unit and row from the member's stream 4, layer by layer, row by row; the unit is dropped
+    (× 0) when u < p, else kept and scaled by 1/(1 − p). Record steps and the metrics see the net without dropout."""
+
+    def __init__(self, seed, p, hidden_widths, device, dtype):
+        self.rng, self.p, self.widths = rng_stream(seed, 4), p, hidden_widths
+        self.device, self.dtype = device, dtype
+
+    def masks(self, rows):
+        """The next step's masks for a batch of `rows` rows: one (rows × width) tensor per hidden layer."""
+        u = rng_uniforms(self.rng, rows * sum(self.widths), self.device)
+        keep = torch.where(u < self.p, torch.zeros((), dtype=torch.float64, device=self.device),
+                           torch.full((), 1 / (1 - self.p), dtype=torch.float64, device=self.device))
+        return [part.reshape(rows, -1).to(self.dtype) for part in keep.split([rows * w for w in self.widths])]
 
 
 class ResidualMlp(Mlp):
@@ -124,6 +144,9 @@ class ResidualMlp(Mlp):
     def __init__(self, dims, act, act_param, rules, block_depth, block_norm):
         super().__init__(dims, act, act_param, rules)
         self.block_depth, self.block_norm = block_depth, block_norm
+
+    def forward(self, x):  # model.dropout is for plain MLPs only
+        return self.preactivations(x)[-1]
 
     def preactivations(self, x):
         w, m = self.weights, self.multipliers

@@ -114,6 +114,29 @@ def rng_uniform(rng):
     return (splitmix64_mix(rng["state"]) >> 11) * (1.0 / 9007199254740992.0)
 
 
+def _int64(u):
+    """A 64-bit pattern as the int64 torch stores it (two's complement)."""
+    return u - (1 << 64) if u >= 1 << 63 else u
+
+
+def _shift_right(z, bits):
+    """The logical (unsigned) right shift of int64 bit patterns: torch's >> on int64 copies the sign bit."""
+    return (z >> bits) & ((1 << (64 - bits)) - 1)
+
+
+def rng_uniforms(rng, count, device="cpu"):
+    """count calls of rng_uniform at once, as a float64 tensor in draw order: SplitMix64's k-th state is its state
+    plus k times the increment, so every draw is computed side by side. torch's int64 products and sums wrap modulo
+    2^64, as the engine's uint64_t arithmetic does, so the bits are those of rng_uniform."""
+    k = torch.arange(1, count + 1, dtype=torch.int64, device=device)
+    z = _int64(rng["state"]) + k * _int64(0x9E3779B97F4A7C15)
+    z = (z ^ _shift_right(z, 30)) * _int64(0xBF58476D1CE4E5B9)
+    z = (z ^ _shift_right(z, 27)) * _int64(0x94D049BB133111EB)
+    z = z ^ _shift_right(z, 31)
+    rng["state"] = (rng["state"] + count * 0x9E3779B97F4A7C15) & _U64
+    return _shift_right(z, 11).to(torch.float64) * (1.0 / 9007199254740992.0)
+
+
 def rng_below(rng, n):
     return int(rng_uniform(rng) * float(n))
 

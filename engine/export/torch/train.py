@@ -77,12 +77,71 @@ def make_optimizer(model, rules, member):
     """One parameter group per tensor: lr = η · its multiplier; weight decay where its row says so."""
     opt = RUN_SPEC["optimizer"]
     groups = [{"params": [p], "lr": member["lr"] * rules[name][3], "initial_lr": member["lr"] * rules[name][3],
-               "weight_decay": member["weight_decay"] if rules[name][4] else 0.0}
+               "lr_multiplier": rules[name][3], "weight_decay": member["weight_decay"] if rules[name][4] else 0.0}
               for name, p in model.named_tensors()]
     if opt["kind"] == "sgd":
         return torch.optim.SGD(groups, lr=member["lr"], momentum=opt["momentum"])
+    if opt["kind"] == "gd_auto":  # plain GD; GdAuto sets its step
+        return torch.optim.SGD(groups, lr=member["lr"], momentum=0.0)
     kind = torch.optim.AdamW if opt["kind"] == "adamw" else torch.optim.Adam
     return kind(groups, lr=member["lr"], betas=(opt["beta1"], opt["beta2"]), eps=opt["eps"])
+
+
+class GdAuto:
+    """optimizer.kind gd_auto (engine/run/mlp_member.cpp, auto_step): full-batch GD at η = lr / λ_max(H̃), λ_max
+    re-estimated every ESTIMATE_EVERY steps by the shared HessianProbe (a loose tolerance: η needs a few digits). A
+    step that raises the train loss by more than LOSS_RISE is undone and taken again at η/2, which η keeps."""
+    ESTIMATE_EVERY, ESTIMATE_ITERS, ESTIMATE_TOL = 100, 50, 1e-3
+    LOSS_RISE, ATTEMPTS = 0.01, 30
+
+    def __init__(self, sgd, hessian, model, train, member):
+        self.sgd, self.hessian, self.model, self.train, self.member = sgd, hessian, model, train, member
+        self.params = [p for g in sgd.param_groups for p in g["params"]]
+        self.eta = 0.0  # the step in use (the gd_lr series): none before the first step
+
+    def zero_grad(self):
+        self.sgd.zero_grad()
+
+    def step(self, t, loss):
+        """Step t from the train loss `loss`; False when no attempt kept the loss (the member diverges there)."""
+        if t % self.ESTIMATE_EVERY == 0 or self.eta <= 0:
+            top = self.hessian.top_eigenvalue(self.ESTIMATE_ITERS, self.ESTIMATE_TOL)
+            self.eta = RUN_SPEC["optimizer"]["lr"] / top if top > 0 else self.member["lr"]
+        before = [p.detach().clone() for p in self.params]
+        for _ in range(self.ATTEMPTS):
+            for g in self.sgd.param_groups:
+                g["lr"] = self.eta * g["lr_multiplier"]
+            self.sgd.step()
+            with torch.no_grad():
+                after = mean_loss(self.model(self.train["x"]), self.train).item()
+                if math.isfinite(after) and after <= loss * (1 + self.LOSS_RISE):
+                    return True
+                for p, p0 in zip(self.params, before):
+                    p.copy_(p0)
+            self.eta *= 0.5
+        return False
+
+
+def mlp_optimizer(model, rules, member, train):
+    """An MLP's optimizer, and the train set's HessianProbe that the sharpness metric and gd_auto share (else None)."""
+    optimizer = make_optimizer(model, rules, member)
+    gd_auto = RUN_SPEC["optimizer"]["kind"] == "gd_auto"
+    hessian = HessianProbe(model, rules, train) if gd_auto or "sharpness" in SERIES else None
+    return (GdAuto(optimizer, hessian, model, train, member) if gd_auto else optimizer), hessian
+
+
+def take_step(optimizer, t, loss):
+    """Step t's update; False when gd_auto found no step that keeps the loss."""
+    if isinstance(optimizer, GdAuto):
+        return optimizer.step(t, loss)
+    optimizer.step()
+    return True
+
+
+def mlp_dropout(member, dims, setup):
+    """model.dropout's masks for a plain MLP of these layer widths, or None without dropout."""
+    p = RUN_SPEC["model"]["dropout"]
+    return Dropout(member["seed"], p, dims[1:-1], setup.device, setup.dtype) if p > 0 else None
 
 
 class Run:
@@ -164,14 +223,15 @@ class Setup:
         return total
 
 
-def batch_loss(net, rows, idx, setup, total_rows):
+def batch_loss(net, rows, idx, setup, total_rows, keep=None):
     """The mini-batch's mean loss as one process computes its part: the sum over its rows, scaled so that DDP's
-    average over processes is the mean over the global batch. Returns (differentiable part, global mean)."""
+    average over processes is the mean over the global batch. `keep`: the batch's dropout masks. Returns
+    (differentiable part, global mean)."""
     local = setup.shard(idx)
     part = {k: v[local] for k, v in rows.items()}
     x = part.pop("x")
     with setup.autocast():
-        f = net(x)
+        f = net(x) if keep is None else net(x, [setup.shard(k) for k in keep])
     loss_sum = sum_of_losses(f.to(setup.dtype), part)
     scaled = loss_sum * (setup.world if setup.ddp else 1) / total_rows
     return scaled, (setup.global_sum(loss_sum) / total_rows).item()
@@ -233,8 +293,9 @@ def train_mlp(member, data, setup, init_member, progress):
         model = Mlp(dims, act, act_param, rules, spec["model"]["asi"])
     initialize(model, rules, member["seed"], init_member)
     model.to(setup.device, setup.dtype)
-    net, optimizer = setup.wrap(model), make_optimizer(model, rules, member)
-    metrics = MlpMetrics(model, data)
+    net, (optimizer, hessian) = setup.wrap(model), mlp_optimizer(model, rules, member, data["train"])
+    metrics = MlpMetrics(model, data, hessian, optimizer)
+    dropout = mlp_dropout(member, dims, setup)
     train, size = data["train"], data["train"]["x"].shape[0]
     batch = spec["schedule"]["batch_size"] or size
     order = BatchOrder(member["seed"], size, True)
@@ -253,13 +314,15 @@ def train_mlp(member, data, setup, init_member, progress):
             loss_part, loss, whole = gradient_batch_loss(net, train, slopes, setup, size)
         else:
             idx = list(range(size)) if batch == size else order.next(batch)
-            loss_part, loss = batch_loss(net, train, idx, setup, batch)
+            masks = dropout.masks(len(idx)) if dropout else None
+            loss_part, loss = batch_loss(net, train, idx, setup, batch, masks)
             whole = loss
+        train_loss = loss if batch == size and not dropout else None  # else record() measures it
         if run.diverging(whole):
             run.diverge(t)
             return run, metrics.series
         if spec["schedule"]["stop_loss_ratio"] > 0 and loss <= spec["schedule"]["stop_loss_ratio"] * zero_loss:
-            record(t, loss if batch == size else None)  # reached the target loss: the run's last record
+            record(t, train_loss)  # reached the target loss: the run's last record
             run.status, run.steps_done = "finished", t
             return run, metrics.series
         batch_sum, batches = batch_sum + loss, batches + 1
@@ -268,8 +331,10 @@ def train_mlp(member, data, setup, init_member, progress):
         loss_part.backward()
         model.mask_gradients()
         if t % spec["schedule"]["record_every"] == 0:
-            record(t, loss if batch == size else None)
-        optimizer.step()
+            record(t, train_loss)
+        if not take_step(optimizer, t, loss):
+            run.diverge(t)
+            return run, metrics.series
     steps = spec["schedule"]["steps"]
     with torch.no_grad():
         final = mean_loss(model(train["x"]), train).item()
