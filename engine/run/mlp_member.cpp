@@ -156,8 +156,10 @@ void MlpMember::step() {
     loss = loss_of_outputs(mlp_.forward(b.x, b.size), b, data_, dout_.data(), nullptr);
   }
   if (diverging(loss)) return diverge(t);
+  // a mini-batch's or a dropout step's loss is not the train loss: record_step() measures that (without dropout)
+  const bool loss_is_train_loss = b.size == data_.train.size && mlp_.dropout() == 0;
   if (spec_.schedule.stop_loss_ratio > 0 && loss <= spec_.schedule.stop_loss_ratio * zero_loss_) {
-    record_step(t, mlp_.dropout() > 0 ? NAN : loss);  // reached the target loss: this is the run's last record
+    record_step(t, loss_is_train_loss ? loss : NAN);  // reached the target loss: this is the run's last record
     status_ = RunStatus::finished;
     reached_stop_loss_ = true;
     return;
@@ -165,8 +167,6 @@ void MlpMember::step() {
   batch_loss_sum_ += loss;
   batch_losses_++;
   if (!gradient_loss_) mlp_.backward(dout_.data(), b.size);
-  // a dropout step's loss is not the train loss: record_step() measures that without dropout
-  const bool loss_is_train_loss = b.size == data_.train.size && mlp_.dropout() == 0;
   if (t % spec_.schedule.record_every == 0) record_step(t, loss_is_train_loss ? loss : NAN);
   if (spec_.optimizer.kind == OptimizerKind::gd_auto) {
     if (!auto_step(t, loss)) return diverge(t);

@@ -103,6 +103,11 @@ def exact_cases():
     phases["schedule"].pop("stop_loss_ratio", None)
     out.append(("preset 23's phase points, SGD (phenomena)", phases))
     out += condensation_and_stability_cases()
+    # schedule.stop_loss_ratio with mini-batches: the stop step's record measures the train loss (not the batch's)
+    stop = spec_for(("mup-adam-minibatch", "mup", {"kind": "adam", "lr": 0.01}, "gelu", 16, "sin_regression", False))
+    stop["schedule"].update(steps=300, stop_loss_ratio=0.2, record_every=7)
+    stop["sweep"] = {"width": [32, 64], "seeds": [0, 1]}
+    out.append(("stop at a target loss, mini-batches", stop))
     # parametrization.readout_init "zero", under muP with SGD and with Adam, and on a residual MLP
     for opt in ({"kind": "sgd", "lr": 0.5}, {"kind": "adam", "lr": 0.01}):
         zero = example("10-coord-check-mup", schedule={"steps": 6}, sweep={"width": [64, 256], "seeds": [0]},
