@@ -1,7 +1,6 @@
 #include "engine/spec/reach_table.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <vector>
 
 #include "engine/spec/metric_table.hpp"
@@ -14,29 +13,13 @@ std::string row(const std::string& feature, bool on_device, const std::string& n
          (not_exported.empty() ? "yes" : "no: " + not_exported) + " |\n";
 }
 
-// A choice's names that reach less far than the field, one row per reach: "`model.activation` `sin`, `ricker`".
+// A choice's names that the GPU plans lack, in one row: "`model.activation` `sin`, `ricker`" ("" when none).
 std::string name_rows(const SpecField& f) {
-  std::vector<std::pair<std::string, std::string>> reaches;  // (on device ? "yes" : "", why not exported)
-  std::vector<std::string> names;
-  for (const std::string& name : f.choices) {
-    const bool on_device = f.device_names.empty() ||
-                           std::find(f.device_names.begin(), f.device_names.end(), name) != f.device_names.end();
-    const auto refused = f.names_not_exported.find(name);
-    const std::pair<std::string, std::string> reach{on_device ? "yes" : "",
-                                                    refused == f.names_not_exported.end() ? "" : refused->second};
-    if (on_device && reach.second.empty()) continue;
-    const auto at = std::find(reaches.begin(), reaches.end(), reach);
-    if (at == reaches.end()) {
-      reaches.push_back(reach);
-      names.push_back("`" + name + "`");
-    } else {
-      names[size_t(at - reaches.begin())] += ", `" + name + "`";
-    }
-  }
-  std::string out;
-  for (size_t i = 0; i < reaches.size(); i++)
-    out += row("`" + f.path + "` " + names[i], !reaches[i].first.empty(), reaches[i].second);
-  return out;
+  std::string names;
+  for (const std::string& name : f.choices)
+    if (!f.device_names.empty() && std::find(f.device_names.begin(), f.device_names.end(), name) == f.device_names.end())
+      names += (names.empty() ? "`" : ", `") + name + "`";
+  return names.empty() ? "" : row("`" + f.path + "` " + names, false, "");
 }
 
 }  // namespace

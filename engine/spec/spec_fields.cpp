@@ -697,9 +697,6 @@ std::vector<std::string> fields_not_exported(const ExperimentSpec& s) {
   std::vector<std::string> out;
   for (const SpecField& f : spec_fields()) {
     if (!f.not_exported.empty() && field_is_set(f, s)) out.push_back(f.path + ": " + f.not_exported);
-    if (f.kind != FieldKind::choice) continue;
-    const auto named = f.names_not_exported.find(f.write(s).string);
-    if (named != f.names_not_exported.end()) out.push_back(f.path + ": " + named->second);
   }
   return out;
 }

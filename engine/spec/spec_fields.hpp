@@ -54,12 +54,10 @@ struct SpecField {
   // Its reach where it is set away from its default, beside the metrics' (engine/spec/metric_table.hpp): false
   // `on_device`: the GPU plans lack it, so a member that sets it trains on the CPU; a non-empty `not_exported`: why
   // the PyTorch export refuses a spec that sets it. A choice's names may reach less far than the field:
-  // `device_names` (when not empty) are the only names the GPU plans have, `names_not_exported` the names the export
-  // refuses, each with its reason.
+  // `device_names` (when not empty) are the only names the GPU plans have.
   bool on_device = true;
   std::string not_exported;
   std::vector<std::string> device_names;
-  std::map<std::string, std::string> names_not_exported;
 
   SpecField& only_for(bool (*where)(const ExperimentSpec& s), const char* what) {
     used = where;
@@ -69,7 +67,6 @@ struct SpecField {
   SpecField& cpu_only() { return on_device = false, *this; }
   SpecField& not_exported_because(const char* why) { return not_exported = why, *this; }
   SpecField& on_device_only_as(std::vector<std::string> names) { return device_names = std::move(names), *this; }
-  SpecField& name_not_exported(const char* name, const char* why) { return names_not_exported[name] = why, *this; }
 };
 
 // In the order spec_to_json writes them: an object's row comes before its fields.
