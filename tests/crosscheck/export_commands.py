@@ -6,7 +6,8 @@
    process, under torchrun with 2 processes (members split, and each member DDP: the one-process numbers to FLOAT32_TOL,
    as the preset trains in float32 and one process uses 2 threads where torchrun's use 1 each; the exact agreement at
    equal threads is export_torch.py's) and at widths past the page's; torchrun leaves each process's log in logs/ and
-   nothing in TMPDIR;
+   nothing in TMPDIR; the README's several-machines command, as two "machines" of one process on this one (c10d
+   rendezvous on 127.0.0.1), gives the one-process members;
 2. the machine: each run's backend, precision and device; --dtype auto follows the spec's precision; --threads;
    the progress bar on a terminal;
 3. the frictions, each by its message: `muplay export SPEC`, `muplay export onnx SPEC`, files already in the output
@@ -106,6 +107,22 @@ def check_readme_block(muplay, work, checks):
     return folder
 
 
+def check_two_nodes(folder, checks):
+    """The several-machines command of the README with HOST 127.0.0.1: two torchrun launchers, one per "node"."""
+    command = ["torchrun", "--nnodes=2", "--nproc_per_node=1", "--rdzv_backend=c10d",
+               "--rdzv_endpoint=127.0.0.1:29517", "--redirects", "2", "--tee", "2", "--log_dir", "logs", "train.py", "--quiet", "--out", "nodes.json",
+               "--csv", "nodes.csv"]
+    env = dict(os.environ, PATH="/usr/bin:/bin")
+    nodes = [subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    errors = [node.communicate(timeout=300)[1] for node in nodes]
+    ok = all(node.returncode == 0 for node in nodes)
+    difference = max_relative(load(os.path.join(folder, "result.json")), load(os.path.join(folder, "nodes.json"))) \
+        if ok else float("inf")
+    checks.expect(ok and difference <= FLOAT32_TOL, f"two nodes (c10d on 127.0.0.1): difference {difference:.2e}",
+                  "".join(errors)[-2000:])
+
+
 def check_machine(folder, checks):
     print("2. the machine: where each run was computed, precision, threads, progress")
     one = load(os.path.join(folder, "result.json"))
@@ -203,6 +220,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         folder = check_readme_block(os.path.abspath(args.muplay), work, checks)
         if folder:
+            check_two_nodes(folder, checks)
             check_machine(folder, checks)
             check_frictions(os.path.abspath(args.muplay), work, folder, checks)
     for p in checks.problems:
