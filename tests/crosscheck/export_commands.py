@@ -110,8 +110,8 @@ def check_readme_block(muplay, work, checks):
 def check_two_nodes(folder, checks):
     """The several-machines command of the README with HOST 127.0.0.1: two torchrun launchers, one per "node"."""
     command = ["torchrun", "--nnodes=2", "--nproc_per_node=1", "--rdzv_backend=c10d",
-               "--rdzv_endpoint=127.0.0.1:29517", "--redirects", "2", "--tee", "2", "--log_dir", "logs", "train.py", "--quiet", "--out", "nodes.json",
-               "--csv", "nodes.csv"]
+               "--rdzv_endpoint=127.0.0.1:29517", "--redirects", "2", "--tee", "2", "--log_dir", "logs", "train.py",
+               "--quiet", "--out", "nodes.json", "--csv", "nodes.csv"]
     env = dict(os.environ, PATH="/usr/bin:/bin")
     nodes = [subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True) for _ in range(2)]
@@ -132,8 +132,9 @@ def check_machine(folder, checks):
     r = run([PYTHON, "train.py", "--dtype", "float64", "--threads", "1", "--steps", "1", "--quiet", "--out",
              "f64.json", "--csv", "f64.csv"], folder)
     doc = load(os.path.join(folder, "f64.json")) if r.returncode == 0 else {"runs": [], "device": r.stderr}
-    checks.expect({run["precision"] for run in doc["runs"]} == {"float64"} and doc["device"] == "cpu (float64, 1 thread)",
-                  "--dtype float64 --threads 1", doc["device"])
+    precisions = {run["precision"] for run in doc["runs"]}
+    checks.expect(precisions == {"float64"} and doc["device"] == "cpu (float64, 1 thread)", "--dtype float64 --threads 1",
+                  doc["device"])
     # a terminal: the bar is redrawn in place ("\r", then "[#...")
     controller, terminal = pty.openpty()
     p = subprocess.Popen([PYTHON, "train.py", "--widths", "2048", "--seeds", "0", "--steps", "300", "--out",
