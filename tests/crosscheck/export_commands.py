@@ -133,8 +133,8 @@ def check_machine(folder, checks):
              "f64.json", "--csv", "f64.csv"], folder)
     doc = load(os.path.join(folder, "f64.json")) if r.returncode == 0 else {"runs": [], "device": r.stderr}
     precisions = {run["precision"] for run in doc["runs"]}
-    checks.expect(precisions == {"float64"} and doc["device"] == "cpu (float64, 1 thread)", "--dtype float64 --threads 1",
-                  doc["device"])
+    checks.expect(precisions == {"float64"} and doc["device"] == "cpu (float64, 1 thread)",
+                  "--dtype float64 --threads 1", doc["device"])
     # a terminal: the bar is redrawn in place ("\r", then "[#...")
     controller, terminal = pty.openpty()
     p = subprocess.Popen([PYTHON, "train.py", "--widths", "2048", "--seeds", "0", "--steps", "300", "--out",
