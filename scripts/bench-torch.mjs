@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The native engine against the PyTorch export on the same spec, side by side in one run: `muplay run --threads 2`
-// and the exported `train.py --threads 2` (and, to show what each choice costs, train.py on one thread and with
-// OpenMP's spinning wait policy). Each variant runs ROUNDS times in alternation and keeps its best wall time (the
+// and the exported `train.py --threads 2` (and, to show what each choice costs, train.py on one thread, and with
+// OpenMP's spinning wait policy against train.py's passive one, alone and beside a process that keeps one core busy,
+// as on a shared machine). Each variant runs ROUNDS times in alternation and keeps its best wall time (the
 // round least disturbed by other processes); steps/s counts every member's steps. Prints a table with the ratios to
 // train.py --threads 2 and writes build/bench/torch.json and its section of tests/bench/RESULTS.md.
 // Usage: node scripts/bench-torch.mjs   (after scripts/build; needs Debian's python3-torch under /usr/bin/python3)
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,22 +33,27 @@ const memberSteps = (spec) => (spec.sweep.width?.length || 1) * (spec.sweep.lr?.
   (spec.sweep.seeds?.length || 1) * spec.schedule.steps;
 
 function variants(folder) {
-  const train = (threads, env = {}) => ({
+  const train = (threads, env = {}, busy = false) => ({
     command: [PYTHON, 'train.py', '--quiet', '--threads', String(threads), '--data-dir', DATA, '--out', 'torch.json'],
-    env, cwd: folder });
+    env, cwd: folder, busy });
   return {
     'muplay run --threads 2': { command: [MUPLAY, 'run', 'spec.json', '--quiet', '--threads', '2', '--out',
                                           'native.json'], env: {}, cwd: folder },
     'train.py --threads 2': train(2),
     'train.py --threads 1': train(1),
     'train.py --threads 2, OMP_WAIT_POLICY=ACTIVE': train(2, { OMP_WAIT_POLICY: 'ACTIVE' }),
+    'train.py --threads 2, beside a busy core': train(2, {}, true),
+    'train.py --threads 2, OMP_WAIT_POLICY=ACTIVE, beside a busy core': train(2, { OMP_WAIT_POLICY: 'ACTIVE' }, true),
   };
 }
 
-function seconds({ command, env, cwd }) {
+function seconds({ command, env, cwd, busy }) {
+  const hog = busy ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null;
   const start = process.hrtime.bigint();
   execFileSync(command[0], command.slice(1), { cwd, env: { ...process.env, ...env }, stdio: 'ignore' });
-  return Number(process.hrtime.bigint() - start) / 1e9;
+  const s = Number(process.hrtime.bigint() - start) / 1e9;
+  hog?.kill();
+  return s;
 }
 
 const rows = [];
@@ -65,7 +71,7 @@ for (const [label, spec] of Object.entries(SPECS)) {
     const row = { spec: label, variant: name, seconds: s, steps_per_second: memberSteps(spec) / s,
                   speed_vs_train_py_2_threads: reference / s };
     rows.push(row);
-    console.log(`${label.padEnd(36)} ${name.padEnd(46)} ${s.toFixed(2).padStart(7)} s ` +
+    console.log(`${label.padEnd(36)} ${name.padEnd(62)} ${s.toFixed(2).padStart(7)} s ` +
                 `${row.steps_per_second.toFixed(1).padStart(8)} steps/s  ×${row.speed_vs_train_py_2_threads.toFixed(2)}`);
   }
 }

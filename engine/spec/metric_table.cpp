@@ -6,6 +6,7 @@
 #include "engine/metrics/embedding_lattice.hpp"
 #include "engine/metrics/frequency_filter.hpp"
 #include "engine/metrics/probes.hpp"
+#include "engine/task/task.hpp"
 
 namespace {
 
@@ -46,6 +47,9 @@ std::string check_fp_delta(const ExperimentSpec& s) {
 }
 std::string check_fp_filter(const ExperimentSpec& s) {
   if (!regression(s)) return "fp_filter needs a regression task";
+  // the filter averages one function f(x) over the train inputs; the probe reads one output per row
+  if (const int outputs = task_outputs(s.task); outputs != 1)
+    return "fp_filter needs a regression with one output, not " + std::to_string(outputs);
   if (s.task.train_size <= kMaxFilterPoints) return "";
   return "fp_filter holds a train_size^2 kernel: train_size " + std::to_string(s.task.train_size) + " is more than " +
          std::to_string(kMaxFilterPoints);

@@ -116,6 +116,8 @@ TEST(PhenomenaSpec, TogglesAreValidatedAndRoundTrip) {
       << joined(e);
   EXPECT_TRUE(has_error(e, "model.dropout: not with gd_auto (its step size comes from the loss without dropout)"))
       << joined(e);
+  e = errors_of(R"({"version":1,"task":{"kind":"skipgram","input_dim":10,"train_size":40},"metrics":["fp_filter"]})");
+  EXPECT_TRUE(has_error(e, "metrics[0]: fp_filter needs a regression with one output, not 10")) << joined(e);
 
   const std::string plain = json::write(spec_to_json(ExperimentSpec{}));
   for (const char* field : {"asi", "dropout", "gradient_loss", "filter_width"})
