@@ -72,14 +72,17 @@ for (const [label, spec] of Object.entries(SPECS)) {
                   speed_vs_train_py_2_threads: reference / s };
     rows.push(row);
     console.log(`${label.padEnd(36)} ${name.padEnd(62)} ${s.toFixed(2).padStart(7)} s ` +
-                `${row.steps_per_second.toFixed(1).padStart(8)} steps/s  ×${row.speed_vs_train_py_2_threads.toFixed(2)}`);
+                `${row.steps_per_second.toFixed(1).padStart(8)} steps/s  ` +
+                `×${row.speed_vs_train_py_2_threads.toFixed(2)}`);
   }
 }
 mkdirSync(path.join(ROOT, 'build', 'bench'), { recursive: true });
 writeFileSync(path.join(ROOT, 'build', 'bench', 'torch.json'), JSON.stringify(rows, null, 1) + '\n');
-const torchVersion = execFileSync(PYTHON, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' }).trim();
+const torchVersion = execFileSync(PYTHON, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' })
+  .trim();
 const table = [
-  `Best of ${ROUNDS} alternating rounds, wall clock; float64 on both sides (the spec's precision); torch ${torchVersion}.` +
+  `Best of ${ROUNDS} alternating rounds, wall clock; float64 on both sides (the spec's precision); ` +
+    `torch ${torchVersion}.` +
     ' Speed: train.py --threads 2\'s time over the variant\'s (above 1: faster).',
   '',
   '| spec | variant | seconds | member-steps/s | speed |',

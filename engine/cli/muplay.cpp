@@ -386,7 +386,8 @@ int main(int argc, char** argv) {
   }
   // "export torch" is one command of two words.
   const bool export_torch = !std::strcmp(argv[1], "export") && argc > 2 && !std::strcmp(argv[2], "torch");
-  if (!std::strcmp(argv[1], "export") && !export_torch) return bad_input(export_format_problem(argc > 2 ? argv[2] : ""));
+  if (!std::strcmp(argv[1], "export") && !export_torch)
+    return bad_input(export_format_problem(argc > 2 ? argv[2] : ""));
   const std::string cmd = export_torch ? "export torch" : argv[1];
   std::string positional, out_path, csv_path, dir = MUPLAY_EXAMPLES_DIR;
   bool quiet = false, force = false;

@@ -17,7 +17,8 @@ std::string row(const std::string& feature, bool on_device, const std::string& n
 std::string name_rows(const SpecField& f) {
   std::string names;
   for (const std::string& name : f.choices)
-    if (!f.device_names.empty() && std::find(f.device_names.begin(), f.device_names.end(), name) == f.device_names.end())
+    if (!f.device_names.empty() &&
+        std::find(f.device_names.begin(), f.device_names.end(), name) == f.device_names.end())
       names += (names.empty() ? "`" : ", `") + name + "`";
   return names.empty() ? "" : row("`" + f.path + "` " + names, false, "");
 }
