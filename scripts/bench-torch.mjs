@@ -71,7 +71,7 @@ for (const [label, spec] of Object.entries(SPECS)) {
     const row = { spec: label, variant: name, seconds: s, steps_per_second: memberSteps(spec) / s,
                   speed_vs_train_py_2_threads: reference / s };
     rows.push(row);
-    console.log(`${label.padEnd(36)} ${name.padEnd(62)} ${s.toFixed(2).padStart(7)} s ` +
+    console.log(`${label.padEnd(36)} ${name.padEnd(68)} ${s.toFixed(2).padStart(7)} s ` +
                 `${row.steps_per_second.toFixed(1).padStart(8)} steps/s  ` +
                 `×${row.speed_vs_train_py_2_threads.toFixed(2)}`);
   }
