@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -136,9 +137,23 @@ std::vector<int> table_input_columns(const TaskConfig& c) {
   return inputs;
 }
 
+// Kept by the files' contents (their SHA-256, which read_table_file fills) and the column, since the budgets ask once
+// per sweep member and a file of 10^5 rows takes milliseconds each time; a handful of entries covers a page switching
+// between a few data sets. A table without a hash (built in memory) is read each time.
 std::vector<std::string> table_classes(const TaskConfig& c) {
-  std::vector<std::string> names;
-  if (has_class_labels(c)) row_classes(c, names);
+  std::vector<std::string> fresh;
+  if (!has_class_labels(c)) return fresh;
+  if (c.table_file->sha256.empty() || (c.test_table_file && c.test_table_file->sha256.empty()))
+    return row_classes(c, fresh), fresh;
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> known;
+  const std::string key = c.table_file->sha256 + "/" + (c.test_table_file ? c.test_table_file->sha256 : "") + "/" +
+                          std::to_string(table_target_columns(c)[0]);
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto at = known.find(key); at != known.end()) return at->second;
+  if (known.size() >= 8) known.clear();
+  std::vector<std::string>& names = known[key];
+  row_classes(c, names);
   return names;
 }
 

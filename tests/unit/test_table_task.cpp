@@ -205,6 +205,24 @@ TEST(TableTask, SplitsStandardizesAndNamesClasses) {
   EXPECT_EQ(seen, (std::multiset<double>{0, 1, 1, 1, 2, 2}));
 }
 
+// table_classes keeps its answers by the files' contents and the column: files, or columns, asked in turn each get
+// their own classes, and a file rewritten under the same name gets its new ones.
+TEST(TableTask, ClassNamesFollowTheFileAndTheColumn) {
+  const std::string dir = write_file("pets.csv", "a,kind,size\n1,cat,s\n2,dog,m\n3,cat,l\n4,dog,s\n");
+  const std::string other = write_file("pets.csv", "a,kind,size\n1,owl,s\n2,emu,s\n3,owl,s\n4,yak,m\n");
+  const std::string kind = R"({"file": "pets.csv", "type": "classification", "inputs": [0], "targets": [1]})";
+  const std::string size = R"({"file": "pets.csv", "type": "classification", "inputs": [0], "targets": [2]})";
+  for (int round = 0; round < 2; round++) {
+    EXPECT_EQ(table_classes(table_spec(dir, kind, 1, 3, 1).spec.task), (std::vector<std::string>{"cat", "dog"}));
+    EXPECT_EQ(table_classes(table_spec(other, kind, 1, 3, 1).spec.task),
+              (std::vector<std::string>{"emu", "owl", "yak"}));
+    EXPECT_EQ(table_classes(table_spec(dir, size, 1, 3, 1).spec.task), (std::vector<std::string>{"l", "m", "s"}));
+  }
+  // another size (read_table_file keeps a file while its size and modification time stay the same)
+  std::ofstream(dir + "/pets.csv", std::ios::binary) << "a,kind,size\n1,ant,s\n2,bee,m\n3,ant,l\n4,bees,s\n";
+  EXPECT_EQ(table_classes(table_spec(dir, kind, 1, 3, 1).spec.task), (std::vector<std::string>{"ant", "bees"}));
+}
+
 // The spec's errors about a table: each names the field, the file and the column or row.
 TEST(TableTask, SpecErrorsNameTheFieldAndTheColumn) {
   const std::string kData = "x,y,name,one\n1,2,a,5\n3,4,b,5\n5,nan,c,5\n";
