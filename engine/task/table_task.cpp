@@ -137,35 +137,45 @@ std::vector<int> table_input_columns(const TaskConfig& c) {
   return inputs;
 }
 
-// Kept by the files' contents (their SHA-256, which read_table_file fills) and the column, since the budgets ask once
-// per sweep member and a file of 10^5 rows takes milliseconds each time; a handful of entries covers a page switching
-// between a few data sets. A table without a hash (built in memory) is read each time.
-std::vector<std::string> table_classes(const TaskConfig& c) {
-  std::vector<std::string> fresh;
-  if (!has_class_labels(c)) return fresh;
+namespace {
+
+// A classification target's class names and the rows of each.
+struct ClassLabels {
+  std::vector<std::string> names;
+  std::vector<int> counts;
+};
+
+ClassLabels count_classes(const TaskConfig& c) {
+  ClassLabels out;
+  const std::vector<std::vector<int>> classes = row_classes(c, out.names);
+  out.counts.assign(out.names.size(), 0);
+  for (const std::vector<int>& part : classes)
+    for (int k : part) out.counts[size_t(k)]++;
+  return out;
+}
+
+// Kept by the files' contents (their SHA-256, which read_table_file fills) and the column: the budgets ask once per
+// sweep member and the Data window once per frame, and a file of 10^5 rows takes milliseconds each time. A handful of
+// entries covers a page switching between a few data sets; a table without a hash (built in memory) is counted anew.
+ClassLabels class_labels(const TaskConfig& c) {
+  if (!has_class_labels(c)) return {};
   if (c.table_file->sha256.empty() || (c.test_table_file && c.test_table_file->sha256.empty()))
-    return row_classes(c, fresh), fresh;
+    return count_classes(c);
   static std::mutex mutex;
-  static std::map<std::string, std::vector<std::string>> known;
+  static std::map<std::string, ClassLabels> known;
   const std::string key = c.table_file->sha256 + "/" + (c.test_table_file ? c.test_table_file->sha256 : "") + "/" +
                           std::to_string(table_target_columns(c)[0]);
   const std::lock_guard<std::mutex> lock(mutex);
   if (const auto at = known.find(key); at != known.end()) return at->second;
   if (known.size() >= 8) known.clear();
-  std::vector<std::string>& names = known[key];
-  row_classes(c, names);
-  return names;
+  return known[key] = count_classes(c);
 }
 
-std::vector<int> table_class_counts(const TaskConfig& c) {
-  std::vector<std::string> names;
-  if (!has_class_labels(c)) return {};
-  const std::vector<std::vector<int>> classes = row_classes(c, names);
-  std::vector<int> counts(names.size(), 0);
-  for (const std::vector<int>& part : classes)
-    for (int k : part) counts[size_t(k)]++;
-  return counts;
-}
+}  // namespace
+
+std::vector<std::string> table_classes(const TaskConfig& c) { return class_labels(c).names; }
+
+std::vector<int> table_class_counts(const TaskConfig& c) { return class_labels(c).counts; }
 
 int table_outputs(const TaskConfig& c) {
   if (c.table.type == TableType::classification) return std::max(int(table_classes(c).size()), 1);

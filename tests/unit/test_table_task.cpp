@@ -205,8 +205,8 @@ TEST(TableTask, SplitsStandardizesAndNamesClasses) {
   EXPECT_EQ(seen, (std::multiset<double>{0, 1, 1, 1, 2, 2}));
 }
 
-// table_classes keeps its answers by the files' contents and the column: files, or columns, asked in turn each get
-// their own classes, and a file rewritten under the same name gets its new ones.
+// table_classes and table_class_counts keep their answers by the files' contents and the column: files, or columns,
+// asked in turn each get their own classes, and a file rewritten under the same name gets its new ones.
 TEST(TableTask, ClassNamesFollowTheFileAndTheColumn) {
   const std::string dir = write_file("pets.csv", "a,kind,size\n1,cat,s\n2,dog,m\n3,cat,l\n4,dog,s\n");
   const std::string other = write_file("pets.csv", "a,kind,size\n1,owl,s\n2,emu,s\n3,owl,s\n4,yak,m\n");
@@ -216,6 +216,7 @@ TEST(TableTask, ClassNamesFollowTheFileAndTheColumn) {
     EXPECT_EQ(table_classes(table_spec(dir, kind, 1, 3, 1).spec.task), (std::vector<std::string>{"cat", "dog"}));
     EXPECT_EQ(table_classes(table_spec(other, kind, 1, 3, 1).spec.task),
               (std::vector<std::string>{"emu", "owl", "yak"}));
+    EXPECT_EQ(table_class_counts(table_spec(other, kind, 1, 3, 1).spec.task), (std::vector<int>{1, 2, 1}));
     EXPECT_EQ(table_classes(table_spec(dir, size, 1, 3, 1).spec.task), (std::vector<std::string>{"l", "m", "s"}));
   }
   // another size (read_table_file keeps a file while its size and modification time stay the same)
