@@ -19,12 +19,16 @@ Usage: export_commands.py --muplay PATH/TO/muplay. Exit 0: all hold; 1: a failur
 import argparse
 import glob
 import json
+import math
 import os
 import pty
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export_torch import worst_difference  # noqa: E402  (the export check's comparison of two result documents)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 README = os.path.join(ROOT, "examples", "README.md")
@@ -48,17 +52,10 @@ def load(path):
 
 
 def max_relative(a, b):
-    """The largest relative difference over every run's every series; inf when the runs or series differ."""
-    if len(a["runs"]) != len(b["runs"]):
-        return float("inf")
-    worst = 0.0
-    for ra, rb in zip(a["runs"], b["runs"]):
-        if ra["series"].keys() != rb["series"].keys():
-            return float("inf")
-        for name, xs in ra["series"].items():
-            for x, y in zip(xs, rb["series"][name]):
-                worst = max(worst, abs(x - y) / max(abs(x), abs(y), 1e-300))
-    return worst
+    """The largest relative difference over every run's every series; inf when the runs, statuses or series differ."""
+    mismatched = []
+    worst = worst_difference(a, b, "", mismatched, math.inf)
+    return math.inf if mismatched else worst
 
 
 class Checks:
