@@ -19,6 +19,7 @@
 #include "engine/analysis/phase_diagram.hpp"
 #include "engine/export/torch_export.hpp"
 #include "engine/spec/link.hpp"
+#include "engine/spec/presets.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec_migrations.hpp"
 #include "imgui.h"
@@ -28,6 +29,7 @@
 #include "web/app/view_text.hpp"
 #include "web/app/webgpu_device.hpp"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/views/lr_view.hpp"
 #include "web/views/max_lr_view.hpp"
 #include "web/views/step_view.hpp"
@@ -548,6 +550,27 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_explorer_rows() {
     r.push(o);
   }
   return out(json::write(r));
+}
+
+// Switches the page's language: "en", or "zh" once web/js/language.js has written the catalogue at /i18n/zh.json and
+// the font at /fonts/zh.ttf (web/draw/font.hpp) into the module's files. The font follows at the next frame; the
+// experiment, its runs and the view stay. Returns {"ok", "errors"}.
+EMSCRIPTEN_KEEPALIVE const char* muplay_set_language(const char* language_in) {
+  const std::string language = arg(language_in);
+  if (language == "en") {
+    set_page_language(Language::en, "");
+    return outcome({});
+  }
+  if (language != "zh") return outcome({"unknown language \"" + language + "\": en or zh"});
+  std::string catalogue;
+  if (!read_text_file("/i18n/zh.json", catalogue)) return outcome({"the Chinese catalogue /i18n/zh.json is missing"});
+  const std::string why = set_page_language(Language::zh, catalogue);
+  return outcome(why.empty() ? std::vector<std::string>{} : std::vector<std::string>{why});
+}
+
+// The texts the page looked up in Chinese since the last call that the catalogue lacks: ["...", ...] (for the tests).
+EMSCRIPTEN_KEEPALIVE const char* muplay_missing_translations() {
+  return out(json::write(string_list(take_missing_translations())));
 }
 
 // Which characters of `text` the page's font cannot draw (web/draw/font.hpp): {"font", "size", "missing": ["U+2192", ...]}.

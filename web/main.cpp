@@ -19,6 +19,7 @@
 #include "web/app/page_limits.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/font.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/draw/frame_fingerprint.hpp"
 #include "web/draw/heatmap.hpp"
 
@@ -167,15 +168,17 @@ void show_rates(App& app, double now_ms) {
 
 // The font's rasterisation follows the device pixels per ImGui unit (a screen's DPR, times an embed's scale=, times
 // the UI's zoom), so text stays sharp; rebuilt only when that ratio, rounded to 1 … 4, changes (moving to another
-// screen, a zoom).
+// screen, a zoom), or when the language does (Chinese merges its glyphs in).
 void follow_pixel_ratio(const CanvasSize& s) {
   static int font_ratio = 1;  // load_page_font(1) ran in main()
+  static int font_language = page_language_changes();
   const int ratio = std::clamp(int(std::lround(s.w > 0 ? s.fb_w / s.w : 1)), 1, 4);
-  if (ratio == font_ratio) return;
+  if (ratio == font_ratio && font_language == page_language_changes()) return;
   if (!load_page_font(ratio)) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   font_ratio = ratio;
+  font_language = page_language_changes();
 }
 
 void frame() {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "imgui_internal.h"
+#include "web/draw/glyph_runs.hpp"
 
 namespace {
 
@@ -133,6 +134,13 @@ void note_draw_data(DrawnFrame& f) {
   const ImDrawData* d = ImGui::GetDrawData();
   for (int i = 0; d && i < d->CmdListsCount; i++)
     f.largest_draw_list = std::max(f.largest_draw_list, d->CmdLists[i]->VtxBuffer.Size);
+  if (!d || ImGui::GetIO().Fonts->Fonts.empty()) return;
+  for (const GlyphRun& run : glyph_runs(*d, *ImGui::GetIO().Fonts->Fonts[0])) {
+    f.glyph_runs.push_back({run.text, run.window, drawn_rect({run.x0, run.y0}, {run.x1, run.y1})});
+    const float slack = 0.5f;  // ImGui rounds positions: half a unit past the edge is not a cut
+    f.glyph_runs_cut.push_back(run.x0 < run.clip.x - slack || run.x1 > run.clip.z + slack ||
+                               run.y0 < run.clip.y - slack || run.y1 > run.clip.w + slack);
+  }
 }
 
 }  // namespace
@@ -275,6 +283,17 @@ json::Value drawn_last_json() {
     rects.push(o);
   }
   v.set("text_rects", rects);
+  json::Value runs = json::Value::make_array();
+  for (size_t k = 0; k < r.last.glyph_runs.size(); ++k) {
+    const DrawnText& t = r.last.glyph_runs[k];
+    json::Value o = json::Value::make_object();
+    o.set("text", json::Value::make_string(t.text));
+    o.set("window", json::Value::make_string(t.window));
+    o.set("rect", rect_json(t.rect));
+    o.set("cut", json::Value::make_bool(r.last.glyph_runs_cut[k]));
+    runs.push(o);
+  }
+  v.set("glyph_runs", runs);
   v.set("font_size", json::Value::make_number(ImGui::GetFontSize() * r.css_per_unit));  // in CSS pixels
   v.set("largest_draw_list", json::Value::make_number(r.last.largest_draw_list));
   v.set("index_bytes", json::Value::make_number(r.last.index_bytes));

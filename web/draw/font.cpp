@@ -1,6 +1,9 @@
 #include "web/draw/font.hpp"
 
+#include <cstdio>
+
 #include "imgui.h"
+#include "web/draw/i18n.hpp"
 
 namespace {
 
@@ -18,8 +21,24 @@ const ImWchar kRanges[] = {
     0x2190, 0x21FF,  // arrows: → ↔ ↗
     0x2200, 0x22FF,  // mathematical operators: ≤ ≥ ≈ ∞ √ ∑ ∝ ∂
     0x25A0, 0x25FF,  // geometric shapes: ■ ▲ ● ◆ (markers)
+    0xFFFD, 0xFFFD,  // the replacement character: ImGui draws it for any character the font lacks (visibly, not '?')
     0,
 };
+
+// The Chinese font's blocks. Its file holds only the characters the catalogue uses and CJK punctuation
+// (web/CMakeLists.txt cuts it), so the atlas gets just those glyphs: ImGui skips code points the file lacks.
+const ImWchar kChineseRanges[] = {
+    0x3000, 0x303F,  // CJK symbols and punctuation: 。、《》「」
+    0x4E00, 0x9FFF,  // CJK unified ideographs
+    0xFF00, 0xFFEF,  // full-width forms: ，：（）！？
+    0,
+};
+
+bool file_exists(const char* path) {
+  FILE* f = std::fopen(path, "rb");
+  if (f) std::fclose(f);
+  return f != nullptr;
+}
 
 }  // namespace
 
@@ -29,5 +48,13 @@ bool load_page_font(int ratio) {
   ImFontConfig config;
   config.OversampleH = ratio == 1 ? 2 : 1;  // ImGui's default 3 triples the atlas for little gain at this size
   io.FontGlobalScale = 1.0f / float(ratio);
-  return io.Fonts->AddFontFromFileTTF(kFontFile, kPageFontSize * float(ratio), &config, kRanges) != nullptr;
+  const float size = kPageFontSize * float(ratio);
+  if (!io.Fonts->AddFontFromFileTTF(kFontFile, size, &config, kRanges)) return false;
+  if (page_language() == Language::zh && file_exists(kChineseFontFile)) {
+    ImFontConfig merged;
+    merged.MergeMode = true;
+    merged.OversampleH = 1;  // ideographs are wide and dense: horizontal oversampling would only grow the atlas
+    io.Fonts->AddFontFromFileTTF(kChineseFontFile, size, &merged, kChineseRanges);
+  }
+  return true;
 }

@@ -3,7 +3,7 @@
 // The app (C++, through the window.muplay hook) holds every bit of experiment state; this module follows it by
 // polling two cheap values each frame (the spec's revision and the run state) and never keeps a copy of its own.
 //
-// URL parameters: embed=1 (compact, for an <iframe>), panels=controls,plot,... (web/app/view.hpp), autoplay=1,
+// URL parameters: lang=en|zh (the page's language: web/js/language.js), embed=1 (compact, for an <iframe>), panels=controls,plot,... (web/app/view.hpp), autoplay=1,
 // preset=FILE_STEM (open examples/FILE_STEM.json), view=TAB;KEY=VALUE;... (the view to open on, over the one the
 // experiment names: web/app/view_text.hpp), scale=2 (draw at twice the resolution, for a slide that scales the frame
 // up), metric=NAME (short for view=step;metric=NAME), origin=https://host (the only
@@ -13,6 +13,7 @@ import { startEmbedApi } from './embed_api.js';
 import { startFiles } from './files.js';
 import { startGuestKeys } from './guest_keys.js';
 import { startImports } from './imports.js';
+import { initialLanguage, setLanguage, startLanguageMenu, tr } from './language.js';
 import { startMenus } from './menus.js';
 import { startNarrow } from './narrow.js';
 import { startPresenting } from './present.js';
@@ -178,6 +179,10 @@ function backendNotice(m, ui) {
   };
 }
 
+// The toolbar turns to the page's language while the app loads; the panels follow once it runs (main).
+const firstLanguage = initialLanguage(location.search, pageOptions(location.search).embed);
+setLanguage(firstLanguage.language).catch(() => {});  // main says why, once it can
+
 async function main() {
   let m;
   try {
@@ -187,6 +192,11 @@ async function main() {
   }
   const options = pageOptions(location.search);
   const ui = makeUi();
+  if (firstLanguage.complaint) ui.notice(firstLanguage.complaint);
+  await setLanguage(firstLanguage.language, m).catch((e) => {
+    ui.notice(`中文 is not available: ${e.message}. The page stays in English.`);
+    return setLanguage('en', m);
+  });
   startDataLoader(m, ui);
   // The training worker loads beside the app (a few hundred ms); an autoplayed run waits for it so that it trains
   // there. Without it the app trains on the page's thread.
@@ -213,6 +223,7 @@ async function main() {
   }
 
   wireToolbar(m);
+  startLanguageMenu(m, ui, options);
   const share = startShare(m, ui);
   startMenus();
   startTouch($('canvas'));

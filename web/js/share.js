@@ -3,6 +3,7 @@
 // the address bar of an open page opens. The link itself is the engine's (engine/spec/link.hpp): "#s=1.<data>&r=1",
 // with the backend this page resolved written into it (auto is pinned), so it trains the same way wherever it opens;
 // a small data set the spec trains on follows it as "&d=..." (web/js/tables.js).
+import { pageLanguage } from './language.js';
 import { linkData, linkDataNote, takeLinkData } from './tables.js';
 
 const $ = (id) => document.getElementById(id);
@@ -12,13 +13,17 @@ const EMBED_DEFAULT = new Set(['controls', 'plot']);
 
 // The page's own address without query or fragment: links always open the full page, embeds add their parameters.
 const pageUrl = () => location.origin + location.pathname;
-const linkUrl = (fragment) => `${pageUrl()}#${fragment}`;
+// A link or an embed made in Chinese opens in Chinese (lang=zh); in English it names no language, so a reader's own
+// browser decides.
+const languageQuery = () => (pageLanguage() === 'en' ? '' : `lang=${pageLanguage()}`);
+const linkUrl = (fragment) => `${pageUrl()}${languageQuery() ? `?${languageQuery()}` : ''}#${fragment}`;
 const isLocal = () => ['127.0.0.1', 'localhost', '[::1]'].includes(location.hostname);
 
 // A slide is scaled up to fill the screen (reveal.js: ×1.5 at 1920×1080): scale=2 draws the embed at twice its
 // resolution, so that its text stays sharp there.
 function embedUrl(fragment, panels, autoplay, slides) {
-  const query = `?embed=1&panels=${panels.join(',')}${autoplay ? '&autoplay=1' : ''}${slides ? '&scale=2' : ''}`;
+  const query = `?embed=1&panels=${panels.join(',')}${autoplay ? '&autoplay=1' : ''}${slides ? '&scale=2' : ''}` +
+                `${languageQuery() ? `&${languageQuery()}` : ''}`;
   return `${pageUrl()}${query}#${fragment}`;
 }
 

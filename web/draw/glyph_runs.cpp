@@ -1,0 +1,73 @@
+#include "web/draw/glyph_runs.hpp"
+
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "imgui_internal.h"  // ImTextCharToUtf8
+
+namespace {
+
+// Glyphs by the texture coordinates of their top-left corner: ImFont::RenderText writes a glyph's four corners in the
+// order (U0,V0) (U1,V0) (U1,V1) (U0,V1), and no two glyphs of an atlas share a corner.
+using GlyphsByUv = std::map<std::pair<float, float>, const ImFontGlyph*>;
+
+GlyphsByUv glyphs_by_uv(const ImFont& font) {
+  GlyphsByUv map;
+  for (const ImFontGlyph& g : font.Glyphs)
+    if (g.Visible) map[{g.U0, g.V0}] = &g;
+  return map;
+}
+
+void append_utf8(std::string& s, unsigned int c) {
+  char bytes[5] = {};
+  ImTextCharToUtf8(bytes, c);
+  s += bytes;
+}
+
+// The scissor rectangle of each vertex: that of the draw command whose indices use it.
+std::vector<ImVec4> clip_of_vertices(const ImDrawList& list) {
+  std::vector<ImVec4> clips(list.VtxBuffer.Size);
+  for (const ImDrawCmd& cmd : list.CmdBuffer)
+    for (unsigned int k = cmd.IdxOffset; k < cmd.IdxOffset + cmd.ElemCount; ++k)
+      clips[cmd.VtxOffset + list.IdxBuffer[int(k)]] = cmd.ClipRect;
+  return clips;
+}
+
+}  // namespace
+
+std::vector<GlyphRun> glyph_runs(const ImDrawData& data, const ImFont& font) {
+  const GlyphsByUv glyphs = glyphs_by_uv(font);
+  std::vector<GlyphRun> runs;
+  for (int l = 0; l < data.CmdListsCount; ++l) {
+    const ImDrawList& list = *data.CmdLists[l];
+    const ImVector<ImDrawVert>& v = list.VtxBuffer;
+    const std::vector<ImVec4> clips = clip_of_vertices(list);
+    float line_y = NAN;  // the current run's line: a glyph's top minus its offset from the line's top
+    for (int i = 0; i + 3 < v.Size;) {
+      auto found = glyphs.find({v[i].uv.x, v[i].uv.y});
+      const ImFontGlyph* g = found == glyphs.end() ? nullptr : found->second;
+      if (!g || v[i + 2].uv.x != g->U1 || v[i + 2].uv.y != g->V1) {
+        ++i;
+        continue;
+      }
+      const float width = g->X1 - g->X0;
+      const float scale = width > 0 ? (v[i + 2].pos.x - v[i].pos.x) / width : 1;
+      const float y = v[i].pos.y - g->Y0 * scale;
+      const float x0 = v[i].pos.x - g->X0 * scale;
+      const float size = font.FontSize * scale;
+      const bool same_line = !runs.empty() && std::fabs(y - line_y) < 0.5f &&
+                             x0 >= runs.back().x1 - 1 && x0 - runs.back().x1 < 2 * size;
+      if (!same_line) {
+        runs.push_back({"", list._OwnerName ? list._OwnerName : "", x0, y, x0, y + size, clips[i]});
+        line_y = y;
+      } else if (x0 - runs.back().x1 > 0.25f * size) {
+        runs.back().text += ' ';
+      }
+      append_utf8(runs.back().text, g->Codepoint);
+      runs.back().x1 = v[i + 2].pos.x;
+      i += 4;
+    }
+  }
+  return runs;
+}

@@ -1,0 +1,182 @@
+#include "web/draw/i18n.hpp"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <set>
+#include <unordered_map>
+
+#include "engine/base/json.hpp"
+
+namespace {
+
+// A catalogue entry with `{name}` placeholders, split into its literal pieces: literals[0] {a} literals[1] {b} ...
+struct Pattern {
+  std::vector<std::string> literals, names;
+  std::string translation;
+};
+
+struct Catalogue {
+  Language language = Language::en;
+  int changes = 0;
+  std::unordered_map<std::string, std::string> texts;
+  std::vector<Pattern> patterns;
+  std::unordered_map<std::string, std::string> labels, messages;  // answers kept: the same texts come every frame
+  std::set<std::string> missing;
+};
+
+Catalogue& catalogue() {
+  static Catalogue c;
+  return c;
+}
+
+bool is_name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
+
+// Splits "{field}: {value} is above {max}" into literals and names; false when the text has no placeholder.
+bool split_pattern(const std::string& text, Pattern& p) {
+  std::string literal;
+  for (size_t i = 0; i < text.size(); ++i) {
+    size_t end = i + 1;
+    while (text[i] == '{' && end < text.size() && is_name_char(text[end])) ++end;
+    if (text[i] == '{' && end > i + 1 && end < text.size() && text[end] == '}') {
+      p.literals.push_back(literal);
+      p.names.push_back(text.substr(i + 1, end - i - 1));
+      literal.clear();
+      i = end;
+    } else {
+      literal += text[i];
+    }
+  }
+  p.literals.push_back(literal);
+  return !p.names.empty();
+}
+
+// Matches `text` from `pos` against the pattern's pieces from piece `k`, each placeholder taking at least one byte;
+// fills `values`. Backtracks, so "{a} and {b}" finds the split that lets the rest match.
+bool match_from(const Pattern& p, size_t k, const std::string& text, size_t pos, std::vector<std::string>& values) {
+  const std::string& literal = p.literals[k];
+  if (text.compare(pos, literal.size(), literal) != 0) return false;
+  pos += literal.size();
+  if (k == p.names.size()) return pos == text.size();
+  for (size_t end = pos + 1; end <= text.size(); ++end) {
+    values[k] = text.substr(pos, end - pos);
+    if (match_from(p, k + 1, text, end, values)) return true;
+  }
+  return false;
+}
+
+std::string fill(const std::string& translation, const Pattern& p, const std::vector<std::string>& values) {
+  std::string out = translation;
+  for (size_t k = 0; k < p.names.size(); ++k) {
+    const std::string placeholder = "{" + p.names[k] + "}";
+    for (size_t at = out.find(placeholder); at != std::string::npos; at = out.find(placeholder, at + values[k].size())) {
+      out.replace(at, placeholder.size(), values[k]);
+    }
+  }
+  return out;
+}
+
+const std::string* find_text(const std::string& english) {
+  Catalogue& c = catalogue();
+  auto it = c.texts.find(english);
+  if (it != c.texts.end()) return &it->second;
+  c.missing.insert(english);
+  return nullptr;
+}
+
+// A text worth translating has a letter: "0.001", "η*" or "" stand as they are.
+bool has_words(const std::string& text) {
+  return std::any_of(text.begin(), text.end(), [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); });
+}
+
+}  // namespace
+
+std::string set_page_language(Language language, const std::string& catalogue_text) {
+  Catalogue next;
+  next.language = language;
+  next.changes = catalogue().changes + 1;
+  if (language == Language::zh) {
+    const json::ParseResult parsed = json::parse(catalogue_text);
+    if (!parsed.ok()) return "the Chinese catalogue is not JSON: " + parsed.error;
+    if (!parsed.value.is_object()) return "the Chinese catalogue is not a JSON object";
+    for (const auto& [english, chinese] : parsed.value.object) {
+      if (!chinese.is_string()) return "the Chinese catalogue's entry \"" + english + "\" is not a string";
+      next.texts[english] = chinese.string;
+      Pattern p;
+      if (split_pattern(english, p)) {
+        p.translation = chinese.string;
+        next.patterns.push_back(std::move(p));
+      }
+    }
+  }
+  catalogue() = std::move(next);
+  return "";
+}
+
+Language page_language() { return catalogue().language; }
+int page_language_changes() { return catalogue().changes; }
+
+const char* tr(const char* english) {
+  if (catalogue().language == Language::en || !has_words(english)) return english;
+  const std::string* found = find_text(english);
+  return found ? found->c_str() : english;
+}
+
+std::string tr(const std::string& english) { return tr(english.c_str()); }
+
+std::string trf(const char* english_format, ...) {
+  const char* format = tr(english_format);
+  va_list args, again;
+  va_start(args, english_format);
+  va_copy(again, args);
+  const int size = std::vsnprintf(nullptr, 0, format, args);
+  std::string out(size > 0 ? size_t(size) : 0, '\0');
+  if (size > 0) std::vsnprintf(out.data(), out.size() + 1, format, again);
+  va_end(again);
+  va_end(args);
+  return out;
+}
+
+const char* tr_label(const char* label) {
+  Catalogue& c = catalogue();
+  auto kept = c.labels.find(label);
+  if (kept != c.labels.end()) return kept->second.c_str();
+  const std::string whole = label;
+  const size_t hashes = whole.find("##");
+  const std::string visible = whole.substr(0, hashes);
+  // "###" keeps the id whatever is drawn; a label that already has "###" keeps its own.
+  const bool own_id = hashes != std::string::npos && whole.compare(hashes, 3, "###") == 0;
+  std::string shown = tr(visible);
+  std::string answer = own_id ? shown + whole.substr(hashes) : shown + "###" + whole;
+  return c.labels.emplace(whole, std::move(answer)).first->second.c_str();
+}
+
+std::string tr_message(const std::string& english) {
+  Catalogue& c = catalogue();
+  if (c.language == Language::en || !has_words(english)) return english;
+  auto kept = c.messages.find(english);
+  if (kept != c.messages.end()) return kept->second;
+  std::string answer = english;
+  auto exact = c.texts.find(english);
+  if (exact != c.texts.end()) {
+    answer = exact->second;
+  } else {
+    bool matched = false;
+    for (const Pattern& p : c.patterns) {
+      std::vector<std::string> values(p.names.size());
+      if (match_from(p, 0, english, 0, values)) {
+        answer = fill(p.translation, p, values);
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) c.missing.insert(english);
+  }
+  return c.messages.emplace(english, answer).first->second;
+}
+
+std::vector<std::string> take_missing_translations() {
+  std::vector<std::string> list(catalogue().missing.begin(), catalogue().missing.end());
+  catalogue().missing.clear();
+  return list;
+}
