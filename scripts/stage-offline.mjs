@@ -1,6 +1,7 @@
 // Writes the staged site's file list and a hash of their contents into its service worker (web/js/service_worker.js),
 // which fetches them into the browser's cache at install, so that the page works offline after one visit. Left out:
-// the Fashion-MNIST subset and the threaded build (only some pages load them; the worker caches them as they pass),
+// the Fashion-MNIST subset, the threaded build and the Chinese catalogue and font (only some pages load them; the worker
+// caches them as they pass),
 // and the worker itself.   Usage: node scripts/stage-offline.mjs build/site.new
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,8 @@ import path from 'node:path';
 
 const site = process.argv[2];
 const WORKER = 'service_worker.js';
-const leftOut = (rel) => rel === WORKER || rel.startsWith('data/') || rel.startsWith('muplay-threads.');
+const leftOut = (rel) => rel === WORKER || rel.startsWith('data/') || rel.startsWith('muplay-threads.') ||
+  rel.startsWith('i18n/') || rel.startsWith('fonts/');
 
 function filesUnder(dir, prefix = '') {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory()

@@ -33,10 +33,16 @@ export async function drawn(page) {
   return toPage(JSON.parse(d), offset);
 }
 
-// A label matches a string exactly (its visible label or its whole id, "##optimizer.lr") or a RegExp.
+// A translated widget keeps its English label as its id, after "###" (web/draw/i18n.hpp, tr_label: "运行###Run##main"):
+// its English label ("Run") and its English id ("Run##main"), the same in both languages.
+export const englishId = (item) => (item.id.includes('###') ? item.id.slice(item.id.indexOf('###') + 3) : item.id);
+export const englishLabel = (item) => englishId(item).split('##')[0] || item.label;
+
+// A label matches a string exactly (its visible label, its whole id, "##optimizer.lr", or its English label or id, in
+// any language) or a RegExp.
 function matches(item, match) {
-  if (match instanceof RegExp) return match.test(item.label) || match.test(item.id);
-  return item.label === match || item.id === match;
+  const names = [item.label, item.id, englishId(item), englishLabel(item)];
+  return names.some((name) => (match instanceof RegExp ? match.test(name) : name === match));
 }
 
 export const centre = (rect) => ({ x: (rect[0] + rect[2]) / 2, y: (rect[1] + rect[3]) / 2 });

@@ -6,20 +6,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { allTexts, cppTexts, fieldTexts, htmlTexts, isPattern, jsTexts, readCatalogue } from './i18n_strings.mjs';
+import { allTexts, cppTexts, engineLiterals, fieldTexts, htmlTexts, isPattern, jsTexts, readCatalogue } from './i18n_strings.mjs';
 
 const catalogue = readCatalogue();
 const texts = allTexts();
 
-const directives = (s) => s.match(/%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z%]/g) ?? [];
+const directives = (s) => s.match(/%[-+#0]*\d*(?:\.\d+)?[a-zA-Z%]/g) ?? [];
 const placeholders = (s) => (s.match(/\{[a-z0-9_]+\}/g) ?? []).sort();
-const numbers = (s) => new Set(s.replace(/%[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]/g, '').match(/\d+(?:\.\d+)?(?:e-?\d+)?/g) ?? []);
+const numbers = (s) => new Set(s.replace(/%[-+#0]*\d*(?:\.\d+)?[a-zA-Z]/g, '').match(/\d+(?:\.\d+)?(?:e-?\d+)?/g) ?? []);
 const tags = (s) => (s.match(/<\/?[a-z]+[^>]*>/g) ?? []).map((t) => t.replace(/\s+/g, ' ')).sort();
 const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
 
 test('the extraction finds texts in each kind of source', () => {
-  assert.deepEqual(cppTexts('ImGui::Text(tr("Step %d" " of %d"), 1); tr_label("Run##main"); translatable("vs step")'),
-                   ['Step %d of %d', 'Run', 'vs step']);
+  assert.deepEqual(cppTexts('ImGui::Text(tr("Step %d" " of %d"), 1); tr_label("Run##main"); translatable("vs step");' +
+                           ' trf("%d runs", n)'), ['Step %d of %d', 'Run', 'vs step', '%d runs']);
   assert.deepEqual(jsTexts("ui.notice(tr('Could not read {what}.', { what })); tr(`It\\'s`)"),
                    ['Could not read {what}.', "It's"]);
   assert.deepEqual(htmlTexts('<button id="run" data-tr>Run</button><p data-tr-html>Press <kbd>Space</kbd>.</p>' +
@@ -37,7 +37,7 @@ test('every text the page translates has its Chinese', () => {
 });
 
 test('the catalogue holds no stale entry', () => {
-  const used = new Set(texts.map((t) => t.text));
+  const used = new Set([...texts.map((t) => t.text), ...engineLiterals()]);
   const stale = Object.keys(catalogue).filter((k) => !used.has(k) && !isPattern(k));
   assert.deepEqual(stale, [], 'entries no text uses (node tests/node/i18n_strings.mjs --unused)');
 });

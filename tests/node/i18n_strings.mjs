@@ -2,7 +2,7 @@
 // whoever adds to the Chinese catalogue (web/i18n/zh.json):
 //   node tests/node/i18n_strings.mjs            the texts the catalogue lacks, as a JSON object to fill in
 //   node tests/node/i18n_strings.mjs --unused   the catalogue's entries that no text uses any more
-// The sources: tr("…"), tr_label("…") and translatable("…") in web/ (C++), tr('…') and tr(`…`) in web/js/, the
+// The sources: tr("…"), trf("…", …), tr_label("…") and translatable("…") in web/ (C++), tr('…') and tr(`…`) in web/js/, the
 // data-tr* elements of index.html, the presets' names and descriptions (examples/*.json), and the meanings in the
 // engine's table of fields (`muplay fields`, from build/native). Message patterns with {placeholders} (the engine's
 // messages, translated by web/draw/i18n.cpp's tr_message) are entries the code does not spell out: kept when the
@@ -28,7 +28,7 @@ function cppLiteral(text) {
 
 export function cppTexts(source) {
   const texts = [];
-  for (const m of source.matchAll(/\b(tr|tr_label|translatable)\(((?:\s*"(?:[^"\\]|\\.)*"\s*)+)\)/g)) {
+  for (const m of source.matchAll(/\b(tr|trf|tr_label|translatable)\(((?:\s*"(?:[^"\\]|\\.)*"\s*)+)[,)]/g)) {
     let text = cppLiteral(m[2]);
     if (m[1] === 'tr_label') text = text.split('##')[0];
     texts.push(text);
@@ -84,6 +84,18 @@ export function allTexts() {
   return found;
 }
 
+// Fixed texts the engine writes (its string literals), which the page translates where it shows them (tr_message):
+// an entry for one of them is in use, though no code of the page spells it out.
+export function engineLiterals() {
+  const literals = new Set();
+  for (const f of filesUnder('engine', /\.(cpp|hpp)$/)) {
+    for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(/(?:"(?:[^"\\\n]|\\.)*"\s*)+/g)) {
+      literals.add(cppLiteral(m[0]));
+    }
+  }
+  return literals;
+}
+
 export const readCatalogue = () => JSON.parse(readFileSync(CATALOGUE, 'utf8'));
 export const isPattern = (key) => /\{[a-z0-9_]+\}/.test(key) && !key.includes('%');
 
@@ -91,7 +103,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const catalogue = readCatalogue();
   const texts = allTexts();
   if (process.argv.includes('--unused')) {
-    const used = new Set(texts.map((t) => t.text));
+    const used = new Set([...texts.map((t) => t.text), ...engineLiterals()]);
     console.log(JSON.stringify(Object.keys(catalogue).filter((k) => !used.has(k) && !isPattern(k)), null, 2));
   } else {
     const missing = {};

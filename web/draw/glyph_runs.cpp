@@ -43,7 +43,7 @@ std::vector<GlyphRun> glyph_runs(const ImDrawData& data, const ImFont& font) {
     const ImDrawList& list = *data.CmdLists[l];
     const ImVector<ImDrawVert>& v = list.VtxBuffer;
     const std::vector<ImVec4> clips = clip_of_vertices(list);
-    float line_y = NAN;  // the current run's line: a glyph's top minus its offset from the line's top
+    float line_y = NAN, pen = NAN;  // the current run's line (its top) and where its next glyph would start
     for (int i = 0; i + 3 < v.Size;) {
       auto found = glyphs.find({v[i].uv.x, v[i].uv.y});
       const ImFontGlyph* g = found == glyphs.end() ? nullptr : found->second;
@@ -54,18 +54,18 @@ std::vector<GlyphRun> glyph_runs(const ImDrawData& data, const ImFont& font) {
       const float width = g->X1 - g->X0;
       const float scale = width > 0 ? (v[i + 2].pos.x - v[i].pos.x) / width : 1;
       const float y = v[i].pos.y - g->Y0 * scale;
-      const float x0 = v[i].pos.x - g->X0 * scale;
+      const float origin = v[i].pos.x - g->X0 * scale;
       const float size = font.FontSize * scale;
-      const bool same_line = !runs.empty() && std::fabs(y - line_y) < 0.5f &&
-                             x0 >= runs.back().x1 - 1 && x0 - runs.back().x1 < 2 * size;
+      const bool same_line = !runs.empty() && std::fabs(y - line_y) < 0.5f && origin >= pen - 1 && origin - pen < 2 * size;
       if (!same_line) {
-        runs.push_back({"", list._OwnerName ? list._OwnerName : "", x0, y, x0, y + size, clips[i]});
+        runs.push_back({"", list._OwnerName ? list._OwnerName : "", origin, y, origin, y + size, clips[i]});
         line_y = y;
-      } else if (x0 - runs.back().x1 > 0.25f * size) {
+      } else if (origin - pen > 0.15f * size) {  // a space is a third of the size wide; kerning moves a glyph less
         runs.back().text += ' ';
       }
       append_utf8(runs.back().text, g->Codepoint);
       runs.back().x1 = v[i + 2].pos.x;
+      pen = origin + g->AdvanceX * scale;
       i += 4;
     }
   }

@@ -1,8 +1,8 @@
 // Offline use: after one visit the playground loads and trains without a network (a lecture hall's network fails).
 // At install this worker fetches the site's files into a cache named by the hash of their contents (the list and the
 // hash are written into this file when the site is staged: scripts/stage-offline.mjs), and it answers every request
-// from that cache, else from the network (the Fashion-MNIST subset and the threaded build, which only some pages
-// load, are kept the first time they pass). A new version of the site is a new version of this file: the browser
+// from that cache, else from the network (the Fashion-MNIST subset, the threaded build and the Chinese files, which
+// only some pages load, are kept the first time they pass). A new version of the site is a new version of this file: the browser
 // installs it, it fetches the new files into a new cache and drops the old one, and the next load uses them.
 const SITE = { version: 'unstaged', files: [] };  // replaced when the site is staged
 const CACHE = `muplay-${SITE.version}`;
