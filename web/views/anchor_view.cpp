@@ -11,6 +11,7 @@
 #include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/heatmap.hpp"
+#include "web/draw/i18n.hpp"
 
 namespace {
 
@@ -74,8 +75,8 @@ void phase_plot(const Runner& runner) {
   for (auto& g : gammas) g.second = i++;
   i = 0;
   for (auto& d : decays) d.second = i++;
-  ImGui::TextWrapped("Phase plot (final values, mean over seeds): colour = OOD accuracy (dark 0, yellow 1); "
-                     "hatched: ID accuracy < 90%%; ring: commutativity < 70%%. x = gamma, y = weight decay.");
+  ImGui::TextWrapped("%s", tr("Phase plot (final values, mean over seeds): colour = OOD accuracy (dark 0, yellow 1); "
+                           "hatched: ID accuracy < 90%; ring: commutativity < 70%. x = gamma, y = weight decay."));
   const float cell = std::min(80.0f, (ImGui::GetContentRegionAvail().x - 90) / float(gammas.size()));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -128,12 +129,12 @@ void one_based_slider(const char* label, int* index, int count) {
 
 void sequence_controls(AnchorView& v, const TransformerConfig& c, const AnchorSet& set) {
   ImGui::SetNextItemWidth(200);
-  ImGui::SliderInt("sequence", &v.sequence, 0, std::max(0, set.size - 1));
+  ImGui::SliderInt(tr_label("sequence"), &v.sequence, 0, std::max(0, set.size - 1));
   v.sequence = std::clamp(v.sequence, 0, std::max(0, set.size - 1));
   ImGui::SameLine();
-  one_based_slider("layer", &v.layer, c.layers);
+  one_based_slider(tr_label("layer"), &v.layer, c.layers);
   ImGui::SameLine();
-  one_based_slider("head", &v.head, c.heads);
+  one_based_slider(tr_label("head"), &v.head, c.heads);
 }
 
 AttentionCut shown_cut(const AnchorView& v) { return {v.layer + 1, v.head + 1, v.cut_target}; }
@@ -141,12 +142,13 @@ AttentionCut shown_cut(const AnchorView& v) { return {v.layer + 1, v.head + 1, v
 // The cut's controls, and the answers of the whole set with and without it once "measure" is pressed (two forward
 // passes of the set: on a press, not every frame).
 void cut_controls(AnchorView& v, Transformer& model, const AnchorSet& set) {
-  ImGui::Checkbox("cut its attention to", &v.cut);
+  ImGui::Checkbox(tr_label("cut its attention to"), &v.cut);
   ImGui::SameLine();
   int target = int(v.cut_target);
   ImGui::SetNextItemWidth(80);
-  if (ImGui::Combo("##cut target", &target, "key\0anchor\0")) v.cut_target = CutTarget(target);
-  if (ImGui::Button("measure the cut on this set")) {
+  const char* targets[] = {tr("key"), tr("anchor")};  // CutTarget's order
+  if (ImGui::Combo("##cut target", &target, targets, 2)) v.cut_target = CutTarget(target);
+  if (ImGui::Button(tr_label("measure the cut on this set"))) {
     v.measured_cut = shown_cut(v);
     v.measurement = attention_cut_experiment(model, set, v.measured_cut);
     v.measured = true;
@@ -154,9 +156,9 @@ void cut_controls(AnchorView& v, Transformer& model, const AnchorSet& set) {
   if (!v.measured) return;
   const CutResult& r = v.measurement;
   const AttentionCut& c = v.measured_cut;
-  ImGui::TextWrapped("layer %d head %d to the %s, %d sequences: right %.1f%% -> %.1f%%, answers changed %.1f%%; "
-                     "cut answers: another token of the sequence %.1f%%, elsewhere %.1f%%",
-                     c.layer, c.head, cut_target_name(c.target), r.sequences, 100 * r.intact.label,
+  ImGui::TextWrapped(tr("layer %d head %d to the %s, %d sequences: right %.1f%% -> %.1f%%, answers changed %.1f%%; "
+                        "cut answers: another token of the sequence %.1f%%, elsewhere %.1f%%"),
+                     c.layer, c.head, tr(cut_target_name(c.target)), r.sequences, 100 * r.intact.label,
                      100 * r.cut.label, 100 * r.changed, 100 * r.cut.other_token, 100 * r.cut.elsewhere);
 }
 
@@ -169,14 +171,14 @@ void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, Anch
   const int* tokens = &set.tokens[size_t(v.sequence) * size_t(T)];
   const double* logits = v.cut ? forward_with_cut(model, tokens, 1, shown_cut(v)) : model.forward(tokens, 1);
   const int predicted = int(std::max_element(logits, logits + c.outputs) - logits);
-  ImGui::Text("label %d, predicted %d", set.labels[size_t(v.sequence)], predicted);
+  ImGui::Text(tr("label %d, predicted %d"), set.labels[size_t(v.sequence)], predicted);
   const double* probs = model.attention(v.layer) + long(v.head) * T * T;
   const float cell = std::min(28.0f, (ImGui::GetContentRegionAvail().x - 70) / float(T));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
-  char title[96];
-  std::snprintf(title, sizeof title, "attention, layer %d head %d%s", v.layer + 1, v.head + 1, v.cut ? ", cut" : "");
-  HeatmapText text{title, {}};
+  HeatmapText text{v.cut ? trf("attention, layer %d head %d, cut", v.layer + 1, v.head + 1)
+                         : trf("attention, layer %d head %d", v.layer + 1, v.head + 1),
+                   {}};
   // Key labels on top, query labels on the left; the top ones shrink to their column (at least 9 px) so neighbours
   // never run together ("21 3 99", not "21399").
   float widest = 0;
@@ -195,17 +197,17 @@ void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, Anch
   ImGui::Dummy(ImVec2(0, 18));
   ImGui::SetCursorScreenPos(map);
   heat_map("##attention", probs, T, T, cell, sequential_colour, text);
-  ImGui::TextWrapped("row = query, column = key (post-softmax)");
+  ImGui::TextWrapped("%s", tr("row = query, column = key (post-softmax)"));
 }
 
 // The cosines between the rows of layer 1's W_Q, at most 6 px a row, with a colour bar.
 void query_cosine_panel(AnchorTrainer& trainer) {
   const std::vector<double> cos = query_cosine_matrix(trainer.model(), 0);
   const int rows = int(std::lround(std::sqrt(double(cos.size()))));
-  ImGui::Text("W_Q rows, layer 1: cos");
-  ImGui::Text("(mean |cos| %.2f)", trainer.query_row_cosine(0));
+  ImGui::TextUnformatted(tr("W_Q rows, layer 1: cos"));
+  ImGui::Text(tr("(mean |cos| %.2f)"), trainer.query_row_cosine(0));
   const float side = std::min(6.0f * float(rows), ImGui::GetContentRegionAvail().x - 40);
-  HeatmapText text{"cosines of layer 1's W_Q rows", {}};
+  HeatmapText text{tr("cosines of layer 1's W_Q rows"), {}};
   const ImVec2 o = ImGui::GetCursorScreenPos();
   colour_bar(ImVec2(o.x + side + 6, o.y), ImVec2(o.x + side + 14, o.y + side), diverging_colour, -1, 1, "-1", "+1",
              text);
@@ -232,15 +234,16 @@ int telling_run(const Runner& runner) {
 void anchor_panels(AnchorView& v, Runner& runner) {
   const auto& runs = runner.members();
   if (runs.empty() || !runs.front()->transformer()) {
-    ImGui::TextDisabled("This tab shows Transformer runs (model.kind \"transformer\").");
+    ImGui::TextDisabled("%s", tr("This tab shows Transformer runs (model.kind \"transformer\")."));
     return;
   }
   if (runs.front()->find_series("ood_accuracy")) phase_plot(runner);
   v.run = v.picked ? std::clamp(v.run, 0, int(runs.size()) - 1) : telling_run(runner);
   ImGui::SetNextItemWidth(300);
-  drawn_name_next("run");
-  drawn_item_value("run", runs[size_t(v.run)]->label());
-  if (ImGui::BeginCombo("run", runs[size_t(v.run)]->label().c_str())) {
+  const char* run_label = tr_label("run");
+  drawn_name_next(run_label);
+  drawn_item_value(run_label, runs[size_t(v.run)]->label());
+  if (ImGui::BeginCombo(run_label, runs[size_t(v.run)]->label().c_str())) {
     for (int i = 0; i < int(runs.size()); i++)
       if (ImGui::Selectable(runs[size_t(i)]->label().c_str(), i == v.run)) v.run = i, v.picked = true;
     ImGui::EndCombo();
@@ -250,9 +253,9 @@ void anchor_panels(AnchorView& v, Runner& runner) {
   const AnchorTaskKind kind = runner.spec().task.anchor.kind;
   if (data.ood.size > 0) {
     ImGui::SameLine();
-    ImGui::RadioButton("ID test", &v.set, 0);
+    ImGui::RadioButton(tr_label("ID test"), &v.set, 0);
     ImGui::SameLine();
-    ImGui::RadioButton("OOD test", &v.set, 1);
+    ImGui::RadioButton(tr_label("OOD test"), &v.set, 1);
   } else {
     v.set = 0;
   }
@@ -262,19 +265,19 @@ void anchor_panels(AnchorView& v, Runner& runner) {
     std::string text;
     const int T = set.seq_len;
     for (int t = 0; t < T; t++) text += token_text(set.tokens[size_t(v.sequence) * size_t(T) + size_t(t)], kind) + " ";
-    ImGui::Text("%s sequence %d: %s", v.set == 1 ? "OOD" : "ID test", v.sequence, text.c_str());
+    ImGui::Text(v.set == 1 ? tr("OOD sequence %d: %s") : tr("ID test sequence %d: %s"), v.sequence, text.c_str());
   }
   if (ImGui::BeginTable("anchor maps", 3, ImGuiTableFlags_SizingStretchSame)) {
     ImGui::TableNextColumn();
-    ImGui::Text("Attention, layer %d head %d", v.layer + 1, v.head + 1);
+    ImGui::Text(tr("Attention, layer %d head %d"), v.layer + 1, v.head + 1);
     cut_controls(v, trainer.model(), set);
     attention_map(v, trainer.model(), set, kind);
     ImGui::TableNextColumn();
     query_cosine_panel(trainer);
     ImGui::TableNextColumn();
     const EmbeddingProjection p = embedding_pca(trainer.model(), kAnchorKeyMin, kAnchorKeyMax);
-    ImGui::Text("PCA of embeddings 20..100");
-    ImGui::Text("(%.0f%% + %.0f%% of variance)", 100 * p.explained[0], 100 * p.explained[1]);
+    ImGui::TextUnformatted(tr("PCA of embeddings 20..100"));
+    ImGui::Text(tr("(%.0f%% + %.0f%% of variance)"), 100 * p.explained[0], 100 * p.explained[1]);
     const int n = kAnchorKeyMax - kAnchorKeyMin + 1;
     double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
     for (int i = 0; i < n; i++)
@@ -294,7 +297,7 @@ void anchor_panels(AnchorView& v, Runner& runner) {
         dl->AddText(ImVec2(x + 4, y - 6), IM_COL32(230, 230, 230, 255), std::to_string(i + kAnchorKeyMin).c_str());
     }
     ImGui::Dummy(ImVec2(side, side));
-    ImGui::TextDisabled("20 dark .. 100 yellow");
+    ImGui::TextDisabled("%s", tr("20 dark .. 100 yellow"));
     ImGui::EndTable();
   }
 }

@@ -7,6 +7,7 @@
 #include "engine/analysis/infinite_width.hpp"
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/draw/opaque_fill.hpp"
 
 namespace {
@@ -16,12 +17,10 @@ constexpr ImU32 kClusterColor[2] = {IM_COL32(252, 166, 54, 255), IM_COL32(84, 14
 std::string panel_title(const char* name, const PcaPlane& p, int words) {
   const std::vector<int> labels = skipgram_clusters(words);
   const ChanceLevel chance = chance_separation(p, labels, 200, 0);
-  char text[128];
   const double separation = cluster_separation(p, labels);
   if (std::isfinite(separation) && std::isfinite(chance.mean))
-    std::snprintf(text, sizeof text, "%s\nseparation %.2f (chance %.2f)", name, separation, chance.mean);
-  else std::snprintf(text, sizeof text, "%s\nno separation: the embeddings are not finite or all equal", name);
-  return text;
+    return trf("%s\nseparation %.2f (chance %.2f)", name, separation, chance.mean);
+  return trf("%s\nno separation: the embeddings are not finite or all equal", name);
 }
 
 // One scatter: the points of `p` coloured by cluster, in a square box with the axes named.
@@ -56,7 +55,7 @@ std::vector<EmbeddingPanel> embedding_panels(const Runner& runner, std::string* 
   const Member* seed0 = nullptr;
   for (const auto& run : runner.members()) {
     if (run->coords().seed != spec.sweep.seeds.front() || run->coords().lr != runner.members().front()->coords().lr) continue;
-    const std::string name = "n=" + std::to_string(run->width()) + ", step " + std::to_string(run->steps_done());
+    const std::string name = trf("n=%d, step %d", run->width(), run->steps_done());
     const PcaPlane p = pca_plane(embedding_gram(*run->mlp()), words);
     panels.push_back({panel_title(name.c_str(), p, words), p});
     seed0 = run.get();
@@ -67,28 +66,32 @@ std::vector<EmbeddingPanel> embedding_panels(const Runner& runner, std::string* 
     const int steps = seed0->steps_done();
     const PcaPlane p = pca_plane(
         embedding_gram_at_infinity(*seed0->mlp(), runner.data().train, seed0->coords().lr, steps), words);
-    panels.push_back({panel_title(("n=inf, step " + std::to_string(steps)).c_str(), p, words), p});
+    panels.push_back({panel_title(trf("n=inf, step %d", steps).c_str(), p, words), p});
   } else if (note) {
-    *note = "No n=inf panel: it needs plain full-batch SGD on a linear one-hidden-layer net in mean-field form (muP/MFP)" +
-            (why.empty() ? std::string() : " (" + why + ")") + ".";
+    *note = why.empty() ? tr("No n=inf panel: it needs plain full-batch SGD on a linear one-hidden-layer net in "
+                             "mean-field form (muP/MFP).")
+                        : trf("No n=inf panel: it needs plain full-batch SGD on a linear one-hidden-layer net in "
+                              "mean-field form (muP/MFP) (%s).",
+                              tr_message(why).c_str());
   }
   return panels;
 }
 
 void embedding_view(EmbeddingView& v, const Runner& runner) {
   if (runner.spec().task.kind != TaskKind::skipgram) {
-    drawn_hint("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9).");
+    drawn_hint(tr("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9)."));
     return;
   }
-  if (v.runner != &runner || v.computed_at != runner.state_revision()) {
+  if (v.runner != &runner || v.computed_at != runner.state_revision() || v.language != page_language_changes()) {
     v.note.clear();
     v.panels = embedding_panels(runner, &v.note);
     v.runner = &runner;
     v.computed_at = runner.state_revision();
+    v.language = page_language_changes();
   }
-  ImGui::TextWrapped("PCA of the word embeddings (first layer's response to each one-hot word), seed %d. Orange: "
-                     "words of cluster A, blue: cluster B. Separation = distance of the cluster means squared over "
-                     "the mean squared spread within a cluster; chance = the same with shuffled labels.",
+  ImGui::TextWrapped(tr("PCA of the word embeddings (first layer's response to each one-hot word), seed %d. Orange: "
+                        "words of cluster A, blue: cluster B. Separation = distance of the cluster means squared over "
+                        "the mean squared spread within a cluster; chance = the same with shuffled labels."),
                      int(runner.spec().sweep.seeds.front()));
   if (!v.note.empty()) ImGui::TextDisabled("%s", v.note.c_str());
   const float avail = ImGui::GetContentRegionAvail().x;

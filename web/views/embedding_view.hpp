@@ -18,6 +18,7 @@ struct EmbeddingPanel {
 struct EmbeddingView {
   const Runner* runner = nullptr;
   long computed_at = -1;  // runner->state_revision() when computed
+  int language = -1;      // page_language_changes() when computed: the titles are in the page's language
   std::vector<EmbeddingPanel> panels;
   std::string note;  // why there is no n = ∞ panel, if there is none
 };

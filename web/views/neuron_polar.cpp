@@ -6,6 +6,7 @@
 
 #include "engine/metrics/neurons.hpp"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 
 namespace {
 
@@ -75,10 +76,10 @@ void neuron_polar_plot(const char* id, const NeuronPolarPicture& p, ImVec2 size)
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const float line = ImGui::GetTextLineHeight();
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "neurons (polar): angle atan2(b, w), radius log10 A %+g", -p.floor);
-  dl->AddText(origin, text, buf);
-  note_polar(id, buf, origin, size, p);
+  char buf[32];
+  const std::string title = trf("neurons (polar): angle atan2(b, w), radius log10 A %+g", -p.floor);
+  dl->AddText(origin, text, title.c_str());
+  note_polar(id, title.c_str(), origin, size, p);
   // The disc: below the title, above the axis note, left of the legend.
   const float legend_w = 150, radius = std::max(10.0f, std::min(size.x - legend_w, size.y - 3 * line) / 2 - 16);
   const ImVec2 c(origin.x + 16 + 2 * line + radius, origin.y + 1.5f * line + 8 + radius);
@@ -113,7 +114,7 @@ void neuron_polar_plot(const char* id, const NeuronPolarPicture& p, ImVec2 size)
     dl->AddText(ImVec2(c.x + r * 0.383f + 2, c.y + r * 0.924f - line / 2), text, buf);
   }
   dl->AddText(ImVec2(origin.x, origin.y + size.y - line), dim,
-              "angle in degrees; rings: log10 A (A = |a| ||(w, b)||)");
+              tr("angle in degrees; rings: log10 A (A = |a| ||(w, b)||)"));
   // Legend.
   const float lx = origin.x + size.x - legend_w;
   float ly = origin.y + 1.5f * line + 8;
@@ -123,7 +124,7 @@ void neuron_polar_plot(const char* id, const NeuronPolarPicture& p, ImVec2 size)
     dl->AddText(ImVec2(lx + 18, ly), text, label);
     ly += line + 2;
   };
-  if (!p.init.empty()) entry(kInitColor, true, "init");
-  entry(kNowColor, true, "now");
-  if (!p.paths.paths.empty()) entry(kPathColor, false, "path (records)");
+  if (!p.init.empty()) entry(kInitColor, true, tr("init"));
+  entry(kNowColor, true, tr("now"));
+  if (!p.paths.paths.empty()) entry(kPathColor, false, tr("path (records)"));
 }

@@ -13,6 +13,7 @@
 #include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/heatmap.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/draw/plot.hpp"
 #include "web/views/neuron_polar.hpp"
 
@@ -176,7 +177,7 @@ void delta_f_heat_map(const std::vector<PlotCurve>& curves, const std::vector<do
       const size_t i = size_t(double(c) * double(steps.size() - 1) / std::max(cols - 1, 1));
       cells[size_t(r * cols + c)] = std::min(1.0, curves[size_t(r)].y[i]);
     }
-  HeatmapText text{"Delta_F(k) per peak k vs step", {}};
+  HeatmapText text{tr("Delta_F(k) per peak k vs step"), {}};
   ImVec2 a, b;
   frame("##fp_heat", text.title.c_str(), size, a, b, 56);
   std::vector<std::string> ks;
@@ -184,7 +185,7 @@ void delta_f_heat_map(const std::vector<PlotCurve>& curves, const std::vector<do
   row_labels(ks, a, b, text);
   colour_bar(ImVec2(b.x + 8, a.y), ImVec2(b.x + 18, b.y), sequential_colour, 0, 1, "0", ">= 1", text);
   if (!steps.empty()) {
-    const std::string first = "step " + std::to_string(long(steps.front())), last = std::to_string(long(steps.back()));
+    const std::string first = trf("step %ld", long(steps.front())), last = std::to_string(long(steps.back()));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     dl->AddText(ImVec2(a.x, b.y + 2), dim, first.c_str());
@@ -203,8 +204,8 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
     if (s.name.rfind("delta_F/", 0) == 0) curves.push_back(solid_curve(s.name, steps, s.values, 0));
   for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
   PlotAxes axes;
-  axes.title = "relative error Delta_F(k) at the target's peaks";
-  axes.x_label = "step";
+  axes.title = tr("relative error Delta_F(k) at the target's peaks");
+  axes.x_label = tr("step");
   axes.y_label = "Delta_F";
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
   line_plot("##fp_curves", axes, curves, ImVec2(half, kPanelHeight));
@@ -216,13 +217,13 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   std::vector<double> xs;
   for (int i = 0; i < train.size; i++) xs.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
   PlotAxes fit;
-  fit.title = "target and network on the train grid";
+  fit.title = tr("target and network on the train grid");
   fit.x_label = "x";
   fit.y_label = "f(x)";
   fit.log_y = false;
   fit.y_margin = 0.08;  // the target's peaks clear the frame
-  line_plot("##fp_fit", fit, {solid_curve("target", xs, train.y, IM_COL32(230, 230, 230, 255)),
-                              solid_curve("network", xs, out, IM_COL32(255, 140, 40, 255))},
+  line_plot("##fp_fit", fit, {solid_curve(tr("target"), xs, train.y, IM_COL32(230, 230, 230, 255)),
+                              solid_curve(tr("network"), xs, out, IM_COL32(255, 140, 40, 255))},
             ImVec2(half, kPanelHeight));
   ImGui::SameLine();
   const std::vector<double> target_spectrum = dft_magnitudes(train.y.data(), train.size);
@@ -235,11 +236,11 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
     yn.push_back(net_spectrum[k] + 1e-6);
   }
   PlotAxes spec_axes;
-  spec_axes.title = "|DFT| of target and network vs frequency k";
+  spec_axes.title = tr("|DFT| of target and network vs frequency k");
   spec_axes.x_label = "k";
   spec_axes.y_label = "|F_k|";
-  line_plot("##fp_spectrum", spec_axes, {solid_curve("target", ks, yt, IM_COL32(230, 230, 230, 255)),
-                                         solid_curve("network", ks, yn, IM_COL32(255, 140, 40, 255))},
+  line_plot("##fp_spectrum", spec_axes, {solid_curve(tr("target"), ks, yt, IM_COL32(230, 230, 230, 255)),
+                                         solid_curve(tr("network"), ks, yn, IM_COL32(255, 140, 40, 255))},
             ImVec2(half, kPanelHeight));
 }
 
@@ -288,36 +289,30 @@ std::string widths_text(const std::vector<double>& widths) {
 
 // What the map says of a point while the mouse is over it, one row each.
 std::vector<std::string> point_rows(const Runner& runner, const PhasePointFit& f) {
-  char buf[256];
   std::vector<std::string> rows;
   const PhasePoint p = f.all.phase;
-  std::snprintf(buf, sizeof buf, "(gamma, gamma') = (%g, %g): theory says %s", p.gamma, p.gamma_prime,
-                phase_regime_name(theoretical_regime(p.gamma, p.gamma_prime)));
-  rows.push_back(buf);
+  rows.push_back(trf("(gamma, gamma') = (%g, %g): theory says %s", p.gamma, p.gamma_prime,
+                     tr(phase_regime_name(theoretical_regime(p.gamma, p.gamma_prime)))));
   const int unconverged = f.all.unconverged;
   if (unconverged > 0) {
     std::vector<double> widths(f.unconverged_widths.begin(), f.unconverged_widths.end());
-    std::snprintf(buf, sizeof buf, "unconverged: %d of %d runs stopped at %d steps above the stopping loss (m = %s)",
-                  unconverged, f.runs, runner.spec().schedule.steps, widths_text(widths).c_str());
+    rows.push_back(trf("unconverged: %d of %d runs stopped at %d steps above the stopping loss (m = %s)", unconverged,
+                       f.runs, runner.spec().schedule.steps, widths_text(widths).c_str()));
   } else {
-    std::snprintf(buf, sizeof buf, "every finished run of the %d reached the stopping loss", f.runs);
+    rows.push_back(trf("every finished run of the %d reached the stopping loss", f.runs));
   }
-  rows.push_back(buf);
   const bool all_widths = f.converged_widths.size() == f.all.widths.size();
   if (!std::isfinite(f.slope))
-    std::snprintf(buf, sizeof buf, "S_w: none, %zu of %zu widths converged (unconverged runs are left out)",
-                  f.converged_widths.size(), f.all.widths.size());
+    rows.push_back(trf("S_w: none, %zu of %zu widths converged (unconverged runs are left out)",
+                       f.converged_widths.size(), f.all.widths.size()));
   else if (all_widths)
-    std::snprintf(buf, sizeof buf, "S_w = %+.2f over m = %s", f.slope, widths_text(f.converged_widths).c_str());
+    rows.push_back(trf("S_w = %+.2f over m = %s", f.slope, widths_text(f.converged_widths).c_str()));
   else
-    std::snprintf(buf, sizeof buf, "S_w = %+.2f over the converged m = %s only (unconverged runs are left out)",
-                  f.slope, widths_text(f.converged_widths).c_str());
-  rows.push_back(buf);
-  if (unconverged > 0 && std::isfinite(f.all.slope)) {
-    std::snprintf(buf, sizeof buf, "with the unconverged runs the fit would read %+.2f (not shown)", f.all.slope);
-    rows.push_back(buf);
-  }
-  rows.push_back("click: show its widest run");
+    rows.push_back(trf("S_w = %+.2f over the converged m = %s only (unconverged runs are left out)", f.slope,
+                       widths_text(f.converged_widths).c_str()));
+  if (unconverged > 0 && std::isfinite(f.all.slope))
+    rows.push_back(trf("with the unconverged runs the fit would read %+.2f (not shown)", f.all.slope));
+  rows.push_back(tr("click: show its widest run"));
   return rows;
 }
 
@@ -344,16 +339,16 @@ std::string draw_point(ImDrawList* dl, ImVec2 c, const PhasePointFit& f, bool ch
   if (f.all.unconverged > 0) hatch_disc(dl, c, 11, IM_COL32(30, 30, 30, 255));
   dl->AddCircle(c, 11, IM_COL32(20, 20, 20, 255));
   if (chosen) dl->AddCircle(c, 15, IM_COL32(255, 200, 60, 255), 0, 2.5f);
-  char slope[32], note[48];
+  char slope[32];
   std::snprintf(slope, sizeof slope, known ? "%+.2f" : "-", f.slope);
   dl->AddText(ImVec2(c.x + 13, c.y - 7), ImGui::GetColorU32(ImGuiCol_Text), slope);
   std::string drawn = slope;
   if (f.all.unconverged > 0) {
-    std::snprintf(note, sizeof note, "%d/%d unconverged", f.all.unconverged, f.runs);
-    const float w = ImGui::CalcTextSize(note).x;
+    const std::string note = trf("%d/%d unconverged", f.all.unconverged, f.runs);
+    const float w = ImGui::CalcTextSize(note.c_str()).x;
     const float x = std::clamp(c.x - w / 2, left + 2, std::max(left + 2, right - w - 2));
-    dl->AddText(ImVec2(x, c.y + 12), IM_COL32(200, 200, 200, 255), note);
-    drawn += std::string(" ") + note;
+    dl->AddText(ImVec2(x, c.y + 12), IM_COL32(200, 200, 200, 255), note.c_str());
+    drawn += " " + note;
   }
   return drawn;
 }
@@ -367,11 +362,11 @@ void phase_axes(ImDrawList* dl, ImVec2 a, ImVec2 b, DrawnPlot& trace) {
   const ImU32 line = IM_COL32(200, 200, 200, 255), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   dl->AddLine(at(1, trace.y.lo), at(1, 0), line, 2);           // γ = 1, γ′ ≤ 0
   dl->AddLine(at(1, 0), at(trace.x.hi, trace.x.hi - 1), line, 2);  // γ′ = γ − 1
-  dl->AddText(at(0.1, 1.1), dim, "linear");
+  dl->AddText(at(0.1, 1.1), dim, tr("linear"));
   // Along the bottom, below the points at γ′ = −0.5 and their notes: either side of the line γ = 1.
   const float bottom = b.y - ImGui::GetTextLineHeight() - 2, line_x = at(1, 0).x;
-  dl->AddText(ImVec2(line_x - ImGui::CalcTextSize("critical").x - 4, bottom), dim, "critical");
-  dl->AddText(ImVec2(line_x + 4, bottom), dim, "condensed");
+  dl->AddText(ImVec2(line_x - ImGui::CalcTextSize(tr("critical")).x - 4, bottom), dim, tr("critical"));
+  dl->AddText(ImVec2(line_x + 4, bottom), dim, tr("condensed"));
   char buf[48];
   for (double g : {0.0, 0.5, 1.0, 1.5, 2.0}) {
     std::snprintf(buf, sizeof buf, "%g", g);
@@ -398,7 +393,7 @@ void phase_map(const Runner& runner, PhenomenaView& v, ImVec2 size) {
   DrawnPlot trace;
   trace.id = "##phase_map";
   // The hatch's meaning is in the title, which wraps to the frame's width (a note inside the map ran out of it).
-  trace.title = "S_w: red linear, blue condensed; hatched: unconverged runs, left out of S_w (click a point)";
+  trace.title = tr("S_w: red linear, blue condensed; hatched: unconverged runs, left out of S_w (click a point)");
   trace.x = {"gamma", false, 0, 2.5, {}, {}};  // gamma on x, gamma' on y
   trace.y = {"gamma'", false, -1.25, 1.5, {}, {}};  // below −1: room for the regions' names under the points
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -447,7 +442,7 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
   std::sort(primes.begin(), primes.end());
   primes.erase(std::unique(primes.begin(), primes.end()), primes.end());
   ImVec2 a, b;
-  frame("##phase_fits", "fit per point, widest m (click one)", size, a, b);
+  frame("##phase_fits", tr("fit per point, widest m (click one)"), size, a, b);
   if (gammas.empty()) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const Dataset& test = runner.data().test;
@@ -492,10 +487,10 @@ void loss_panel(const Member& run, float width) {
   if (!loss) return;
   std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().begin() + long(loss->values.size()));
   PlotAxes axes;
-  axes.title = "train loss of the chosen run";
-  axes.x_label = "step";
-  axes.y_label = "loss";
-  line_plot("##neuron_loss", axes, {solid_curve("train loss", steps, loss->values, IM_COL32(255, 140, 40, 255))},
+  axes.title = tr("train loss of the chosen run");
+  axes.x_label = tr("step");
+  axes.y_label = tr("loss");
+  line_plot("##neuron_loss", axes, {solid_curve(tr("train loss"), steps, loss->values, IM_COL32(255, 140, 40, 255))},
             ImVec2(width, kPanelHeight + 60));
 }
 
@@ -508,9 +503,9 @@ void filter_panel(const Member& run, float width) {
   for (const char* name : {"filter/e_low", "filter/e_high"})
     if (const Series* s = run.find_series(name)) curves.push_back(solid_curve(name + 7, steps, s->values, colors[i++]));
   PlotAxes axes;
-  axes.title = "filtering method: error of the low / high part";
-  axes.x_label = "step";
-  axes.y_label = "relative error";
+  axes.title = tr("filtering method: error of the low / high part");
+  axes.x_label = tr("step");
+  axes.y_label = tr("relative error");
   line_plot("##filter", axes, curves, ImVec2(width, kPanelHeight));
 }
 
@@ -531,14 +526,14 @@ void image_panels(PhenomenaView& v, const Runner& runner, const Member& run, flo
       network[p] = (c % 2 ? on_train : on_test)[i];
     }
   const float third = width / 3 - 6;
-  heat_map("##image_target", "target image", target, side, side, grey_colour, ImVec2(third, kPanelHeight));
+  heat_map("##image_target", tr("target image"), target, side, side, grey_colour, ImVec2(third, kPanelHeight));
   ImGui::SameLine();
-  heat_map("##image_network", "network (odd columns trained)", network, side, side, grey_colour,
+  heat_map("##image_network", tr("network (odd columns trained)"), network, side, side, grey_colour,
            ImVec2(third, kPanelHeight));
   ImGui::SameLine();
   std::vector<double> error(target.size());
   for (size_t p = 0; p < error.size(); p++) error[p] = std::fabs(network[p] - target[p]);
-  heat_map("##image_error", "|network - target|, dark = small", error, side, side, error_colour,
+  heat_map("##image_error", tr("|network - target|, dark = small"), error, side, side, error_colour,
            ImVec2(third, kPanelHeight));
 }
 
@@ -571,12 +566,11 @@ void cosine_panel(PhenomenaView& v, const Member& run, float width) {
   const std::vector<double>& d = picture(v, run, nullptr, [&] {
     return m > n ? cosine_matrix(largest_neurons(*run.mlp(), n)) : cosine_matrix(*run.mlp());
   });
-  char title[128];
-  if (m > n) std::snprintf(title, sizeof title, "cosine matrix of the %d largest of %d neurons (by amplitude)", n, m);
-  else std::snprintf(title, sizeof title, "cosine matrix, %d neurons, sorted", n);
+  const std::string title = m > n ? trf("cosine matrix of the %d largest of %d neurons (by amplitude)", n, m)
+                                  : trf("cosine matrix, %d neurons, sorted", n);
   HeatmapText text{title, {}};
   ImVec2 a, b;
-  frame("##cosine", title, ImVec2(width, kPanelHeight), a, b, 56);
+  frame("##cosine", title.c_str(), ImVec2(width, kPanelHeight), a, b, 56);
   colour_bar(ImVec2(b.x + 8, a.y), ImVec2(b.x + 18, b.y), diverging_colour, -1, 1, "-1", "+1", text);
   heatmap_image("##cosine", d.data(), n, n, diverging_colour, a, b, text);
 }
@@ -592,7 +586,8 @@ void sharpness_panel(const Runner& runner) {
     if (!s) continue;
     const ImU32 color = curve_color(i++, count);
     std::vector<double> steps(r->recorded_steps().begin(), r->recorded_steps().begin() + long(s->values.size()));
-    curves.push_back(solid_curve("sharpness " + r->label(), steps, s->values, color, r->status() == RunStatus::diverged));
+    curves.push_back(solid_curve(trf("sharpness %s", r->label().c_str()), steps, s->values, color,
+                                 r->status() == RunStatus::diverged));
     if (steps.empty() || r->coords().lr <= 0) continue;
     const double limit = 2 / r->coords().lr;
     PlotCurve line = solid_curve("2/eta, " + r->label(), {steps.front(), steps.back()}, {limit, limit}, color);
@@ -602,8 +597,8 @@ void sharpness_panel(const Runner& runner) {
   }
   curves.insert(curves.begin(), thresholds.begin(), thresholds.end());
   PlotAxes axes;
-  axes.title = "sharpness (top Hessian eigenvalue) vs step; dashed: 2/eta";
-  axes.x_label = "step";
+  axes.title = tr("sharpness (top Hessian eigenvalue) vs step; dashed: 2/eta");
+  axes.x_label = tr("step");
   axes.y_label = "lambda_max";
   axes.log_y = false;
   line_plot("##sharpness", axes, curves, ImVec2(0, kPanelHeight));
@@ -617,9 +612,9 @@ void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float 
   std::vector<double> xs, train_x;
   for (int i = 0; i < test.size; i++) xs.push_back(test.x[size_t(i) * size_t(test.input_dim)]);
   for (int i = 0; i < train.size; i++) train_x.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
-  std::vector<Scatter> sets{{xs, out, IM_COL32(255, 140, 40, 255), "network"},
-                            {train_x, train.y, IM_COL32(240, 240, 240, 255), "data"}};
-  scatter_plot("##fit", "fit of the chosen run on the test grid", "x", "f(x)", sets, ImVec2(width, kPanelHeight));
+  std::vector<Scatter> sets{{xs, out, IM_COL32(255, 140, 40, 255), tr("network")},
+                            {train_x, train.y, IM_COL32(240, 240, 240, 255), tr("data")}};
+  scatter_plot("##fit", tr("fit of the chosen run on the test grid"), "x", "f(x)", sets, ImVec2(width, kPanelHeight));
 }
 
 void phenomena_panels(PhenomenaView& v, const Runner& runner) {
@@ -634,14 +629,15 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   const bool phase = spec.parametrization.preset == Preset::two_layer_gamma && records(run, "weight_rd");
   const bool neurons = one_input_layer && (phase || records(run, "condensation"));
   if (!fp && !sharp && !neurons && !filter && !image) {
-    drawn_hint("This view shows the phenomena presets (20-29): record fp_delta, fp_filter, weight_rd with the "
-               "two_layer_gamma preset, condensation, or sharpness, or train on an image_2d task.");
+    drawn_hint(tr("This view shows the phenomena presets (20-29): record fp_delta, fp_filter, weight_rd with the "
+                  "two_layer_gamma preset, condensation, or sharpness, or train on an image_2d task."));
     return;
   }
   ImGui::SetNextItemWidth(360);
-  drawn_name_next("run");
-  drawn_item_value("run", run.label());
-  if (ImGui::BeginCombo("run", run.label().c_str())) {
+  const char* run_label = tr_label("run");
+  drawn_name_next(run_label);
+  drawn_item_value(run_label, run.label());
+  if (ImGui::BeginCombo(run_label, run.label().c_str())) {
     for (int i = 0; i < count; i++)
       if (ImGui::Selectable(runner.members()[size_t(i)]->label().c_str(), i == v.run)) v.run = i;
     ImGui::EndCombo();
@@ -656,9 +652,9 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
     phase_fits(runner, v, ImVec2(half, kPanelHeight + 40));
     fit_panel(v, runner, run, half);
     ImGui::SameLine();
-    ImGui::TextWrapped("The chosen run: %s. Its fit on the left, its neurons below (polar: angle of (w, b), radius "
-                       "log10 amplitude, at init and now). Near-linear fits and neurons that barely move: linear regime; a few kinks and "
-                       "neurons gathered on a few angles: condensed.",
+    ImGui::TextWrapped(tr("The chosen run: %s. Its fit on the left, its neurons below (polar: angle of (w, b), radius "
+                          "log10 amplitude, at init and now). Near-linear fits and neurons that barely move: linear "
+                          "regime; a few kinks and neurons gathered on a few angles: condensed."),
                        run.label().c_str());
   }
   if (neurons) {
