@@ -136,10 +136,8 @@ void note_draw_data(DrawnFrame& f) {
     f.largest_draw_list = std::max(f.largest_draw_list, d->CmdLists[i]->VtxBuffer.Size);
   if (!d || ImGui::GetIO().Fonts->Fonts.empty()) return;
   for (const GlyphRun& run : glyph_runs(*d, *ImGui::GetIO().Fonts->Fonts[0])) {
-    f.glyph_runs.push_back({run.text, run.window, drawn_rect({run.x0, run.y0}, {run.x1, run.y1})});
-    const float slack = 0.5f;  // ImGui rounds positions: half a unit past the edge is not a cut
-    f.glyph_runs_cut.push_back(run.x0 < run.clip.x - slack || run.x1 > run.clip.z + slack ||
-                               run.y0 < run.clip.y - slack || run.y1 > run.clip.w + slack);
+    f.glyph_runs.push_back({run.text, run.window, drawn_rect({run.x0, run.y0}, {run.x1, run.y1}),
+                            drawn_rect({run.clip.x, run.clip.y}, {run.clip.z, run.clip.w})});
   }
 }
 
@@ -284,13 +282,12 @@ json::Value drawn_last_json() {
   }
   v.set("text_rects", rects);
   json::Value runs = json::Value::make_array();
-  for (size_t k = 0; k < r.last.glyph_runs.size(); ++k) {
-    const DrawnText& t = r.last.glyph_runs[k];
+  for (const DrawnGlyphRun& t : r.last.glyph_runs) {
     json::Value o = json::Value::make_object();
     o.set("text", json::Value::make_string(t.text));
     o.set("window", json::Value::make_string(t.window));
     o.set("rect", rect_json(t.rect));
-    o.set("cut", json::Value::make_bool(r.last.glyph_runs_cut[k]));
+    o.set("clip", rect_json(t.clip));
     runs.push(o);
   }
   v.set("glyph_runs", runs);

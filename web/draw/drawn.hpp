@@ -75,14 +75,20 @@ struct DrawnText {
   DrawnRect rect;
 };
 
+// A line of text as drawn, read back from ImGui's draw data (web/draw/glyph_runs.hpp), with the rectangle it was clipped
+// to: a run reaching past its clip is cut off.
+struct DrawnGlyphRun {
+  std::string text, window;
+  DrawnRect rect, clip;
+};
+
 struct DrawnFrame {
   std::vector<DrawnItem> items;
   std::vector<DrawnPlot> plots;
   std::vector<DrawnHeatmap> heatmaps;
   std::vector<std::string> texts;  // text the panels noted (status line, messages), one entry each
   std::vector<DrawnText> text_rects;  // the wrapped messages among them, with their rectangles
-  std::vector<DrawnText> glyph_runs;  // every line of text drawn, read back from the draw data (web/draw/glyph_runs.hpp)
-  std::vector<bool> glyph_runs_cut;   // per run: it reaches past the rectangle it is clipped to
+  std::vector<DrawnGlyphRun> glyph_runs;  // every line of text drawn, read back from the draw data
   // ImGui's draw data: the most vertices in one draw list, and the bytes of an index (web/CMakeLists.txt sets
   // ImDrawIdx). With 2-byte indices a list past 65 536 vertices wraps around and smears the frame.
   int largest_draw_list = 0, index_bytes = 0;
@@ -121,7 +127,7 @@ void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std:
 void drawn_note_last_text(const std::string& text);
 
 // The last complete frame as JSON: {"frame", "items", "windows", "plots", "heatmaps", "texts", "text_rects",
-// "glyph_runs": [{"text", "window", "rect", "cut"}],
+// "glyph_runs": [{"text", "window", "rect", "clip"}],
 // "font_size", "largest_draw_list", "index_bytes", "heatmap_textures"} (font_size: the size of the font in pixels; a
 // notch of the wheel scrolls five times it).
 json::Value drawn_last_json();

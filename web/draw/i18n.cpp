@@ -25,6 +25,10 @@ struct Catalogue {
   std::set<std::string> missing;
 };
 
+// Messages kept translated, at most: the same few are drawn every frame, and those with changing values are not kept
+// forever.
+constexpr size_t kKeptMessages = 1000;
+
 Catalogue& catalogue() {
   static Catalogue c;
   return c;
@@ -65,15 +69,43 @@ bool match_from(const Pattern& p, size_t k, const std::string& text, size_t pos,
   return false;
 }
 
-std::string fill(const std::string& translation, const Pattern& p, const std::vector<std::string>& values) {
-  std::string out = translation;
+size_t literal_size(const Pattern& p) {
+  size_t n = 0;
+  for (const std::string& literal : p.literals) n += literal.size();
+  return n;
+}
+
+std::string translate_quietly(const Catalogue& c, const std::string& english, int depth);
+
+// The translation with each placeholder's value, itself translated where the catalogue knows it (a message quoted
+// inside another: "Nothing was started: {problem}").
+std::string fill(const Catalogue& c, const Pattern& p, const std::vector<std::string>& values, int depth) {
+  std::string out = p.translation;
   for (size_t k = 0; k < p.names.size(); ++k) {
     const std::string placeholder = "{" + p.names[k] + "}";
-    for (size_t at = out.find(placeholder); at != std::string::npos; at = out.find(placeholder, at + values[k].size())) {
-      out.replace(at, placeholder.size(), values[k]);
+    const std::string value = translate_quietly(c, values[k], depth + 1);
+    for (size_t at = out.find(placeholder); at != std::string::npos; at = out.find(placeholder, at + value.size())) {
+      out.replace(at, placeholder.size(), value);
     }
   }
   return out;
+}
+
+// The catalogue's text for `english`, or the most specific pattern's (the most literal text) filled in; `english`
+// itself when nothing matches. A message quotes others only a few levels deep.
+std::string translate_quietly(const Catalogue& c, const std::string& english, int depth) {
+  auto exact = c.texts.find(english);
+  if (exact != c.texts.end()) return exact->second;
+  const Pattern* best = nullptr;
+  std::vector<std::string> best_values;
+  for (const Pattern& p : c.patterns) {
+    std::vector<std::string> values(p.names.size());
+    if ((!best || literal_size(p) > literal_size(*best)) && match_from(p, 0, english, 0, values)) {
+      best = &p;
+      best_values = std::move(values);
+    }
+  }
+  return best && depth < 4 ? fill(c, *best, best_values, depth) : english;
 }
 
 const std::string* find_text(const std::string& english) {
@@ -156,23 +188,10 @@ std::string tr_message(const std::string& english) {
   if (c.language == Language::en || !has_words(english)) return english;
   auto kept = c.messages.find(english);
   if (kept != c.messages.end()) return kept->second;
-  std::string answer = english;
-  auto exact = c.texts.find(english);
-  if (exact != c.texts.end()) {
-    answer = exact->second;
-  } else {
-    bool matched = false;
-    for (const Pattern& p : c.patterns) {
-      std::vector<std::string> values(p.names.size());
-      if (match_from(p, 0, english, 0, values)) {
-        answer = fill(p.translation, p, values);
-        matched = true;
-        break;
-      }
-    }
-    if (!matched) c.missing.insert(english);
-  }
-  return c.messages.emplace(english, answer).first->second;
+  std::string answer = translate_quietly(c, english, 0);
+  if (answer == english) c.missing.insert(english);
+  if (c.messages.size() >= kKeptMessages) c.messages.clear();  // messages with values in them need not pile up
+  return c.messages.emplace(english, std::move(answer)).first->second;
 }
 
 std::vector<std::string> take_missing_translations() {

@@ -38,7 +38,8 @@ const char* tr_label(const char* label);
 
 // A message the engine wrote in English with values in it ("model.width: 5000 is above 4096"), in the page's language:
 // the catalogue's entries with `{name}` placeholders are patterns, each placeholder matching any text, which the
-// translation repeats. Returns `english` when nothing matches (noted as missing).
+// translation repeats, itself translated where the catalogue knows it (a message quoting another). Where several
+// patterns match, the one with the most literal text wins. Returns `english` when nothing matches (noted as missing).
 std::string tr_message(const std::string& english);
 
 // Every text looked up in Chinese since the last call that the catalogue lacks, sorted (for the tests).
