@@ -625,7 +625,9 @@ EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(
 // Data sets the user brings (web/js/tables.js, web/app/table_import.hpp). The page puts the file in the module's file
 // system and opens it in the Data window ("" or why it is not a table); the table a spec names but the page lacks
 // (JSON {file, bytes, sha256}, or ""); a file offered for it ("" when taken, else why not).
-EMSCRIPTEN_KEEPALIVE const char* muplay_open_table(const char* name) { return out(tr_message(open_table(the_app(), arg(name)))); }
+EMSCRIPTEN_KEEPALIVE const char* muplay_open_table(const char* name) {
+  return out(tr_message(open_table(the_app(), arg(name))));
+}
 EMSCRIPTEN_KEEPALIVE const char* muplay_table_wanted() { return out(table_wanted(the_app())); }
 EMSCRIPTEN_KEEPALIVE const char* muplay_offer_table(const char* path, const char* name) {
   return out(tr_message(offer_table(the_app(), arg(path), arg(name))));

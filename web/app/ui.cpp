@@ -40,6 +40,13 @@ void wrapped_tooltip(const std::string& text) {
   ImGui::EndTooltip();
 }
 
+// A preset's name or description in the page's language (the catalogue has them); a text the user wrote stays as is.
+std::string preset_text(const App& app, const std::string& text) {
+  for (const PresetFile& p : app.presets)
+    if (text == p.name || text == p.description) return tr(text);
+  return text;
+}
+
 void presets_panel(App& app) {
   ImGui::TextDisabled("%s", tr("EXPERIMENTS"));
   for (int i = 0; i < int(app.presets.size()); i++) {
@@ -65,7 +72,7 @@ void description_box(const App& app) {
   const json::Value* d = app.spec_doc.find("description");
   if (!d || !d->is_string() || d->string.empty()) return;
   const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
-  const std::string description = tr(d->string);  // a preset's is in the catalogue
+  const std::string description = preset_text(app, d->string);
   const float text = ImGui::CalcTextSize(description.c_str(), nullptr, false, wrap).y;
   ImGui::BeginChild("description", ImVec2(0, std::min(text, 4 * ImGui::GetTextLineHeightWithSpacing())));
   ImGui::PushTextWrapPos(0);
@@ -127,7 +134,8 @@ void spec_panel(App& app) {
 void controls(App& app) {
   const bool running = app.state == RunState::running;
   if (!app.view.embed) {
-    if (ImGui::Button(running ? tr_label("Pause (Space)") : tr_label("Run (Space)"), ImVec2(8 * ImGui::GetFontSize(), 0)))
+    const char* label = running ? tr_label("Pause (Space)") : tr_label("Run (Space)");
+    if (ImGui::Button(label, ImVec2(8 * ImGui::GetFontSize(), 0)))
       running ? pause(app) : run(app);
     ImGui::SameLine();
   }
@@ -142,7 +150,8 @@ void controls(App& app) {
     ImGui::ProgressBar(done, ImVec2(-1, 0), overlay.c_str());
   } else if (app.data_wanted) {
     ImGui::SameLine();
-    ImGui::TextUnformatted(app.run_when_data_arrives ? tr("loading data... (runs once it has arrived)") : tr("loading data..."));
+    ImGui::TextUnformatted(app.run_when_data_arrives ? tr("loading data... (runs once it has arrived)")
+                                                     : tr("loading data..."));
   }
   if (app.view.backend && !app.presenting) backend_controls(app);  // not for the back of the room
 }
@@ -258,9 +267,12 @@ void runs_table(const App& app) {
     ImGui::TableNextColumn();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", run.label().c_str());
     ImGui::TableNextColumn();
-    if (run.status() == RunStatus::diverged) ImGui::TextColored(kErrorColor, tr("diverged at step %d"), run.diverged_at());
-    else if (run.status() == RunStatus::failed) ImGui::TextColored(kErrorColor, tr("failed: %s"), tr_message(run.error()).c_str());
-    else ImGui::TextUnformatted(tr(member_status(app, run)));
+    if (run.status() == RunStatus::diverged)
+      ImGui::TextColored(kErrorColor, tr("diverged at step %d"), run.diverged_at());
+    else if (run.status() == RunStatus::failed)
+      ImGui::TextColored(kErrorColor, tr("failed: %s"), tr_message(run.error()).c_str());
+    else
+      ImGui::TextUnformatted(tr(member_status(app, run)));
     drawn_note_text("run: " + run.label() + ": " + member_status(app, run));
     ImGui::TableNextColumn();
     ImGui::Text("%d", run.steps_done());
@@ -389,7 +401,8 @@ std::string status_line(const App& app) {
                                                  : trf("threads: %d", app.pool ? app.pool->threads() : 1);
   const std::string active_run = active ? trf("active: %s", r->members()[size_t(r->active_run())]->label().c_str())
                                         : tr("no active run");
-  return trf("%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS, %.0f drawn/s (frame work %.1f ms, training %.1f ms)",
+  return trf("%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS, %.0f drawn/s "
+             "(frame work %.1f ms, training %.1f ms)",
              app.data_wanted ? tr("loading data") : tr(run_state_name(app.state)), app.shown.steps_per_second,
              backend_label(app).c_str(), trainers.c_str(), active_run.c_str(), app.shown.frames_per_second,
              app.shown.drawn_per_second, app.shown.frame_work_ms, app.shown.train_ms);
@@ -450,7 +463,7 @@ void presentation_title(const App& app) {
   const json::Value* name = app.spec_doc.is_object() ? app.spec_doc.find("name") : nullptr;
   if (!name || !name->is_string() || name->string.empty()) return;
   ImGui::SetWindowFontScale(1.35f);
-  drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), tr(name->string), "title: " + name->string);
+  drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), preset_text(app, name->string), "title: " + name->string);
   ImGui::SetWindowFontScale(1);
 }
 
