@@ -49,15 +49,24 @@ json::Value string_list(const std::vector<std::string>& items) {
   return a;
 }
 
+// Messages for the page to show as they are: in its language (web/draw/i18n.hpp). The engine and the app write them in
+// English.
+json::Value message_list(const std::vector<std::string>& messages) {
+  json::Value a = json::Value::make_array();
+  for (const std::string& m : messages) a.push(json::Value::make_string(tr_message(m)));
+  return a;
+}
+json::Value message(const std::string& english) { return json::Value::make_string(tr_message(english)); }
+
 std::string arg(const char* text) { return text ? text : ""; }
 
 json::Value finite_or_null(double x) { return std::isfinite(x) ? json::Value::make_number(x) : json::Value(); }
 
-// {"ok": true when there are no errors, "errors": [...]} as JSON.
+// {"ok": true when there are no errors, "errors": [...] in the page's language} as JSON.
 const char* outcome(const std::vector<std::string>& errors) {
   json::Value r = json::Value::make_object();
   r.set("ok", json::Value::make_bool(errors.empty()));
-  r.set("errors", string_list(errors));
+  r.set("errors", message_list(errors));
   return out(json::write(r));
 }
 
@@ -124,8 +133,8 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_import(const char* text, const char* nam
   const ImportOutcome o = import_file(the_app(), arg(text), arg(name));
   json::Value r = json::Value::make_object();
   r.set("ok", json::Value::make_bool(o.errors.empty() && o.refused.empty()));
-  r.set("errors", string_list(o.errors));
-  r.set("refused", json::Value::make_string(o.refused));
+  r.set("errors", message_list(o.errors));
+  r.set("refused", message(o.refused));
   r.set("opened_spec", json::Value::make_bool(o.opened_spec));
   r.set("overlay", json::Value::make_string(o.overlay));
   return out(json::write(r));
@@ -152,8 +161,8 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_imports() {
     item.set("widths", w);
     const bool is_drawn = std::find(drawn.begin(), drawn.end(), &set) != drawn.end();
     item.set("drawn", json::Value::make_bool(is_drawn));
-    item.set("why", json::Value::make_string(is_drawn ? "" : app.runner ? overlay_mismatch(set, app.runner->spec())
-                                                                         : "no experiment to draw them over yet"));
+    item.set("why", message(is_drawn ? "" : app.runner ? overlay_mismatch(set, app.runner->spec())
+                                                     : translatable("no experiment to draw them over yet")));
     list.push(item);
   }
   return out(json::write(list));
@@ -306,7 +315,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_export_torch() {
   }
   json::Value out_doc = json::Value::make_object();
   out_doc.set("ok", json::Value::make_bool(errors.empty()));
-  out_doc.set("errors", string_list(errors));
+  out_doc.set("errors", message_list(errors));
   out_doc.set("files", list);
   return out(json::write(out_doc));
 }
@@ -333,8 +342,8 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_plot_pixels() {
 // The validation problems of the editor's spec, and the status bar's message, as JSON.
 EMSCRIPTEN_KEEPALIVE const char* muplay_get_errors() {
   json::Value r = json::Value::make_object();
-  r.set("spec", string_list(the_app().spec_errors));
-  r.set("message", json::Value::make_string(the_app().message));
+  r.set("spec", message_list(the_app().spec_errors));
+  r.set("message", message(the_app().message));
   return out(json::write(r));
 }
 
@@ -510,7 +519,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_backend() {
   r.set("gpu_started", json::Value::make_bool(app.runner && !app.runner->gpu_name().empty()));
   r.set("adapter", json::Value::make_string(app.gpu ? app.gpu->name() : ""));
   r.set("fallback", json::Value::make_bool(app.gpu && app.gpu->is_fallback()));
-  r.set("note", json::Value::make_string(app.runner ? app.runner->backend_note() : ""));
+  r.set("note", message(app.runner ? app.runner->backend_note() : ""));
   r.set("moved_to_cpu", json::Value::make_bool(app.runner && app.runner->moved_to_cpu()));
   return out(json::write(r));
 }
@@ -563,7 +572,8 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_set_language(const char* language_in) {
   }
   if (language != "zh") return outcome({"unknown language \"" + language + "\": en or zh"});
   std::string catalogue;
-  if (!read_text_file("/i18n/zh.json", catalogue)) return outcome({"the Chinese catalogue /i18n/zh.json is missing"});
+  if (!read_text_file("/i18n/zh.json", catalogue))
+    return outcome({translatable("the Chinese catalogue /i18n/zh.json is missing")});
   const std::string why = set_page_language(Language::zh, catalogue);
   return outcome(why.empty() ? std::vector<std::string>{} : std::vector<std::string>{why});
 }
@@ -615,10 +625,12 @@ EMSCRIPTEN_KEEPALIVE void muplay_data_arrived(const char* error) { data_arrived(
 // Data sets the user brings (web/js/tables.js, web/app/table_import.hpp). The page puts the file in the module's file
 // system and opens it in the Data window ("" or why it is not a table); the table a spec names but the page lacks
 // (JSON {file, bytes, sha256}, or ""); a file offered for it ("" when taken, else why not).
-EMSCRIPTEN_KEEPALIVE const char* muplay_open_table(const char* name) { return out(open_table(the_app(), arg(name))); }
+EMSCRIPTEN_KEEPALIVE const char* muplay_open_table(const char* name) {
+  return out(tr_message(open_table(the_app(), arg(name))));
+}
 EMSCRIPTEN_KEEPALIVE const char* muplay_table_wanted() { return out(table_wanted(the_app())); }
 EMSCRIPTEN_KEEPALIVE const char* muplay_offer_table(const char* path, const char* name) {
-  return out(offer_table(the_app(), arg(path), arg(name)));
+  return out(tr_message(offer_table(the_app(), arg(path), arg(name))));
 }
 
 // For the browser tests of fault handling: sweep member `member` of the current runner throws when it reaches `step`.

@@ -174,7 +174,8 @@ void follow_pixel_ratio(const CanvasSize& s) {
   static int font_language = page_language_changes();
   const int ratio = std::clamp(int(std::lround(s.w > 0 ? s.fb_w / s.w : 1)), 1, 4);
   if (ratio == font_ratio && font_language == page_language_changes()) return;
-  if (!load_page_font(ratio)) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
+  // In the page's language: a rebuild follows a switch of language too. (main's failures come before any switch.)
+  if (!load_page_font(ratio)) fail(tr("the page's font is missing from the module (web/CMakeLists.txt embeds it)"));
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   font_ratio = ratio;

@@ -9,14 +9,16 @@
 #include "engine/spec/spec_migrations.hpp"
 #include "engine/task/fashion_mnist.hpp"
 #include "engine/task/table_task.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/views/overlay.hpp"
 
 const char* run_state_name(RunState s) {
   switch (s) {
-    case RunState::idle: return "idle";
-    case RunState::running: return "running";
-    case RunState::paused: return "paused";
-    case RunState::finished: return "finished";
+    // Also the page's API's names for the states (muplay_state): the status bar translates them where it draws.
+    case RunState::idle: return translatable("idle");
+    case RunState::running: return translatable("running");
+    case RunState::paused: return translatable("paused");
+    case RunState::finished: return translatable("finished");
   }
   return "?";
 }

@@ -15,6 +15,7 @@
 #include "web/app/table_import.hpp"
 #include "web/app/view_text.hpp"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
 #include "web/draw/splitter.hpp"
@@ -39,16 +40,26 @@ void wrapped_tooltip(const std::string& text) {
   ImGui::EndTooltip();
 }
 
+// A preset's name or description in the page's language (the catalogue has them); a text the user wrote stays as is.
+std::string preset_text(const App& app, const std::string& text) {
+  for (const PresetFile& p : app.presets)
+    if (text == p.name || text == p.description) return tr(text);
+  return text;
+}
+
 void presets_panel(App& app) {
-  ImGui::TextDisabled("EXPERIMENTS");
+  ImGui::TextDisabled("%s", tr("EXPERIMENTS"));
   for (int i = 0; i < int(app.presets.size()); i++) {
     const PresetFile& p = app.presets[size_t(i)];
-    const std::string label = (p.name.empty() ? p.path : p.name) + (p.errors.empty() ? "" : "  [invalid]");
+    // The presets' names are in the catalogue; the English after "###" keeps the item's id in both languages.
+    const std::string id = (p.name.empty() ? p.path : p.name) + (p.errors.empty() ? "" : "  [invalid]");
+    const std::string label = (p.name.empty() ? p.path : tr(p.name)) + (p.errors.empty() ? "" : tr("  [invalid]")) +
+                              "###" + id;
     if (ImGui::Selectable(label.c_str(), i == app.preset_index)) {
       load_preset(app, i);
       app.scroll_to_preset = false;  // picked here: it is in view, and the list stays under the pointer
     }
-    if (ImGui::IsItemHovered() && !p.description.empty()) wrapped_tooltip(p.description);
+    if (ImGui::IsItemHovered() && !p.description.empty()) wrapped_tooltip(tr(p.description));
     if (i != app.preset_index) continue;
     drawn_item_checked();
     if (app.scroll_to_preset) ImGui::SetScrollHereY(0.5f);
@@ -61,10 +72,11 @@ void description_box(const App& app) {
   const json::Value* d = app.spec_doc.find("description");
   if (!d || !d->is_string() || d->string.empty()) return;
   const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
-  const float text = ImGui::CalcTextSize(d->string.c_str(), nullptr, false, wrap).y;
+  const std::string description = preset_text(app, d->string);
+  const float text = ImGui::CalcTextSize(description.c_str(), nullptr, false, wrap).y;
   ImGui::BeginChild("description", ImVec2(0, std::min(text, 4 * ImGui::GetTextLineHeightWithSpacing())));
   ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(d->string.c_str());
+  ImGui::TextUnformatted(description.c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
@@ -77,26 +89,27 @@ void spec_notice(const App& app) {
   ImGui::BeginChild("spec notice", ImVec2(0, spec_notice_height()));
   if (!app.spec_errors.empty()) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%zu problem(s), marked in red in Fields; Run starts once they are fixed:",
+    ImGui::TextDisabled(tr("%zu problem(s), marked in red in Fields; Run starts once they are fixed:"),
                         app.spec_errors.size());
     ImGui::PopTextWrapPos();
-    for (const std::string& e : app.spec_errors) drawn_wrapped_text(kErrorColor, e, "spec error: " + e);
+    // The notes stay in English, as the tests read them.
+    for (const std::string& e : app.spec_errors) drawn_wrapped_text(kErrorColor, tr_message(e), "spec error: " + e);
   } else if (app.spec_edited) {
-    drawn_wrapped_text(kEditedColor, "Edited: Run or Reset (R) starts the edited experiment.", "spec edited");
+    drawn_wrapped_text(kEditedColor, tr("Edited: Run or Reset (R) starts the edited experiment."), "spec edited");
   } else {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("Edit a field (Enter applies it); Run or Reset then starts the edited experiment.");
+    ImGui::TextDisabled("%s", tr("Edit a field (Enter applies it); Run or Reset then starts the edited experiment."));
     ImGui::PopTextWrapPos();
   }
   ImGui::EndChild();
 }
 
 void spec_panel(App& app) {
-  ImGui::TextDisabled("SPEC");
+  ImGui::TextDisabled("%s", tr("SPEC"));
   description_box(app);
   const float below = spec_notice_height() + ImGui::GetStyle().ItemSpacing.y;
   if (ImGui::BeginTabBar("spec tabs")) {
-    if (ImGui::BeginTabItem("Fields")) {
+    if (ImGui::BeginTabItem(tr_label("Fields"))) {
       // The fields scroll in their own box, above the notice.
       ImGui::BeginChild("fields", ImVec2(0, ImGui::GetContentRegionAvail().y - below));
       if (spec_editor(app.spec_doc, app.spec_errors)) spec_doc_changed(app);
@@ -107,9 +120,9 @@ void spec_panel(App& app) {
       const float button_row = ImGui::GetFrameHeightWithSpacing();
       const float text_height = ImGui::GetContentRegionAvail().y - below - button_row;
       ImGui::InputTextMultiline("##json", &app.spec_text, ImVec2(-1, text_height));
-      if (ImGui::Button("Apply JSON")) load_spec_text(app, app.spec_text);
+      if (ImGui::Button(tr_label("Apply JSON"))) load_spec_text(app, app.spec_text);
       ImGui::SameLine();
-      ImGui::TextDisabled("paste a spec, then Apply");
+      ImGui::TextDisabled("%s", tr("paste a spec, then Apply"));
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
@@ -121,23 +134,24 @@ void spec_panel(App& app) {
 void controls(App& app) {
   const bool running = app.state == RunState::running;
   if (!app.view.embed) {
-    if (ImGui::Button(running ? "Pause (Space)" : "Run (Space)", ImVec2(8 * ImGui::GetFontSize(), 0)))
+    const char* label = running ? tr_label("Pause (Space)") : tr_label("Run (Space)");
+    if (ImGui::Button(label, ImVec2(8 * ImGui::GetFontSize(), 0)))
       running ? pause(app) : run(app);
     ImGui::SameLine();
   }
-  if (ImGui::Button("Step (S)")) step_once(app);
+  if (ImGui::Button(tr_label("Step (S)"))) step_once(app);
   ImGui::SameLine();
-  if (ImGui::Button("Reset (R)")) reset(app);
+  if (ImGui::Button(tr_label("Reset (R)"))) reset(app);
   if (app.runner) {
     same_line_if_room(9 * ImGui::GetFontSize());  // room for "1234 / 5678 steps"
     // progress_steps: a run that diverged early counts as complete, so a finished sweep shows 100%.
     const float done = app.runner->planned_steps() ? float(app.runner->progress_steps()) / float(app.runner->planned_steps()) : 0;
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%ld / %ld steps", app.runner->progress_steps(), app.runner->planned_steps());
-    ImGui::ProgressBar(done, ImVec2(-1, 0), overlay);
+    const std::string overlay = trf("%ld / %ld steps", app.runner->progress_steps(), app.runner->planned_steps());
+    ImGui::ProgressBar(done, ImVec2(-1, 0), overlay.c_str());
   } else if (app.data_wanted) {
     ImGui::SameLine();
-    ImGui::TextUnformatted(app.run_when_data_arrives ? "loading data... (runs once it has arrived)" : "loading data...");
+    ImGui::TextUnformatted(app.run_when_data_arrives ? tr("loading data... (runs once it has arrived)")
+                                                     : tr("loading data..."));
   }
   if (app.view.backend && !app.presenting) backend_controls(app);  // not for the back of the room
 }
@@ -163,20 +177,21 @@ void shortcuts(App& app) {
 void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   if (app.limits.empty()) {
     if (app.no_limit_why.empty()) return;  // no runs yet
-    const std::string why = "(no n=inf curve: " + app.no_limit_why + ")";
+    const std::string why = trf("(no n=inf curve: %s)", tr_message(app.no_limit_why).c_str());
     if (app.view.embed || app.presenting) {  // an embed's plot is small, a slide's is the point: the reason waits
                                              // under the mouse
       ImGui::SameLine();
-      ImGui::TextDisabled("(no n=inf curve)");
+      ImGui::TextDisabled("%s", tr("(no n=inf curve)"));
       if (ImGui::IsItemHovered()) wrapped_tooltip(why);
       return;
     }
     // On a line of its own, wrapped: never cut at the panel's edge.
-    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), why, "hint: " + why);
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), why,
+                       "hint: (no n=inf curve: " + app.no_limit_why + ")");
     return;
   }
-  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "n=inf curve"));
-  ImGui::Checkbox("n=inf curve", &app.show_limit);
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), tr_label("n=inf curve")));
+  ImGui::Checkbox(tr_label("n=inf curve"), &app.show_limit);
   if (!app.show_limit) return;
   for (const LimitCurve& c : app.limits)
     curves.push_back(solid_curve(c.label, std::vector<double>(c.steps.begin(), c.steps.end()), c.train_loss, IM_COL32(255, 255, 255, 255)));
@@ -195,7 +210,7 @@ void plot_panel(App& app) {
   const std::string metric = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
   ImGui::SetNextItemWidth(220);
   drawn_name_next("metric");
-  if (ImGui::BeginCombo("metric", metric.c_str())) {
+  if (ImGui::BeginCombo(tr_label("metric"), metric.c_str())) {
     for (int i = 0; i < int(names.size()); i++)
       if (ImGui::Selectable(names[size_t(i)].c_str(), i == app.plot_metric)) app.plot_metric = i;
     ImGui::EndCombo();
@@ -204,15 +219,15 @@ void plot_panel(App& app) {
     app.log_y = !linear_by_default(metric);
     app.log_y_metric = metric;
   }
-  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "log x"));
-  ImGui::Checkbox("log x", &app.log_x);
-  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "log y"));
-  ImGui::Checkbox("log y", &app.log_y);
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), tr_label("log x")));
+  ImGui::Checkbox(tr_label("log x"), &app.log_x);
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), tr_label("log y")));
+  ImGui::Checkbox(tr_label("log y"), &app.log_y);
   std::vector<PlotCurve> curves = step_curves(app.runner.get(), drawn_imports(app), metric);
   if (metric == "train_loss") limit_toggle(app, curves);
   PlotAxes axes;
-  axes.title = metric + " vs step, one curve per sweep member";
-  axes.x_label = "step";
+  axes.title = trf("%s vs step, one curve per sweep member", metric.c_str());
+  axes.x_label = tr("step");
   axes.y_label = metric;
   axes.log_x = app.log_x;
   axes.log_y = app.log_y;
@@ -230,7 +245,7 @@ void plot_panel(App& app) {
 // not start an invalid spec, it reads as stopped.
 const char* member_status(const App& app, const Member& run) {
   if (run.status() != RunStatus::running || app.state == RunState::running) return run_status_name(run.status());
-  return run.steps_done() == 0 ? "not started" : "paused";
+  return run.steps_done() == 0 ? translatable("not started") : translatable("paused");
 }
 
 // Its rows are told apart by lines, not by stripes: it is redrawn as training goes, and drawn in software (no GPU)
@@ -242,7 +257,7 @@ void runs_table(const App& app) {
   if (!ImGui::BeginTable("runs", 5, flags, ImVec2(0, ImGui::GetContentRegionAvail().y)))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h : {"run", "status", "steps", "train loss", "test"}) ImGui::TableSetupColumn(h);
+  for (const char* h : {tr("run"), tr("status"), tr("steps"), tr("train loss"), tr("test")}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   const auto& runs = app.runner->members();
   const std::vector<ImU32> colors = member_colors(*app.runner);  // as the vs step plot draws them
@@ -252,9 +267,12 @@ void runs_table(const App& app) {
     ImGui::TableNextColumn();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", run.label().c_str());
     ImGui::TableNextColumn();
-    if (run.status() == RunStatus::diverged) ImGui::TextColored(kErrorColor, "diverged at step %d", run.diverged_at());
-    else if (run.status() == RunStatus::failed) ImGui::TextColored(kErrorColor, "failed: %s", run.error().c_str());
-    else ImGui::TextUnformatted(member_status(app, run));
+    if (run.status() == RunStatus::diverged)
+      ImGui::TextColored(kErrorColor, tr("diverged at step %d"), run.diverged_at());
+    else if (run.status() == RunStatus::failed)
+      ImGui::TextColored(kErrorColor, tr("failed: %s"), tr_message(run.error()).c_str());
+    else
+      ImGui::TextUnformatted(tr(member_status(app, run)));
     drawn_note_text("run: " + run.label() + ": " + member_status(app, run));
     ImGui::TableNextColumn();
     ImGui::Text("%d", run.steps_done());
@@ -262,7 +280,7 @@ void runs_table(const App& app) {
       ImGui::TableNextColumn();
       const Series* s = run.find_series(name);
       if (s && !s->values.empty() && std::isfinite(s->values.back())) ImGui::Text("%.4g", s->values.back());
-      else if (s && !s->values.empty()) ImGui::TextColored(kErrorColor, "not finite");
+      else if (s && !s->values.empty()) ImGui::TextColored(kErrorColor, "%s", tr("not finite"));
       else ImGui::TextDisabled("-");
     }
   }
@@ -364,7 +382,8 @@ void views(App& app) {
   for (const ViewTabName& name : view_tab_names()) {
     if (!tab_applies(app, name.tab)) continue;
     const bool select = app.tab_asked && app.tab == name.tab;
-    if (!ImGui::BeginTabItem(name.label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+    // Drawn in the page's language, with the English after "###" as the tab's id: the selected tab stays on a switch.
+    if (!ImGui::BeginTabItem(tr_label(name.label), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (app.tab_asked && name.tab == app.tab) app.tab_asked = false;
     if (!app.tab_asked) app.tab = name.tab;
     draws_model = tab_content(app, name.tab);
@@ -378,17 +397,15 @@ std::string status_line(const App& app) {
   const Runner* r = app.runner.get();
   const bool active = r && !r->members().empty() && app.state == RunState::running;
   // Where the steps are taken: the training workers (web/app/remote_training.hpp) or the page's own threads.
-  const std::string trainers = app.remote.active ? "workers: " + std::to_string(app.remote.shards)
-                                                 : "threads: " + std::to_string(app.pool ? app.pool->threads() : 1);
-  char line[512];
-  std::snprintf(line, sizeof line,
-                "%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS, %.0f drawn/s "
-                "(frame work %.1f ms, training %.1f ms)",
-                app.data_wanted ? "loading data" : run_state_name(app.state), app.shown.steps_per_second,
-                backend_label(app).c_str(), trainers.c_str(),
-                active ? ("active: " + r->members()[size_t(r->active_run())]->label()).c_str() : "no active run",
-                app.shown.frames_per_second, app.shown.drawn_per_second, app.shown.frame_work_ms, app.shown.train_ms);
-  return line;
+  const std::string trainers = app.remote.active ? trf("workers: %d", app.remote.shards)
+                                                 : trf("threads: %d", app.pool ? app.pool->threads() : 1);
+  const std::string active_run = active ? trf("active: %s", r->members()[size_t(r->active_run())]->label().c_str())
+                                        : tr("no active run");
+  return trf("%s | %.0f steps/s | backend: %s | %s | %s | %.0f FPS, %.0f drawn/s "
+             "(frame work %.1f ms, training %.1f ms)",
+             app.data_wanted ? tr("loading data") : tr(run_state_name(app.state)), app.shown.steps_per_second,
+             backend_label(app).c_str(), trainers.c_str(), active_run.c_str(), app.shown.frames_per_second,
+             app.shown.drawn_per_second, app.shown.frame_work_ms, app.shown.train_ms);
 }
 
 // The status bar's height at the window's width: its line and the latest message, each wrapped (never cut).
@@ -396,7 +413,8 @@ float status_bar_height(const App& app) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float wrap = ImGui::GetContentRegionAvail().x;
   float h = style.ItemSpacing.y + 1 + ImGui::CalcTextSize(status_line(app).c_str(), nullptr, false, wrap).y;
-  if (!app.message.empty()) h += style.ItemSpacing.y + ImGui::CalcTextSize(app.message.c_str(), nullptr, false, wrap).y;
+  if (!app.message.empty())
+    h += style.ItemSpacing.y + ImGui::CalcTextSize(tr_message(app.message).c_str(), nullptr, false, wrap).y;
   return h + style.ItemSpacing.y;
 }
 
@@ -407,7 +425,7 @@ void status_bar(const App& app) {
   ImGui::TextUnformatted(line.c_str());
   ImGui::PopTextWrapPos();
   drawn_note_text("status: " + line);
-  if (!app.message.empty()) drawn_wrapped_text(kErrorColor, app.message, "message: " + app.message);
+  if (!app.message.empty()) drawn_wrapped_text(kErrorColor, tr_message(app.message), "message: " + app.message);
 }
 
 // The presets list above the spec editor, with a splitter between them.
@@ -415,7 +433,7 @@ void left_column(App& app, ImVec2 size) {
   const View& v = app.view;
   ImGui::BeginChild("left", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   if (!v.embed) {
-    ImGui::TextUnformatted("\u03bcPlayground: width scaling you can see");
+    ImGui::TextUnformatted(tr("\u03bcPlayground: width scaling you can see"));
     ImGui::Separator();
   }
   if (v.presets && v.editor) {
@@ -445,7 +463,7 @@ void presentation_title(const App& app) {
   const json::Value* name = app.spec_doc.is_object() ? app.spec_doc.find("name") : nullptr;
   if (!name || !name->is_string() || name->string.empty()) return;
   ImGui::SetWindowFontScale(1.35f);
-  drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), name->string, "title: " + name->string);
+  drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), preset_text(app, name->string), "title: " + name->string);
   ImGui::SetWindowFontScale(1);
 }
 

@@ -1,16 +1,18 @@
 #include "web/app/view_tab.hpp"
 
+#include "web/draw/i18n.hpp"
+
 const std::vector<ViewTabName>& view_tab_names() {
   static const std::vector<ViewTabName> names{
-      {ViewTab::step, "step", "vs step"},
-      {ViewTab::width, "width", "vs width"},
-      {ViewTab::lr, "lr", "vs learning rate"},
-      {ViewTab::depth, "depth", "vs depth"},
-      {ViewTab::embeddings, "embeddings", "embeddings"},
-      {ViewTab::anchor, "anchor", "anchor"},
-      {ViewTab::phenomena, "phenomena", "phenomena"},
-      {ViewTab::parametrization, "parametrization", "parametrization"},
-      {ViewTab::max_lr, "maxlr", "max LR"},
+      {ViewTab::step, "step", translatable("vs step")},
+      {ViewTab::width, "width", translatable("vs width")},
+      {ViewTab::lr, "lr", translatable("vs learning rate")},
+      {ViewTab::depth, "depth", translatable("vs depth")},
+      {ViewTab::embeddings, "embeddings", translatable("embeddings")},
+      {ViewTab::anchor, "anchor", translatable("anchor")},
+      {ViewTab::phenomena, "phenomena", translatable("phenomena")},
+      {ViewTab::parametrization, "parametrization", translatable("parametrization")},
+      {ViewTab::max_lr, "maxlr", translatable("max LR")},
   };
   return names;
 }

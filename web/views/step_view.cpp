@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "engine/spec/metric_table.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/views/overlay.hpp"
 
 namespace {
@@ -98,8 +99,9 @@ std::vector<PlotCurve> step_curves(const Runner* runner, const std::vector<const
     if (!s) continue;
     PlotCurve c;
     // The label (the hover's name for it; the legend lists color_row and shade_row instead) says how it ended.
-    c.label = run.label() + (run.status() == RunStatus::diverged ? " (diverged at " + std::to_string(run.diverged_at()) + ")" : "") +
-              (run.status() == RunStatus::failed ? " (failed)" : "");
+    c.label = run.label();
+    if (run.status() == RunStatus::diverged) c.label = trf("%s (diverged at %d)", c.label.c_str(), run.diverged_at());
+    if (run.status() == RunStatus::failed) c.label = trf("%s (failed)", c.label.c_str());
     c.name = c.label;
     c.key = run.label();
     c.color_row = rows[i];
