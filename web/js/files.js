@@ -48,7 +48,7 @@ async function plotPng(m) {
 // exporter cannot express is refused with the fields it cannot (shown as an export failure).
 function torchZip(m, stem) {
   const project = JSON.parse(m.muplay_export_torch());
-  if (!project.ok) throw new Error(tr('the PyTorch script cannot express this spec:\n{errors}', { errors: project.errors.join('\n') }));
+  if (!project.ok) throw new Error(`${tr('the PyTorch script cannot express this spec:')}\n${project.errors.join('\n')}`);
   const files = project.files.map((f) => ({ path: `${stem}-pytorch/${f.path}`, text: f.text,
     bytes: f.fs ? window.Module.FS.readFile(f.fs) : undefined }));
   return new Blob([storedZip(files)], { type: 'application/zip' });
