@@ -44,14 +44,13 @@ export function jsTexts(source) {
 export function htmlTexts(html) {
   const texts = [];
   const squash = (s) => s.replace(/\s+/g, ' ').trim();
-  for (const m of html.matchAll(/<(\w+)([^>]*)\sdata-tr(-html)?(?=[\s=>])(?:="([^"]*)")?([^>]*)>([\s\S]*?)<\/\1>/g)) {
+  for (const m of html.matchAll(/<(\w+)([^>]*)\sdata-tr(-html)?(?:="([^"]*)")?(?=[\s>])([^>]*)>([\s\S]*?)<\/\1>/g)) {
     texts.push(m[4] || squash(m[3] ? m[6] : m[6].replace(/<[^>]*>/g, '')).replace(/&amp;/g, '&'));
   }
-  for (const tag of html.match(/<[^>]*\sdata-tr-(?:title|aria)\b[^>]*>/g) ?? []) {
-    for (const [mark, target] of [['title', 'title'], ['aria', 'aria-label']]) {
-      const own = tag.match(new RegExp(`\\sdata-tr-${mark}="([^"]+)"`))?.[1];
-      const attribute = tag.match(new RegExp(`\\s${target}="([^"]*)"`))?.[1];
-      if (new RegExp(`\\sdata-tr-${mark}\\b`).test(tag) && (own || attribute)) texts.push(own || attribute);
+  for (const element of html.match(/<\w+[^>]*>/g) ?? []) {  // the whole tag: its title or aria-label may come first
+    for (const m of element.matchAll(/\sdata-tr-(title|aria)(?:="([^"]*)")?/g)) {
+      const own = m[2] || element.match(m[1] === 'title' ? /\stitle="([^"]*)"/ : /\saria-label="([^"]*)"/)?.[1];
+      if (own) texts.push(own);
     }
   }
   return texts;

@@ -11,7 +11,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const SINKS = [/\.innerHTML\b/, /\.outerHTML\b/, /insertAdjacentHTML/, /document\.write/, /[^.\w]eval\s*\(/, /new Function\s*\(/,
                /setTimeout\s*\(\s*['"`]/, /setInterval\s*\(\s*['"`]/, /createContextualFragment/, /\.srcdoc\b/];
 const sources = () => [
-  'index.html', 'examples/lecture-notes.html',
+  'index.html', 'examples/lecture-notes.html', 'examples/lecture-notes.zh.html',
   ...readdirSync(path.join(ROOT, 'web', 'js')).filter((f) => f.endsWith('.js')).map((f) => `web/js/${f}`),
 ];
 

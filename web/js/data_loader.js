@@ -3,6 +3,8 @@
 // editor's spec needs it, the app says so (muplay_data_wanted); this module fetches the four files, puts them into the
 // module's file system at /data/fashion-mnist/ and tells the app (muplay_data_arrived), which then builds the runs.
 // A failed fetch is reported with its reason; the spec stays in the editor, and Run (or Reset) tries again.
+import { tr } from './language.js';
+
 const FILES = {
   'fashion-mnist': ['train-images.idx3', 'train-labels.idx1', 'test-images.idx3', 'test-labels.idx1'],
 };
@@ -28,19 +30,20 @@ export function startDataLoader(m, ui) {
   let loading = '';
   const load = async (name) => {
     loading = name;
-    bar.textContent = `Loading data (${name})…`;
+    bar.textContent = tr('Loading data ({name})…', { name });
     try {
       const files = await fetchAll(name);  // all four, or none: the app never sees half a data set
       window.Module.FS.mkdirTree(`/data/${name}`);
       for (const [file, bytes] of files) window.Module.FS.writeFile(`/data/${name}/${file}`, bytes);
       m.muplay_data_arrived('');
       bar.textContent = '';
-      ui.status(`Data loaded (${name}, ${(files.reduce((n, [, b]) => n + b.length, 0) / 1e6).toFixed(1)} MB).`);
+      const size = (files.reduce((n, [, b]) => n + b.length, 0) / 1e6).toFixed(1);
+      ui.status(tr('Data loaded ({name}, {size} MB).', { name, size }));
     } catch (e) {
       bar.textContent = '';
-      const why = `Could not load the ${name} data: ${e.message}`;
+      const why = tr('Could not load the {name} data: {why}', { name, why: e.message });
       m.muplay_data_arrived(why);
-      ui.notice(`${why}. Your spec is kept; Run tries again.`);
+      ui.notice(tr('{why}. Your spec is kept; Run tries again.', { why }));
     } finally {
       loading = '';
     }

@@ -10,6 +10,7 @@
 // Safety: only the embedding page (window.parent) is listened to, and when the embed URL names ?origin=https://host,
 // only that origin (anything else is ignored, and events go to that origin only). Every message is checked against
 // the fixed table below, field by field; nothing in a message is ever evaluated or used as HTML.
+import { tr } from './language.js';
 import { takeLinkData } from './tables.js';
 
 const API_VERSION = 1;
@@ -134,7 +135,8 @@ export function startEmbedApi(m, options, ui) {
       host = new URL(options.origin).origin;
     } catch { /* reported below */ }
     if (host !== options.origin) {
-      ui.notice(`origin=${options.origin} is not an origin such as https://example.org, so the embed API is off.`);
+      ui.notice(tr('origin={origin} is not an origin such as https://example.org, so the embed API is off.',
+                   { origin: options.origin }));
       return null;
     }
   }

@@ -3,6 +3,7 @@
 // the app), and the spec as a PyTorch project (a zip of `muplay export torch`'s files). Import: a spec or result
 // file, from the file picker or dropped anywhere on the page; a result document's runs are drawn over the page's
 // (listed by web/js/imports.js); a data set (CSV, .npy, .npz) opens in the Data window (web/js/tables.js).
+import { tr } from './language.js';
 import { importTable, isTableFile } from './tables.js';
 import { storedZip } from './zip.js';
 
@@ -29,7 +30,7 @@ const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve))
 
 // The plot's pixels as a PNG blob: the app copies them out of the next frame it draws (web/main.cpp).
 async function plotPng(m) {
-  if (!m.muplay_capture_plot()) throw new Error('no plot is on screen');
+  if (!m.muplay_capture_plot()) throw new Error(tr('no plot is on screen'));
   for (let frames = 0; frames < 120; frames++) {
     await nextFrame();
     const p = JSON.parse(m.muplay_plot_pixels());
@@ -37,17 +38,17 @@ async function plotPng(m) {
     const pixels = new Uint8ClampedArray(window.Module.HEAPU8.buffer, p.pointer, p.width * p.height * 4).slice();
     const canvas = Object.assign(document.createElement('canvas'), { width: p.width, height: p.height });
     canvas.getContext('2d').putImageData(new ImageData(pixels, p.width, p.height), 0, 0);
-    return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))),
+    return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(tr('PNG encoding failed')))),
                                                           'image/png'));
   }
-  throw new Error('the plot was not drawn in time');
+  throw new Error(tr('the plot was not drawn in time'));
 }
 
 // The spec as a PyTorch project (`muplay export torch`'s files), in a folder named after the experiment. A spec the
 // exporter cannot express is refused with the fields it cannot (shown as an export failure).
 function torchZip(m, stem) {
   const project = JSON.parse(m.muplay_export_torch());
-  if (!project.ok) throw new Error(`the PyTorch script cannot express this spec:\n${project.errors.join('\n')}`);
+  if (!project.ok) throw new Error(`${tr('the PyTorch script cannot express this spec:')}\n${project.errors.join('\n')}`);
   const files = project.files.map((f) => ({ path: `${stem}-pytorch/${f.path}`, text: f.text,
     bytes: f.fs ? window.Module.FS.readFile(f.fs) : undefined }));
   return new Blob([storedZip(files)], { type: 'application/zip' });
@@ -58,17 +59,21 @@ function torchZip(m, stem) {
 async function importFile(m, file, ui) {
   if (isTableFile(file.name)) return importTable(m, file, ui);
   if (file.size > MAX_IMPORT_BYTES) {
-    return ui.notice(`"${file.name}" is ${file.size} bytes, more than the ${MAX_IMPORT_BYTES} a spec or result file can be.`);
+    return ui.notice(tr('"{file}" is {bytes} bytes, more than the {limit} a spec or result file can be.',
+                        { file: file.name, bytes: file.size, limit: MAX_IMPORT_BYTES }));
   }
   const result = JSON.parse(m.muplay_import(await file.text(), file.name));
   if (result.errors.length) {
-    const more = result.errors.length > 1 ? `\n(and ${result.errors.length - 1} more problems)` : '';
-    return ui.notice(`Could not open "${file.name}":\n${result.errors[0]}${more}`);
+    const more = result.errors.length > 1 ? `\n${tr('(and {count} more problems)', { count: result.errors.length - 1 })}` : '';
+    return ui.notice(`${tr('Could not open "{file}":', { file: file.name })}\n${result.errors[0]}${more}`);
   }
-  if (result.refused) return ui.notice(`The runs of "${file.name}" are not drawn: ${result.refused}.`);
-  const drawn = "its runs are drawn over the page's (the toolbar's Imported lists them)";
-  if (result.overlay) return ui.status(`${result.opened_spec ? 'Opened' : 'Imported'} ${file.name}: ${drawn}.`);
-  return ui.status(`Opened ${file.name}.`);
+  if (result.refused) return ui.notice(tr('The runs of "{file}" are not drawn: {why}.', { file: file.name, why: result.refused }));
+  if (result.overlay) {
+    return ui.status(result.opened_spec
+      ? tr('Opened {file}: its runs are drawn over the page\'s (the toolbar\'s Imported lists them).', { file: file.name })
+      : tr('Imported {file}: its runs are drawn over the page\'s (the toolbar\'s Imported lists them).', { file: file.name }));
+  }
+  return ui.status(tr('Opened {file}.', { file: file.name }));
 }
 
 export function startFiles(m, ui) {
@@ -85,12 +90,12 @@ export function startFiles(m, ui) {
     $(id).addEventListener('click', async () => {
       $('export-menu').open = false;
       const needsRun = id === 'export-csv' || id === 'export-results';
-      if (needsRun && m.muplay_total_steps() === 0) return ui.status('No metrics yet: run the experiment first.');
+      if (needsRun && m.muplay_total_steps() === 0) return ui.status(tr('No metrics yet: run the experiment first.'));
       try {
         const [suffix, blob] = await make();
         download(stem() + suffix, blob);
       } catch (e) {
-        ui.notice(`Export failed: ${e.message}`);
+        ui.notice(tr('Export failed: {why}', { why: e.message }));
       }
       return undefined;
     });

@@ -2,17 +2,21 @@
 // import_file), in the toolbar: plain HTML, so each set's ✕ is reachable with Tab and read by screen readers (the
 // ImGui canvas is neither). The app holds the sets; this module redraws the list when they change and when the
 // experiment changes (a set is drawn only over an experiment of its model kind and task).
+import { pageLanguage, tr } from './language.js';
+
 const $ = (id) => document.getElementById(id);
 
 const widthRange = (widths) => (widths.length > 1 ? `n=${widths[0]}\u2013${widths.at(-1)}` : `n=${widths[0] ?? '?'}`);
 
 function importItem(m, set, index, removed) {
   const li = document.createElement('li');
+  const values = { name: set.name, runs: set.runs, widths: widthRange(set.widths), why: set.why };
   const text = Object.assign(document.createElement('span'), {
-    textContent: `${set.name}: ${set.runs} runs, ${widthRange(set.widths)}${set.drawn ? '' : ` (not drawn: ${set.why})`}`,
+    textContent: set.drawn ? tr('{name}: {runs} runs, {widths}', values)
+      : tr('{name}: {runs} runs, {widths} (not drawn: {why})', values),
   });
   const remove = Object.assign(document.createElement('button'), { type: 'button', textContent: '\u2715' });
-  remove.setAttribute('aria-label', `Remove the imported runs of ${set.name}`);
+  remove.setAttribute('aria-label', tr('Remove the imported runs of {name}', { name: set.name }));
   remove.addEventListener('click', () => {
     m.muplay_remove_import(index);
     removed(set);
@@ -26,17 +30,17 @@ export function startImports(m, ui) {
   let shown = '';
   const render = () => {
     const text = m.muplay_imports();
-    if (text === shown) return;
-    shown = text;
+    if (text + pageLanguage() === shown) return;  // redrawn in the other language after a switch, too
+    shown = text + pageLanguage();
     const sets = JSON.parse(text);
     menu.hidden = sets.length === 0;
     if (!sets.length) menu.open = false;
-    $('imports-summary').textContent = `Imported (${sets.length})`;
+    $('imports-summary').textContent = tr('Imported ({count})', { count: sets.length });
     $('imports-list').replaceChildren(...sets.map((set, i) => importItem(m, set, i, removed)));
   };
   // The removed set's button is gone: the keyboard stays in the menu, or goes to Import… when the list is empty.
   function removed(set) {
-    ui.status(`Removed the imported runs of ${set.name}.`);
+    ui.status(tr('Removed the imported runs of {name}.', { name: set.name }));
     render();
     (menu.hidden ? $('import') : $('imports-summary')).focus();
   }

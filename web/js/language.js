@@ -57,7 +57,8 @@ async function fetchChinese() {
 function translateHtml() {
   for (const [attribute, property] of [['data-tr', 'textContent'], ['data-tr-html', 'innerHTML']]) {
     for (const element of document.querySelectorAll(`[${attribute}]`)) {
-      const english = element.getAttribute(attribute) || element[property].trim();
+      // Whitespace runs squashed, as tests/node/i18n_strings.mjs extracts the text: the source's line breaks are no key.
+      const english = element.getAttribute(attribute) || element[property].replace(/\s+/g, ' ').trim();
       element.setAttribute(attribute, english);  // kept for the way back
       element[property] = tr(english);
     }

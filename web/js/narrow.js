@@ -2,6 +2,8 @@
 // view keeps the width, and the toolbar's preset menu picks presets in their place and names the one shown, as the
 // list would mark it (after a link, a reload, Saved…). The page follows the screen as it turns or a window is
 // resized. An embed shows no list anyway and is left as it is.
+import { tr } from './language.js';
+
 const NARROW = '(max-width: 640px)';  // index.html's @media rule for the toolbar names the same width
 
 // Returns presetShown(), to call after each change of the experiment: the menu then names its preset, or its prompt.
@@ -9,7 +11,8 @@ export function startNarrow(m, { embed }) {
   if (embed) return () => {};
   const menu = document.getElementById('preset-menu');
   const presets = JSON.parse(m.muplay_list_presets());
-  const prompt = new Option('Preset…', '');
+  const prompt = new Option(tr('Preset…'), '');
+  prompt.dataset.tr = 'Preset…';  // the English, for a later switch of language (web/js/language.js)
   prompt.disabled = true;
   menu.append(prompt, ...presets.map((p, i) => new Option(p.name, String(i), false, false)));
   menu.value = '';

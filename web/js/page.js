@@ -65,7 +65,7 @@ function makeUi() {
 async function openFirstExperiment(m, options, storage, ui) {
   const fragment = location.hash.slice(1);
   const draft = storage ? await storage.loadDraft().catch((e) => {
-    ui.notice(`Could not read your saved edits: ${describeStorageError(e)}.`);
+    ui.notice(tr('Could not read your saved edits: {why}.', { why: describeStorageError(e) }));
     return null;
   }) : null;
   if (draft && (fragment === '' ? !options.preset : draft.fragment === fragment || draft.previous === fragment)) {
@@ -79,7 +79,8 @@ async function openFirstExperiment(m, options, storage, ui) {
   } else if (options.preset) {
     const index = m.muplay_find_preset(options.preset);
     if (index < 0 || !m.muplay_load_preset(index)) {
-      ui.notice(`There is no valid preset "${options.preset}" in this build; showing the default experiment.`);
+      ui.notice(tr('There is no valid preset "{preset}" in this build; showing the default experiment.',
+                   { preset: options.preset }));
     }
   }
 }
@@ -143,8 +144,8 @@ async function storageOrNull(ui) {
   try {
     return await openStorage();
   } catch (e) {
-    ui.notice(`Browser storage is not available (${describeStorageError(e)}). The page works, but your edits and ` +
-              'runs will not be kept after a reload: use Export to keep files.');
+    ui.notice(tr('Browser storage is not available ({why}). The page works, but your edits and runs will not be kept after a reload: use Export to keep files.',
+                 { why: describeStorageError(e) }));
     return null;
   }
 }
@@ -257,7 +258,9 @@ async function main() {
       saveDraft();
     },
     onState(state, previous) {
-      $('run').textContent = state === 'running' ? 'Pause' : 'Run';
+      const running = state === 'running';
+      $('run').dataset.tr = running ? 'Pause' : 'Run';  // the English, for a later switch of language (language.js)
+      $('run').textContent = running ? tr('Pause') : tr('Run');
       api?.stateChanged(state);
       if (state === 'finished' && previous) saved.runFinished();
     },
@@ -275,4 +278,4 @@ function startOffline() {
     .catch((e) => console.warn(`Offline use is off: ${e.message}`));
 }
 
-main().catch((e) => makeUi().notice(`The page's controls failed to start: ${e.message}`));
+main().catch((e) => makeUi().notice(tr('The page\'s controls failed to start: {why}', { why: e.message })));

@@ -3,18 +3,20 @@
 // results) and clears everything. Without storage (an embed, or storage turned off) it all does nothing, quietly,
 // except that the dialog says why.
 import { fileStem } from './files.js';
+import { tr } from './language.js';
 import { describeStorageError } from './storage.js';
 
 const $ = (id) => document.getElementById(id);
 
-const format = (x) => (typeof x === 'number' ? x.toPrecision(3) : 'n/a');
+const format = (x) => (typeof x === 'number' ? x.toPrecision(3) : tr('n/a'));
 
-// One line about a run's outcome: "final train loss: w32 0.0123, w64 0.0101 | 1 diverged".
+// One line about a run's outcome: "final train loss: w32 0.0123, w64 0.0101 | 1 diverged" (in the page's language).
 function summary(result) {
   const runs = result.runs ?? [];
   const losses = runs.filter((r) => r.status !== 'diverged').map((r) => `w${r.width} ${format(r.summary?.final_train_loss)}`);
   const diverged = runs.length - losses.length;
-  return `final train loss: ${losses.join(', ') || 'none'}${diverged ? ` | ${diverged} diverged` : ''}`;
+  const text = tr('final train loss: {losses}', { losses: losses.join(', ') || tr('none') });
+  return diverged ? `${text} | ${tr('{count} diverged', { count: diverged })}` : text;
 }
 
 function runItem(m, run, ui) {
@@ -24,18 +26,18 @@ function runItem(m, run, ui) {
     textContent: `${run.name} \u2014 ${new Date(run.time).toLocaleString()}`,
   });
   const info = Object.assign(document.createElement('div'), { className: 'summary', textContent: summary(result) });
-  const open = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Open its spec' });
+  const open = Object.assign(document.createElement('button'), { type: 'button', textContent: tr('Open its spec') });
   open.addEventListener('click', () => {
     const r = JSON.parse(m.muplay_load_spec(JSON.stringify(result.spec)));
     if (r.ok) {
       $('saved-dialog').close();
-      ui.status(`Opened "${run.name}": Run reproduces it.`);
+      ui.status(tr('Opened "{name}": Run reproduces it.', { name: run.name }));
     } else {
-      ui.notice(`Could not open the saved run: ${r.errors[0]}`);
+      ui.notice(tr('Could not open the saved run: {why}', { why: r.errors[0] }));
     }
   });
   const download = Object.assign(document.createElement('a'), {
-    textContent: 'Download results (JSON)',
+    textContent: tr('Download results (JSON)'),
     href: URL.createObjectURL(new Blob([run.result], { type: 'application/json' })),
     download: `${fileStem(run.name)}.result.json`,
   });
@@ -53,7 +55,8 @@ export function startSavedRuns(m, storage, ui, addressBar) {
     const reason = describeStorageError(e);
     if (!reported.has(`${what}: ${reason}`)) {
       reported.add(`${what}: ${reason}`);
-      ui.notice(`Could not ${what} in this browser: ${reason}. The page keeps working; use Export to keep files.`);
+      ui.notice(tr('Could not {what} in this browser: {why}. The page keeps working; use Export to keep files.',
+                   { what, why: reason }));
     }
   };
   const attempt = async (what, work) => {
@@ -71,11 +74,11 @@ export function startSavedRuns(m, storage, ui, addressBar) {
     for (let tries = 0; ; tries++) {
       try {
         const result = await work();
-        if (tries > 0) ui.status(`Saved (${what}) on attempt ${tries + 1}.`);
+        if (tries > 0) ui.status(tr('Saved ({what}) on attempt {attempt}.', { what, attempt: tries + 1 }));
         return result;
       } catch (e) {
         if (tries === RETRY_DELAYS.length) return report(what, e);
-        ui.status(`Could not ${what} (${describeStorageError(e)}); trying again…`);
+        ui.status(tr('Could not {what} ({why}); trying again…', { what, why: describeStorageError(e) }));
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS[tries]));
       }
     }
@@ -86,9 +89,9 @@ export function startSavedRuns(m, storage, ui, addressBar) {
     for (const a of list.querySelectorAll('a[href^="blob:"]')) URL.revokeObjectURL(a.href);
     list.replaceChildren();
     const note = (text) => list.append(Object.assign(document.createElement('li'), { textContent: text }));
-    if (!storage) return note('Browser storage is not available here, so nothing is kept.');
-    const runs = await attempt('read the saved runs', () => storage.listRuns());
-    if (!runs?.length) return note('No finished runs saved yet.');
+    if (!storage) return note(tr('Browser storage is not available here, so nothing is kept.'));
+    const runs = await attempt(tr('read the saved runs'), () => storage.listRuns());
+    if (!runs?.length) return note(tr('No finished runs saved yet.'));
     for (const run of runs) list.append(runItem(m, run, ui));
     return undefined;
   };
@@ -97,9 +100,9 @@ export function startSavedRuns(m, storage, ui, addressBar) {
     $('saved-dialog').showModal();
   });
   $('clear-saved').addEventListener('click', async () => {
-    await attempt('clear the saved data', () => storage.clear());
+    await attempt(tr('clear the saved data'), () => storage.clear());
     await render();
-    ui.status('Saved data cleared.');
+    ui.status(tr('Saved data cleared.'));
   });
 
   // The draft records the address bar's links (addressBar(): { fragment, previous }, web/js/page.js) as they are when it
@@ -111,11 +114,11 @@ export function startSavedRuns(m, storage, ui, addressBar) {
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') backup(); });
 
   return {
-    specChanged: () => write('save your edits', () => storage.saveDraft(draft())),
+    specChanged: () => write(tr('save your edits'), () => storage.saveDraft(draft())),
     runFinished: () => {
       const run = { time: Date.now(), result: m.muplay_result_file() };  // this run's, whatever happens before a retry
       run.name = JSON.parse(run.result).spec.name;
-      return write('save the finished run', () => storage.saveRun(run));
+      return write(tr('save the finished run'), () => storage.saveRun(run));
     },
   };
 }

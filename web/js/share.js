@@ -3,7 +3,7 @@
 // the address bar of an open page opens. The link itself is the engine's (engine/spec/link.hpp): "#s=1.<data>&r=1",
 // with the backend this page resolved written into it (auto is pinned), so it trains the same way wherever it opens;
 // a small data set the spec trains on follows it as "&d=..." (web/js/tables.js).
-import { pageLanguage } from './language.js';
+import { pageLanguage, tr } from './language.js';
 import { linkData, linkDataNote, takeLinkData } from './tables.js';
 
 const $ = (id) => document.getElementById(id);
@@ -45,22 +45,28 @@ function snippet(system, url, name) {
   return system === 'sphinx' ? `.. raw:: html\n\n   ${iframe}\n` : iframe;
 }
 
-// What a reader of the link or the embed sees first, in words: the view (web/app/view_text.hpp) and its settings.
+// What a reader of the link or the embed sees first, in words (the page's language): the view
+// (web/app/view_text.hpp) and its settings.
 export function describeView(text) {
   const [tab, ...settings] = text.split(';');
   const s = Object.fromEntries(settings.map((kv) => kv.split('=')));
   switch (tab) {
-    case '': case 'step': return `vs step: ${s.metric ?? 'the first metric'} against the training step, one curve per run`;
-    case 'width': return `vs width: ${s.quantity ?? 'act_delta_rms'} against the width at record ${s.record ?? 1}` +
-      (s.refs === '1' ? ', with the reference slopes' : '');
-    case 'lr': return 'vs learning rate: the loss against the learning rate, one curve per width, with each width\'s eta*';
-    case 'depth': return s.quantity === 'eta' ? 'vs depth: eta* against the depth L, one line per width'
-      : `vs depth: ${s.quantity ?? 'the last stream\'s change'} against the depth L`;
-    case 'embeddings': return 'embeddings: the learned input embeddings, projected on their two main directions';
-    case 'anchor': return 'anchor: the attention maps of a run, and the gamma sweep\'s phase plot where there is one';
-    case 'phenomena': return `phenomena: the pictures of run ${s.member ?? 0} (frequencies, neurons, sharpness or the phase map)`;
-    case 'parametrization': return 'parametrization: the abc exponents of each layer';
-    case 'maxlr': return 'max LR: the largest stable learning rate against the width';
+    case '': case 'step':
+      return tr('vs step: {metric} against the training step, one curve per run', { metric: s.metric ?? tr('the first metric') });
+    case 'width': {
+      const values = { quantity: s.quantity ?? 'act_delta_rms', record: s.record ?? 1 };
+      return s.refs === '1' ? tr('vs width: {quantity} against the width at record {record}, with the reference slopes', values)
+        : tr('vs width: {quantity} against the width at record {record}', values);
+    }
+    case 'lr': return tr('vs learning rate: the loss against the learning rate, one curve per width, with each width\'s eta*');
+    case 'depth': return s.quantity === 'eta' ? tr('vs depth: eta* against the depth L, one line per width')
+      : tr('vs depth: {quantity} against the depth L', { quantity: s.quantity ?? tr('the last stream\'s change') });
+    case 'embeddings': return tr('embeddings: the learned input embeddings, projected on their two main directions');
+    case 'anchor': return tr('anchor: the attention maps of a run, and the gamma sweep\'s phase plot where there is one');
+    case 'phenomena':
+      return tr('phenomena: the pictures of run {member} (frequencies, neurons, sharpness or the phase map)', { member: s.member ?? 0 });
+    case 'parametrization': return tr('parametrization: the abc exponents of each layer');
+    case 'maxlr': return tr('max LR: the largest stable learning rate against the width');
     default: return tab;
   }
 }
@@ -113,7 +119,7 @@ export function startShare(m, ui) {
     $('share-data').textContent = linkDataNote(m);
     $('share-data').hidden = !$('share-data').textContent;
     $('share-link').value = linkUrl(fragment);
-    $('share-view').textContent = `A reader opens it on ${describeView(m.muplay_view())}.`;
+    $('share-view').textContent = tr('A reader opens it on {view}.', { view: describeView(m.muplay_view()) });
     $('share-local').hidden = !isLocal();
     const { panels, autoplay } = chosen();
     const system = $('embed-system').value;
@@ -124,16 +130,17 @@ export function startShare(m, ui) {
   $('embed-system').addEventListener('change', fillDialog);
 
   const copy = async (what, text) => {
-    ui.status(await copyText(text) ? `${what} copied to the clipboard.` : `Could not copy: select the ${what} and copy it.`);
+    ui.status(await copyText(text) ? tr('{what} copied to the clipboard.', { what })
+      : tr('Could not copy: select the {what} and copy it.', { what }));
   };
   const copyLink = () => {
     const fragment = link();
-    if (!fragment) return ui.status('The spec has problems: fix them first (such a link would not open).');
-    return copy('Link', linkUrl(fragment));
+    if (!fragment) return ui.status(tr('The spec has problems: fix them first (such a link would not open).'));
+    return copy(tr('Link'), linkUrl(fragment));
   };
   $('copy-link').addEventListener('click', copyLink);
   $('copy-share-link').addEventListener('click', copyLink);
-  $('copy-snippet').addEventListener('click', () => copy('Embed snippet', $('embed-snippet').value));
+  $('copy-snippet').addEventListener('click', () => copy(tr('Embed snippet'), $('embed-snippet').value));
   $('open-share').addEventListener('click', () => {
     fillDialog();
     $('share-dialog').showModal();

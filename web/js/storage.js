@@ -1,6 +1,8 @@
 // Browser storage (IndexedDB) of the spec being edited (the draft), of the last finished runs and of the data sets the
 // user brought (web/js/tables.js), so that a reload or a crashed tab loses nothing. Data never leaves the browser. Every failure (quota, private browsing, storage
 // turned off) is thrown as the browser's DOMException: the page turns it into a message, never into a crash.
+import { tr } from './language.js';
+
 const DB_NAME = 'muplay';
 const DB_VERSION = 2;  // 2: the 'tables' store
 const KEEP_RUNS = 10;
@@ -9,12 +11,12 @@ const KEEP_TABLES = 8;  // data sets, each at most 32 MiB
 // on the way out (pagehide, or the tab hidden) the draft is also copied here, synchronously, to localStorage.
 const BACKUP_KEY = 'muplay.draft-backup';
 
-// A sentence for a storage error: what went wrong, in the user's terms.
+// A sentence for a storage error: what went wrong, in the user's terms (and language).
 export function describeStorageError(e) {
   const name = e?.name ?? '';
-  if (name === 'QuotaExceededError') return "the browser's storage for this site is full (quota exceeded)";
+  if (name === 'QuotaExceededError') return tr('the browser\'s storage for this site is full (quota exceeded)');
   if (['SecurityError', 'InvalidStateError', 'NotAllowedError', 'NotFoundError'].includes(name)) {
-    return `storage is turned off here, e.g. in private browsing (${name})`;
+    return tr('storage is turned off here, e.g. in private browsing ({name})', { name });
   }
   return `${name || 'error'}: ${e?.message ?? e}`;
 }

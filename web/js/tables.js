@@ -10,6 +10,8 @@
 //   asking        while the editor's spec names a table the page does not hold, a dialog asks for it; a file
 //                 of other bytes is refused, with both names and sizes.
 //   ?data=URL     a data set served on the page's own site, fetched before the experiment opens (fetchTable).
+import { tr } from './language.js';
+
 const $ = (id) => document.getElementById(id);
 
 export const TABLE_DIR = '/data/tables';
@@ -48,7 +50,8 @@ function putFile(dir, name, bytes) {
 // Browser storage for the data sets (web/js/storage.js), where there is one: a reload finds them again.
 let storage = null;
 const keepTable = (name, bytes, report) => storage?.saveTable(name, bytes).catch((e) => {
-  report(`${name} is used, but not kept in this browser (${e.name}: ${e.message}): after a reload it is asked for again.`);
+  report(tr('{name} is used, but not kept in this browser ({why}): after a reload it is asked for again.',
+            { name, why: `${e.name}: ${e.message}` }));
 });
 
 // The data sets kept from earlier visits, back into the page (before the first experiment opens).
@@ -58,23 +61,23 @@ export async function restoreTables(kept, report) {
   try {
     for (const { name, bytes } of await storage.loadTables()) putFile(TABLE_DIR, name, bytes);
   } catch (e) {
-    report(`The data sets kept in this browser could not be read (${e.name}: ${e.message}).`);
+    report(tr('The data sets kept in this browser could not be read ({why}).', { why: `${e.name}: ${e.message}` }));
   }
 }
 
 // A file the user picked or dropped: into the page, then into the Data window.
 export async function importTable(m, file, ui) {
   if (file.size > MAX_TABLE_BYTES) {
-    return ui.notice(`"${file.name}" is ${(file.size / 2 ** 20).toFixed(1)} MiB, more than the 32 MiB a data set may ` +
-                     'have in the page. Use a part of its rows, or train it from the command line.');
+    return ui.notice(tr('"{file}" is {size} MiB, more than the 32 MiB a data set may have in the page. Use a part of its rows, or train it from the command line.',
+                        { file: file.name, size: (file.size / 2 ** 20).toFixed(1) }));
   }
   const name = fileName(file.name);
   const bytes = new Uint8Array(await file.arrayBuffer());
   putFile(TABLE_DIR, name, bytes);
   const why = m.muplay_open_table(name);
-  if (why) return ui.notice(`Could not open "${file.name}": ${why}`);
+  if (why) return ui.notice(tr('Could not open "{file}": {why}', { file: file.name, why }));
   keepTable(name, bytes, ui.notice);
-  return ui.status(`${file.name}: choose its target and inputs in the Data window.`);
+  return ui.status(tr('{file}: choose its target and inputs in the Data window.', { file: file.name }));
 }
 
 // The table the editor's spec trains on: { file, sha256 } or null.
@@ -113,8 +116,8 @@ export function linkData(m, ready) {
 export function linkDataNote(m) {
   const table = specTable(m);
   if (!table || !linkData.tooLarge || linkData.key !== `${table.file} ${table.sha256}`) return '';
-  return `${table.file} is ${(linkData.tooLarge / 1024).toFixed(0)} KiB compressed, more than the ` +
-         `${MAX_LINK_DATA / 1024} KiB a link carries: whoever opens the link is asked for the file.`;
+  return tr('{file} is {size} KiB compressed, more than the {limit} KiB a link carries: whoever opens the link is asked for the file.',
+            { file: table.file, size: (linkData.tooLarge / 1024).toFixed(0), limit: MAX_LINK_DATA / 1024 });
 }
 
 // A data set served beside the page, named by the address's ?data= (a lecturer's notes can point an embed at the file
@@ -124,16 +127,17 @@ export async function fetchTable(address, report) {
   let url;
   try {
     url = new URL(address, location.href);
-    if (url.origin !== location.origin) throw new Error(`it is not on this page's site (${location.origin})`);
+    if (url.origin !== location.origin) throw new Error(tr('it is not on this page\'s site ({origin})', { origin: location.origin }));
     const response = await fetch(url);
     if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
     const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length > MAX_TABLE_BYTES) throw new Error(`${bytes.length} bytes, more than a data set may have`);
+    if (bytes.length > MAX_TABLE_BYTES) throw new Error(tr('{bytes} bytes, more than a data set may have', { bytes: bytes.length }));
     const name = fileName(decodeURIComponent(url.pathname));
     putFile(TABLE_DIR, name, bytes);
     keepTable(name, bytes, report);
   } catch (e) {
-    report(`The data set ${address} (?data=) could not be fetched: ${e.message}. The page asks for the file instead.`);
+    report(tr('The data set {address} (?data=) could not be fetched: {why}. The page asks for the file instead.',
+              { address, why: e.message }));
   }
 }
 
@@ -145,12 +149,12 @@ export async function takeLinkData(fragment, report) {
   try {
     const payload = await through(new DecompressionStream('deflate-raw'), fromBase64url(fragment.slice(at + DATA_PART.length)));
     const newline = payload.indexOf(10);
-    if (newline <= 0) throw new Error('it has no file name');
+    if (newline <= 0) throw new Error(tr('it has no file name'));
     const name = fileName(new TextDecoder().decode(payload.subarray(0, newline)));
     putFile(TABLE_DIR, name, payload.subarray(newline + 1));
     keepTable(name, payload.slice(newline + 1), report);
   } catch (e) {
-    report(`The data set in this link could not be read (${e.message}; the link may be cut short).`);
+    report(tr('The data set in this link could not be read ({why}; the link may be cut short).', { why: e.message }));
   }
   return fragment.slice(0, at);
 }
@@ -170,9 +174,8 @@ export function startTableRequests(m, ui) {
     if (wanted === asked) return;
     asked = wanted;
     const { file, bytes, sha256 } = JSON.parse(wanted);
-    $('table-wanted').textContent = `This experiment trains on ${file} (${bytes} bytes, SHA-256 ` +
-      `${String(sha256).slice(0, 12)}…), a data file of its own that its link does not carry. Choose that file on ` +
-      'this computer: it stays in this browser.';
+    $('table-wanted').textContent = tr('This experiment trains on {file} ({bytes} bytes, SHA-256 {sha256}…), a data file of its own that its link does not carry. Choose that file on this computer: it stays in this browser.',
+                                       { file, bytes, sha256: String(sha256).slice(0, 12) });
     $('table-refused').textContent = '';
     if (!dialog.open) dialog.showModal();
   };
@@ -182,7 +185,8 @@ export function startTableRequests(m, ui) {
     picker.value = '';
     if (!file) return;
     if (file.size > MAX_TABLE_BYTES) {
-      $('table-refused').textContent = `${file.name} is ${file.size} bytes, more than a data set may have.`;
+      $('table-refused').textContent = tr('{file} is {bytes} bytes, more than a data set may have.',
+                                          { file: file.name, bytes: file.size });
       return;
     }
     const name = fileName(file.name);
@@ -194,7 +198,7 @@ export function startTableRequests(m, ui) {
     if (!why) {
       keepTable(wanted, bytes, ui.notice);
       dialog.close();
-      ui.status(`${file.name} is the experiment's data: Run trains on it.`);
+      ui.status(tr('{file} is the experiment\'s data: Run trains on it.', { file: file.name }));
     }
   });
   setInterval(ask, 300);
