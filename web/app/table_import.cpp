@@ -10,6 +10,7 @@
 #include "engine/spec/transformer_spec.hpp"
 #include "engine/task/table_task.hpp"
 #include "web/app/page_limits.hpp"
+#include "web/draw/i18n.hpp"
 
 namespace {
 
@@ -56,9 +57,10 @@ WantedFile wanted_file(const App& app) {
 
 }  // namespace
 
+// The reasons below go to the page's script, which shows them as they are: they are in the page's language here.
 std::string open_table(App& app, const std::string& name) {
   const auto file = read_table_file(std::string(kPageTableDir) + "/" + name);
-  if (!file->error.empty()) return file->error;
+  if (!file->error.empty()) return tr_message(file->error);
   app.table_preview = table_preview(file, name);
   return "";
 }
@@ -85,7 +87,7 @@ void use_table(App& app) {
   if (!dropped.empty() && app.message.empty()) {
     std::string names;
     for (const std::string& m : dropped) names += (names.empty() ? "" : ", ") + m;
-    app.message = "Left out the metrics a table task does not have: " + names + ".";
+    app.message = trf("Left out the metrics a table task does not have: %s.", names.c_str());
   }
 }
 
@@ -101,22 +103,21 @@ std::string table_wanted(const App& app) {
 
 std::string offer_table(App& app, const std::string& path, const std::string& offered_name) {
   const WantedFile want = wanted_file(app);
-  if (want.file.empty()) return "the experiment no longer asks for a data file";
+  if (want.file.empty()) return tr("the experiment no longer asks for a data file");
   const std::string& wanted = want.file;
   const std::string& sha256 = want.sha256;
   const long bytes = want.bytes;
   const auto file = read_table_file(path);
-  if (!file->error.empty()) return file->error;
+  if (!file->error.empty()) return tr_message(file->error);
   if (!sha256.empty() && (file->sha256 != sha256 || long(file->bytes) != bytes)) {
     std::remove(path.c_str());
-    return "You chose " + offered_name + " (" + std::to_string(file->bytes) + " bytes, sha256 " +
-           short_hash(file->sha256) + "); this experiment trains on " + wanted + " (" +
-           std::to_string(bytes) + " bytes, sha256 " + short_hash(sha256) + "): not the same data. Choose " +
-           wanted + ".";
+    return trf("You chose %s (%zu bytes, sha256 %s); this experiment trains on %s (%ld bytes, sha256 %s): not the "
+               "same data. Choose %s.", offered_name.c_str(), file->bytes, short_hash(file->sha256).c_str(),
+               wanted.c_str(), bytes, short_hash(sha256).c_str(), wanted.c_str());
   }
   const std::string place = std::string(kPageTableDir) + "/" + wanted;
   mkdir(kPageTableDir, 0755);  // a page that was never given a table has no folder for one yet
-  if (std::rename(path.c_str(), place.c_str()) != 0) return "could not keep " + offered_name + " in the page";
+  if (std::rename(path.c_str(), place.c_str()) != 0) return trf("could not keep %s in the page", offered_name.c_str());
   load_spec_text(app, json::write(app.spec_doc));
   return "";
 }

@@ -7,18 +7,20 @@
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 
 namespace {
 
 const ImVec4 kProblemColor(1, 0.4f, 0.4f, 1);
 
-// The errors that name this field or an item inside it (children too: fields of an object).
+// The errors that name this field or an item inside it (children too: fields of an object), in the page's language
+// (the engine writes them in English).
 std::string errors_at(const std::string& path, const std::vector<std::string>& errors, bool children) {
   std::string out;
   for (const std::string& e : errors) {
     if (e.compare(0, path.size(), path) != 0) continue;
     const char next = e.size() > path.size() ? e[path.size()] : '\0';
-    if (next == ':' || next == '[' || (children && next == '.')) out += (out.empty() ? "" : "\n") + e;
+    if (next == ':' || next == '[' || (children && next == '.')) out += (out.empty() ? "" : "\n") + tr_message(e);
   }
   return out;
 }
@@ -91,11 +93,16 @@ bool edit_leaf(json::Value& v, const std::string& path) {
 
 // While the pointer is on a field's name: what the engine's table of fields says of it (engine/spec/spec_fields.hpp),
 // its meaning, what it allows and its default. Noted as "field help: " + the text for the page's tests.
+// The table is the engine's, in English: its meanings are texts of the catalogue, what a field allows a message with
+// numbers in it, except a choice's list of names (they stay as the JSON spells them); the default is JSON.
 void field_help(const std::string& path) {
   const SpecField* f = spec_field(path);
   if (!f || !ImGui::IsItemHovered()) return;
-  std::string text = field_meaning(*f);
-  if (f->kind != FieldKind::object) text += "\n" + field_allowed(*f) + "; default " + field_default(*f);
+  std::string text = tr(field_meaning(*f));
+  if (f->kind != FieldKind::object) {
+    const std::string allowed = f->kind == FieldKind::choice ? field_allowed(*f) : tr_message(field_allowed(*f));
+    text += "\n" + trf("%s; default %s", allowed.c_str(), field_default(*f).c_str());
+  }
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
   ImGui::TextUnformatted(text.c_str());
@@ -122,7 +129,10 @@ bool edit_node(const std::string& key, json::Value& v, const std::string& path, 
     const bool open = ImGui::TreeNodeEx(key.c_str(), ImGuiTreeNodeFlags_SpanFullWidth |
                                                          (path.find('.') == std::string::npos ? ImGuiTreeNodeFlags_DefaultOpen : 0));
     field_help(path);
-    if (!problems.empty()) { ImGui::TableNextColumn(); ImGui::TextColored(kProblemColor, "(problem inside)"); }
+    if (!problems.empty()) {
+      ImGui::TableNextColumn();
+      ImGui::TextColored(kProblemColor, "%s", tr("(problem inside)"));
+    }
     if (open) {
       if (v.is_object())
         for (auto& kv : v.object) changed |= edit_node(kv.first, kv.second, path + "." + kv.first, errors);
@@ -147,7 +157,7 @@ bool edit_node(const std::string& key, json::Value& v, const std::string& path, 
 
 bool spec_editor(json::Value& doc, const std::vector<std::string>& errors) {
   if (!doc.is_object()) {
-    ImGui::TextDisabled("(the spec is not a JSON object: fix it in the JSON tab)");
+    ImGui::TextDisabled("%s", tr("(the spec is not a JSON object: fix it in the JSON tab)"));
     return false;
   }
   bool changed = false;

@@ -8,6 +8,7 @@
 #include "engine/task/table_task.hpp"
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 
 namespace {
 
@@ -17,11 +18,13 @@ std::string number(double x) {
   return text;
 }
 
+// In the page's language when the window opens (the words are kept: counting them goes through every row).
 std::string values_in_words(const Table& t, int column) {
-  if (!t.problem[size_t(column)].empty() && t.text[size_t(column)].empty()) return t.problem[size_t(column)];  // NaN
+  if (!t.problem[size_t(column)].empty() && t.text[size_t(column)].empty())
+    return tr_message(t.problem[size_t(column)]);  // NaN
   if (!t.problem[size_t(column)].empty()) {
     const std::set<std::string> distinct(t.text[size_t(column)].begin(), t.text[size_t(column)].end());
-    return "text, " + std::to_string(distinct.size()) + " distinct values";
+    return trf("text, %zu distinct values", distinct.size());
   }
   double lo = INFINITY, hi = -INFINITY;
   for (int r = 0; r < t.rows; r++) {
@@ -49,10 +52,10 @@ void columns_table(TablePreview& p) {
                          ImVec2(0, height)))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("column");
-  ImGui::TableSetupColumn("values");
-  ImGui::TableSetupColumn("input");
-  ImGui::TableSetupColumn("target");
+  ImGui::TableSetupColumn(tr_label("column"));
+  ImGui::TableSetupColumn(tr_label("values"));
+  ImGui::TableSetupColumn(tr_label("input"));
+  ImGui::TableSetupColumn(tr_label("target"));
   ImGui::TableHeadersRow();
   std::vector<int>& inputs = p.choice.inputs;
   for (int k = 0; k < t.columns; k++) {
@@ -81,23 +84,25 @@ void columns_table(TablePreview& p) {
 void choices(TablePreview& p) {
   const int rows = p.file->table.rows;
   int type = int(p.choice.type);
-  ImGui::TextUnformatted("The target is");
+  ImGui::TextUnformatted(tr("The target is"));
   ImGui::SameLine();
-  ImGui::RadioButton("a number (regression)", &type, int(TableType::regression));
+  ImGui::RadioButton(tr_label("a number (regression)"), &type, int(TableType::regression));
   ImGui::SameLine();
-  ImGui::RadioButton("a class (classification)", &type, int(TableType::classification));
+  ImGui::RadioButton(tr_label("a class (classification)"), &type, int(TableType::classification));
   p.choice.type = TableType(type);
   ImGui::SetNextItemWidth(12 * ImGui::GetFontSize());
-  if (ImGui::SliderInt("train rows", &p.train_size, 1, std::max(1, rows - 1))) p.test_size = rows - p.train_size;
+  if (ImGui::SliderInt(tr_label("train rows"), &p.train_size, 1, std::max(1, rows - 1)))
+    p.test_size = rows - p.train_size;
   ImGui::SameLine();
-  ImGui::Text("test rows: %d", p.test_size);
+  ImGui::Text(tr("test rows: %d"), p.test_size);
   ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
-  ImGui::InputInt("split seed", &p.seed);
+  ImGui::InputInt(tr_label("split seed"), &p.seed);
   p.seed = std::max(0, p.seed);
   int scale = int(p.choice.standardize);
   ImGui::SetNextItemWidth(12 * ImGui::GetFontSize());
   // In Standardize's order: none, inputs, inputs_and_targets.
-  ImGui::Combo("scale to mean 0, variance 1", &scale, "nothing\0the inputs\0the inputs and targets\0");
+  const char* const scaled[] = {tr("nothing"), tr("the inputs"), tr("the inputs and targets")};
+  ImGui::Combo(tr_label("scale to mean 0, variance 1"), &scale, scaled, IM_ARRAYSIZE(scaled));
   p.choice.standardize = Standardize(scale);
 }
 
@@ -138,28 +143,37 @@ TablePreviewAction table_preview_window(TablePreview& p) {
   // A fixed width and the height of what it holds, which grows when a problem or the classes are shown.
   const float width = std::min(vp->Size.x - 16, 44 * ImGui::GetFontSize());
   ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, vp->Size.y - 16));
-  if (!ImGui::IsPopupOpen("Data")) ImGui::OpenPopup("Data");
+  // Its title in the page's language, its id the same in both.
+  const char* title = tr_label("Data");
+  if (!ImGui::IsPopupOpen(title)) ImGui::OpenPopup(title);
   TablePreviewAction action = TablePreviewAction::none;
-  if (!ImGui::BeginPopupModal("Data", nullptr, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize))
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize))
     return action;
   const Table& t = p.file->table;
-  ImGui::Text("%s: %d rows, %d columns, %zu bytes", p.name.c_str(), t.rows, t.columns, p.file->bytes);
-  if (!t.note.empty())
-    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "(" + t.note + ")", "data: (" + t.note + ")");
+  ImGui::Text(tr("%s: %d rows, %d columns, %zu bytes"), p.name.c_str(), t.rows, t.columns, p.file->bytes);
+  // The engine's notes and problems are English: drawn, and noted for the tests, in the page's language.
+  if (!t.note.empty()) {
+    const std::string note = "(" + tr_message(t.note) + ")";
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note, "data: " + note);
+  }
   columns_table(p);
   choices(p);
   const TaskConfig task = table_preview_task(p);
   const std::vector<std::string> problems = table_task_errors(task);
-  if (problems.empty() && p.choice.type == TableType::classification)
-    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), "Classes: " + class_counts(task),
-                       "data: Classes: " + class_counts(task));
-  if (!problems.empty()) drawn_wrapped_text(ImVec4(1.0f, 0.45f, 0.4f, 1), problems.front(), "data: " + problems.front());
-  ImGui::TextDisabled("The file stays in this browser: nothing is uploaded.");
+  if (problems.empty() && p.choice.type == TableType::classification) {
+    const std::string classes = trf("Classes: %s", class_counts(task).c_str());
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), classes, "data: " + classes);
+  }
+  if (!problems.empty()) {
+    const std::string problem = tr_message(problems.front());
+    drawn_wrapped_text(ImVec4(1.0f, 0.45f, 0.4f, 1), problem, "data: " + problem);
+  }
+  ImGui::TextDisabled("%s", tr("The file stays in this browser: nothing is uploaded."));
   ImGui::BeginDisabled(!problems.empty());
-  if (ImGui::Button("Use this data")) action = TablePreviewAction::use;
+  if (ImGui::Button(tr_label("Use this data"))) action = TablePreviewAction::use;
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) action = TablePreviewAction::cancel;
+  if (ImGui::Button(tr_label("Cancel")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) action = TablePreviewAction::cancel;
   if (action != TablePreviewAction::none) {
     p.open = false;
     ImGui::CloseCurrentPopup();
