@@ -93,8 +93,8 @@ bool edit_leaf(json::Value& v, const std::string& path) {
 
 // While the pointer is on a field's name: what the engine's table of fields says of it (engine/spec/spec_fields.hpp),
 // its meaning, what it allows and its default. Noted as "field help: " + the text for the page's tests.
-// The table is the engine's, in English: its meanings are texts of the catalogue, what a field allows a message with
-// numbers in it, except a choice's list of names (they stay as the JSON spells them); the default is JSON.
+// The table is the engine's, in English: a meaning is a text of the catalogue, what a field allows a message with its
+// numbers in it (a choice's names stay as the JSON spells them), the default JSON.
 void field_help(const std::string& path) {
   const SpecField* f = spec_field(path);
   if (!f || !ImGui::IsItemHovered()) return;
