@@ -13,14 +13,16 @@ namespace {
 
 const ImVec4 kProblemColor(1, 0.4f, 0.4f, 1);
 
-// The errors that name this field or an item inside it (children too: fields of an object), in the page's language
-// (the engine writes them in English).
-std::string errors_at(const std::string& path, const std::vector<std::string>& errors, bool children) {
+// The errors that name this field or an item inside it (children too: fields of an object), one a line: as the
+// engine writes them (English), or in the page's language.
+std::string errors_at(const std::string& path, const std::vector<std::string>& errors, bool children,
+                      bool in_page_language = false) {
   std::string out;
   for (const std::string& e : errors) {
     if (e.compare(0, path.size(), path) != 0) continue;
     const char next = e.size() > path.size() ? e[path.size()] : '\0';
-    if (next == ':' || next == '[' || (children && next == '.')) out += (out.empty() ? "" : "\n") + tr_message(e);
+    if (next == ':' || next == '[' || (children && next == '.'))
+      out += (out.empty() ? "" : "\n") + (in_page_language ? tr_message(e) : e);
   }
   return out;
 }
@@ -92,20 +94,22 @@ bool edit_leaf(json::Value& v, const std::string& path) {
 }
 
 // While the pointer is on a field's name: what the engine's table of fields says of it (engine/spec/spec_fields.hpp),
-// its meaning, what it allows and its default. Noted as "field help: " + the text for the page's tests.
-// The table is the engine's, in English: a meaning is a text of the catalogue, what a field allows a message with its
-// numbers in it (a choice's names stay as the JSON spells them), the default JSON.
+// its meaning, what it allows and its default. Noted in English as "field help: " + the text for the page's tests.
+// Shown in the page's language: a meaning is a text of the catalogue, what a field allows a message with its numbers
+// in it (a choice's names stay as the JSON spells them); the default is JSON.
 void field_help(const std::string& path) {
   const SpecField* f = spec_field(path);
   if (!f || !ImGui::IsItemHovered()) return;
-  std::string text = tr(field_meaning(*f));
+  std::string text = field_meaning(*f), shown = tr(text);
   if (f->kind != FieldKind::object) {
-    const std::string allowed = f->kind == FieldKind::choice ? field_allowed(*f) : tr_message(field_allowed(*f));
-    text += "\n" + trf("%s; default %s", allowed.c_str(), field_default(*f).c_str());
+    const std::string allowed = field_allowed(*f), fallback = field_default(*f);
+    text += "\n" + allowed + "; default " + fallback;
+    shown += "\n" + trf("%s; default %s", (f->kind == FieldKind::choice ? allowed : tr_message(allowed)).c_str(),
+                        fallback.c_str());
   }
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text.c_str());
+  ImGui::TextUnformatted(shown.c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
   drawn_note_text("field help: " + text);
@@ -147,7 +151,8 @@ bool edit_node(const std::string& key, json::Value& v, const std::string& path, 
     ImGui::TableNextColumn();
     changed = edit_leaf(v, path);
     // Under the field, wrapped in its cell: the field itself stays where the mouse left it.
-    if (!problems.empty()) drawn_wrapped_text(kProblemColor, problems, "field error: " + problems);
+    if (!problems.empty())
+      drawn_wrapped_text(kProblemColor, errors_at(path, errors, false, true), "field error: " + problems);
   }
   ImGui::PopID();
   return changed;

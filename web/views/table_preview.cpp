@@ -151,23 +151,19 @@ TablePreviewAction table_preview_window(TablePreview& p) {
     return action;
   const Table& t = p.file->table;
   ImGui::Text(tr("%s: %d rows, %d columns, %zu bytes"), p.name.c_str(), t.rows, t.columns, p.file->bytes);
-  // The engine's notes and problems are English: drawn, and noted for the tests, in the page's language.
-  if (!t.note.empty()) {
-    const std::string note = "(" + tr_message(t.note) + ")";
-    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note, "data: " + note);
-  }
+  // The engine's note and problems: drawn in the page's language, noted in English for the tests.
+  if (!t.note.empty())
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), "(" + tr_message(t.note) + ")",
+                       "data: (" + t.note + ")");
   columns_table(p);
   choices(p);
   const TaskConfig task = table_preview_task(p);
   const std::vector<std::string> problems = table_task_errors(task);
-  if (problems.empty() && p.choice.type == TableType::classification) {
-    const std::string classes = trf("Classes: %s", class_counts(task).c_str());
-    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), classes, "data: " + classes);
-  }
-  if (!problems.empty()) {
-    const std::string problem = tr_message(problems.front());
-    drawn_wrapped_text(ImVec4(1.0f, 0.45f, 0.4f, 1), problem, "data: " + problem);
-  }
+  if (problems.empty() && p.choice.type == TableType::classification)
+    drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), trf("Classes: %s", class_counts(task).c_str()),
+                       "data: Classes: " + class_counts(task));
+  if (!problems.empty())
+    drawn_wrapped_text(ImVec4(1.0f, 0.45f, 0.4f, 1), tr_message(problems.front()), "data: " + problems.front());
   ImGui::TextDisabled("%s", tr("The file stays in this browser: nothing is uploaded."));
   ImGui::BeginDisabled(!problems.empty());
   if (ImGui::Button(tr_label("Use this data"))) action = TablePreviewAction::use;
