@@ -107,7 +107,7 @@ test('the toolbar menu switches to 中文 with the keyboard, keeps the experimen
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   await waitFrames(page, 4);
   assert.equal(await page.evaluate(() => document.getElementById('run').textContent), '运行');
-  const run = await findItem(page, 'Run');
+  const run = await findItem(page, /^Run \(Space\)/);
   assert.match(run.label, /[\u4e00-\u9fff]/, `the Run button reads ${run.label}`);
   assert.equal(await page.evaluate(() => window.muplay.muplay_state()), 'finished');
   assert.equal(await page.evaluate(() => window.muplay.muplay_get_results()), before.results);
@@ -123,7 +123,7 @@ test('the toolbar menu switches to 中文 with the keyboard, keeps the experimen
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   await waitFrames(page, 4);
   assert.equal(await page.evaluate(() => document.getElementById('run').textContent), 'Run');
-  assert.equal((await findItem(page, 'Run')).label, 'Run');
+  assert.equal((await findItem(page, /^Run \(Space\)/)).label, 'Run (Space)');
   assert.deepEqual(pg.errors, []);
 });
 

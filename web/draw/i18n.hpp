@@ -23,7 +23,7 @@ int page_language_changes();
 const char* tr(const char* english);
 std::string tr(const std::string& english);
 
-// printf into a string, with the format in the page's language: trf("%d of %d runs", done, total). The Chinese keeps
+// printf into a string, with the format (a literal: "%d of %d runs") in the page's language. The Chinese keeps
 // the English's directives in the same order (tests/node/i18n_catalogue.test.mjs checks it).
 std::string trf(const char* english_format, ...) __attribute__((format(printf, 1, 2)));
 
