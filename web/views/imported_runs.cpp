@@ -6,7 +6,6 @@
 #include "engine/run/runner.hpp"
 #include "engine/spec/result_files.hpp"
 #include "engine/spec/spec.hpp"
-#include "web/draw/i18n.hpp"
 
 namespace {
 
@@ -15,8 +14,7 @@ constexpr int kMaxWidth = 1 << 24;      // far beyond any GPU run, small enough 
 constexpr int kMaxDepth = 1 << 16;      // residual blocks: far beyond any run
 constexpr size_t kMaxNameChars = 120;   // the legend and the list show the name on one line
 
-// Walks the document, collecting problems with the path they are at (in the page's language; the paths and JSON's
-// type names as the document spells them).
+// Walks the document, collecting problems with the path they are at.
 struct Reader {
   std::vector<std::string>& errors;
   void fail(const std::string& path, const std::string& why) {
@@ -26,11 +24,11 @@ struct Reader {
                            bool required) {
     const json::Value* v = object.find(key);
     if (!v || (!required && v->type == json::Type::null)) {
-      if (required) fail(path + key, tr("missing"));
+      if (required) fail(path + key, "missing");
       return nullptr;
     }
     if (v->type != type) {
-      fail(path + key, trf("expected %s, found %s", json::type_name(type), json::type_name(v->type)));
+      fail(path + key, std::string("expected ") + json::type_name(type) + ", found " + json::type_name(v->type));
       return nullptr;
     }
     return v;
@@ -44,7 +42,7 @@ std::vector<int> read_steps(Reader& r, const json::Value& steps, const std::stri
   for (size_t i = 0; i < steps.array.size(); i++) {
     const json::Value& t = steps.array[i];
     if (!t.is_number() || !is_whole(t.number, 0, 1e9)) {
-      r.fail(path + "[" + std::to_string(i) + "]", tr("not a step number"));
+      r.fail(path + "[" + std::to_string(i) + "]", "not a step number");
       return {};
     }
     out.push_back(int(t.number));
@@ -56,16 +54,16 @@ std::vector<int> read_steps(Reader& r, const json::Value& steps, const std::stri
 Series read_series(Reader& r, const std::string& name, const json::Value& values, size_t records, const std::string& path) {
   Series s{name, {}};
   if (!values.is_array()) {
-    r.fail(path, trf("expected %s, found %s", json::type_name(json::Type::array), json::type_name(values.type)));
+    r.fail(path, std::string("expected array, found ") + json::type_name(values.type));
     return s;
   }
-  if (values.array.size() > records) r.fail(path, tr("more values than recorded_steps"));
+  if (values.array.size() > records) r.fail(path, "more values than recorded_steps");
   for (size_t i = 0; i < values.array.size(); i++) {
     const json::Value& v = values.array[i];
     if (v.is_number()) s.values.push_back(v.number);
     else if (v.type == json::Type::null) s.values.push_back(NAN);
     else {
-      r.fail(path + "[" + std::to_string(i) + "]", tr("not a number or null"));
+      r.fail(path + "[" + std::to_string(i) + "]", "not a number or null");
       break;
     }
   }
@@ -84,16 +82,16 @@ std::string member_label(const ImportedRun& run, bool transformer) {
 ImportedRun read_run(Reader& r, const json::Value& v, const std::string& path, bool transformer) {
   ImportedRun run;
   if (!v.is_object()) {
-    r.fail(path, trf("expected %s", json::type_name(json::Type::object)));
+    r.fail(path, "expected object");
     return run;
   }
   if (const json::Value* w = r.field(v, path + ".", "width", json::Type::number, true)) {
     if (is_whole(w->number, 1, kMaxWidth)) run.width = int(w->number);
-    else r.fail(path + ".width", trf("not a width (a whole number from 1 to %d)", kMaxWidth));
+    else r.fail(path + ".width", "not a width (a whole number from 1 to " + std::to_string(kMaxWidth) + ")");
   }
   if (const json::Value* d = r.field(v, path + ".", "depth", json::Type::number, false)) {
     if (is_whole(d->number, 1, kMaxDepth)) run.depth = int(d->number);
-    else r.fail(path + ".depth", trf("not a depth (a whole number from 1 to %d)", kMaxDepth));
+    else r.fail(path + ".depth", "not a depth (a whole number from 1 to " + std::to_string(kMaxDepth) + ")");
   }
   if (const json::Value* lr = r.field(v, path + ".", "lr", json::Type::number, true)) run.lr = lr->number;
   if (const json::Value* seed = r.field(v, path + ".", "seed", json::Type::number, false)) run.seed = seed->number;
@@ -162,13 +160,13 @@ ImportedSet read_imported_set(const json::Value& doc, const std::string& file_na
   Reader r{errors};
   ImportedSet set;
   if (!is_result_document(doc)) {
-    r.fail("schema", tr("not \"muplay-result\""));
+    r.fail("schema", "not \"muplay-result\"");
     return set;
   }
   const json::Value* version = r.field(doc, "", "version", json::Type::number, true);
   if (version && version->number != kResultVersion)
-    r.fail("version", trf("result document version %s: this build reads version %d", json::write(*version).c_str(),
-                          kResultVersion));
+    r.fail("version", "result document version " + json::write(*version) + ": this build reads version " +
+                          std::to_string(kResultVersion));
   const json::Value* engine = r.field(doc, "", "engine", json::Type::string, false);
   const json::Value* device = r.field(doc, "", "device", json::Type::string, false);
   set.engine = one_line(engine ? engine->string : "muplay");
@@ -188,7 +186,7 @@ ImportedSet read_imported_set(const json::Value& doc, const std::string& file_na
 std::string overlay_mismatch(const ImportedSet& set, const ExperimentSpec& spec) {
   const std::string page = experiment_kind(spec_to_json(spec));
   if (set.experiment == page) return "";
-  return trf("it trained %s and the page's experiment is %s: its runs are not comparable with the page's, so they "
-             "are not drawn (open an experiment of %s to see them)", set.experiment.c_str(), page.c_str(),
-             set.experiment.c_str());
+  return "it trained " + set.experiment + " and the page's experiment is " + page +
+         ": its runs are not comparable with the page's, so they are not drawn (open an experiment of " +
+         set.experiment + " to see them)";
 }

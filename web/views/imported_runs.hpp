@@ -33,8 +33,7 @@ struct ImportedSet {
 };
 
 // Reads a result document (schema "muplay-result", version 1) into a reference set named after `file_name` ("" when
-// unknown) and the header. Errors name the field ("runs[2].series.train_loss[4]: ...", the rest in the page's
-// language); then the set is empty.
+// unknown) and the header. Errors name the field ("runs[2].series.train_loss[4]: ..."); then the set is empty.
 ImportedSet read_imported_set(const json::Value& doc, const std::string& file_name, std::vector<std::string>& errors);
 
 // Whether a parsed document is a result document (it may still be malformed).
@@ -44,7 +43,6 @@ bool is_result_document(const json::Value& doc);
 // read as the defaults, as the spec reader reads them).
 std::string experiment_kind(const json::Value& spec);
 
-// Why the set's runs cannot be drawn over an experiment with `spec` (a different model kind or task), in the page's
-// language, or "".
+// Why the set's runs cannot be drawn over an experiment with `spec` (a different model kind or task), or "".
 // A different metric set, widths, parametrization or optimizer is fine: the views draw what matches.
 std::string overlay_mismatch(const ImportedSet& set, const ExperimentSpec& spec);
