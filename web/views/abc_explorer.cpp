@@ -79,7 +79,7 @@ void preset_buttons(AbcExplorer& e) {
 
 void layer_table(AbcExplorer& e) {
   if (!ImGui::BeginTable("abc", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-  for (const char* h : {tr("layer"), "a", "b", "c", "Var W ~", tr("LR on W ~")}) ImGui::TableSetupColumn(h);
+  for (const char* h : {tr("layer"), "a", "b", "c", tr("Var W ~"), tr("LR on W ~")}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   const std::vector<ExplorerRow> rows = explorer_rows(e);
   for (size_t l = 0; l < rows.size(); l++) {
