@@ -1,10 +1,10 @@
 #include "web/draw/loglog_curve.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "engine/analysis/analysis.hpp"
+#include "web/draw/i18n.hpp"
 
 PlotCurve geometric_mean_by_size(const std::vector<std::pair<int, double>>& points) {
   std::map<int, std::pair<double, int>> log_sum;  // size → (Σ log y, count)
@@ -28,10 +28,7 @@ double fitted_slope(const std::vector<double>& x, const std::vector<double>& y) 
 
 std::string slope_label(const std::string& name, const PlotCurve& c, const std::string& size) {
   const double slope = fitted_slope(c.x, c.y);
-  char label[240];
-  if (std::isfinite(slope)) std::snprintf(label, sizeof label, "%s  slope %+.2f", name.c_str(), slope);
-  else if (c.x.empty())
-    std::snprintf(label, sizeof label, "%s  no slope: zero or not finite at every %s", name.c_str(), size.c_str());
-  else std::snprintf(label, sizeof label, "%s  no slope: a positive value at one %s only", name.c_str(), size.c_str());
-  return label;
+  if (std::isfinite(slope)) return trf("%s  slope %+.2f", name.c_str(), slope);
+  if (c.x.empty()) return trf("%s  no slope: zero or not finite at every %s", name.c_str(), tr(size).c_str());
+  return trf("%s  no slope: a positive value at one %s only", name.c_str(), tr(size).c_str());
 }

@@ -15,7 +15,7 @@ PlotCurve geometric_mean_by_size(const std::vector<std::pair<int, double>>& poin
 // The least-squares slope of log y against log x, or NaN with fewer than two points.
 double fitted_slope(const std::vector<double>& x, const std::vector<double>& y);
 
-// A curve's legend: `name`, then its fitted slope ("act_rms/h1  slope +0.02"), or in words why there is none, per
-// `size` ("width", "depth"): a projected "slope +nan" tells a room nothing. E.g. act_delta_rms is exactly 0 at step
-// 0, which a log axis cannot show.
+// A curve's legend in the page's language: `name`, then its fitted slope ("act_rms/h1  slope +0.02"), or in words why
+// there is none, per `size` ("width", "depth": English, marked translatable where passed): a projected "slope +nan"
+// tells a room nothing. E.g. act_delta_rms is exactly 0 at step 0, which a log axis cannot show.
 std::string slope_label(const std::string& name, const PlotCurve& c, const std::string& size);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/draw/opaque_fill.hpp"
 #include "web/draw/plot_axes.hpp"
 #include "web/draw/plot_legend.hpp"
@@ -150,8 +151,8 @@ void centred_text(ImDrawList* dl, const std::string& s, float centre, float left
 void draw_labels(ImDrawList* dl, const PlotAxes& axes, ImVec2 a, ImVec2 b, float left, float right) {
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const float line = ImGui::GetTextLineHeight();
-  const std::string x_label = axes.x_label + (axes.log_x ? " (log)" : "");
-  const std::string y_label = axes.y_label + (axes.log_y ? " (log)" : "");
+  const std::string x_label = axes.log_x ? trf("%s (log)", axes.x_label.c_str()) : axes.x_label;
+  const std::string y_label = axes.log_y ? trf("%s (log)", axes.y_label.c_str()) : axes.y_label;
   dl->AddRect(a, b, IM_COL32(255, 255, 255, 90));
   centred_text(dl, x_label, (a.x + b.x) / 2, a.x, b.x, b.y + line + 4, text);
   dl->AddText(ImVec2(a.x, a.y - line - 2), text, y_label.c_str());  // y label above the axis: ImGui cannot rotate text
@@ -313,8 +314,8 @@ void hover_readout(const PlotAxes& axes, const std::vector<PlotCurve>& curves, c
     if (drawn) drawn->hover.push_back(rows[i].text);
   }
   if (rows.size() > shown) {
-    const std::string more = "+" + std::to_string(rows.size() - shown) +
-                             " more curves here: point nearer one, or hide rows in the legend";
+    const std::string more = trf("+%d more curves here: point nearer one, or hide rows in the legend",
+                                 int(rows.size() - shown));
     ImGui::TextDisabled("%s", more.c_str());
     if (drawn) drawn->hover.push_back(more);
   }
@@ -373,7 +374,7 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
     return false;
   };
   if (std::none_of(curves.begin(), curves.end(), has_point)) {
-    const char* hint = "no data yet: press Run";
+    const char* hint = tr("no data yet: press Run");
     const ImVec2 ts = ImGui::CalcTextSize(hint);
     dl->AddText(ImVec2((l.a.x + l.b.x - ts.x) / 2, (l.a.y + l.b.y - ts.y) / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                 hint);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "imgui_internal.h"
+#include "web/draw/i18n.hpp"
 
 namespace {
 
@@ -28,7 +29,7 @@ void axis_rows(const std::vector<PlotCurve>& curves, const std::string& group, s
         diverged += d.diverged;
       }
     std::string text = value;
-    if (diverged) text += "  " + std::to_string(diverged) + " of " + std::to_string(members.size()) + " diverged";
+    if (diverged) text += "  " + trf("%d of %d diverged", diverged, int(members.size()));
     rows.push_back({LegendRow::curve, text, value, group, section, members[members.size() / 2]});
   }
 }
@@ -44,7 +45,7 @@ void group_rows(const std::vector<PlotCurve>& curves, const std::string& group, 
   axis_rows(curves, group, &PlotCurve::shade_row, ++section, rows);
   ++section;
   if (std::any_of(curves.begin(), curves.end(), [&](const PlotCurve& c) { return c.group == group && c.thin; }))
-    rows.push_back({LegendRow::note, "thin lines: the seeds of one run", "", group, 0, nullptr});
+    rows.push_back({LegendRow::note, tr("thin lines: the seeds of one run"), "", group, 0, nullptr});
 }
 
 // Hides every row of `row`'s section but it; when it is already the only one shown, shows them all again.
@@ -171,7 +172,7 @@ std::vector<LegendRow> legend_rows(const std::vector<PlotCurve>& curves, const s
   for (const std::string& g : groups) group_rows(curves, g, section, rows);
   const auto clickable =
       std::count_if(rows.begin(), rows.end(), [](const LegendRow& r) { return r.kind == LegendRow::curve; });
-  if (clickable >= 2) rows.insert(rows.begin(), {LegendRow::note, "click: hide, ctrl+click: solo", "", "", 0, nullptr});
+  if (clickable >= 2) rows.insert(rows.begin(), {LegendRow::note, tr("click: hide, ctrl+click: solo"), "", "", 0, nullptr});
   for (const std::string& n : notes) rows.push_back({LegendRow::note, n, "", "", 0, nullptr});
   return rows;
 }

@@ -7,6 +7,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/views/depth_exponents.hpp"
 
 std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e) {
@@ -14,12 +15,13 @@ std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e) {
   const size_t layers = e.abc.size();
   for (size_t l = 0; l < layers; l++) {
     const Abc& x = e.abc[l];
-    const std::string name = l == 0 ? "input" : l + 1 == layers ? "output" : "hidden " + std::to_string(l);
+    const std::string name =
+        l == 0 ? translatable("input") : l + 1 == layers ? translatable("output") : "hidden " + std::to_string(l);
     rows.push_back({name, x, -2 * (x.a + x.b), -(2 * x.a + x.c), false});
   }
   const Abc& input = e.abc.front();
-  rows.push_back({"hidden biases", input, 0, -(2 * input.a + input.c), true});
-  rows.push_back({"output bias", input, 0, 0, true});  // n = d_out: Θ(1) whatever the exponents
+  rows.push_back({translatable("hidden biases"), input, 0, -(2 * input.a + input.c), true});
+  rows.push_back({translatable("output bias"), input, 0, 0, true});  // n = d_out: Θ(1) whatever the exponents
   return rows;
 }
 
@@ -42,6 +44,29 @@ ImVec4 regime_color(Regime r) {
   return ImVec4(1, 1, 1, 1);
 }
 
+// The regime as the panel names it: the engine's word (regime_name), in the page's language.
+const char* regime_text(Regime r) {
+  switch (r) {
+    case Regime::feature_learning: return tr("feature_learning");
+    case Regime::kernel: return tr("kernel");
+    case Regime::trivial: return tr("trivial");
+    case Regime::unstable: return tr("unstable");
+  }
+  return regime_name(r);
+}
+
+// The engine's reason (engine/param/parametrization.cpp: classify), in the page's language: an unstable table's
+// reasons are joined by "; ", each one a message of its own.
+std::string reason_text(const std::string& reason) {
+  std::string out;
+  for (size_t from = 0; from <= reason.size();) {
+    const size_t end = std::min(reason.find("; ", from), reason.size());
+    out += (from ? "; " : "") + tr_message(reason.substr(from, end - from));
+    from = end + 2;
+  }
+  return out;
+}
+
 void preset_buttons(AbcExplorer& e) {
   const int layers = e.hidden_layers + 1;
   for (Preset p : {Preset::sp, Preset::sp_lr_over_n, Preset::ntp, Preset::mfp, Preset::mup}) {
@@ -54,7 +79,7 @@ void preset_buttons(AbcExplorer& e) {
 
 void layer_table(AbcExplorer& e) {
   if (!ImGui::BeginTable("abc", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-  for (const char* h : {"layer", "a", "b", "c", "Var W ~", "LR on W ~"}) ImGui::TableSetupColumn(h);
+  for (const char* h : {tr("layer"), "a", "b", "c", tr("Var W ~"), tr("LR on W ~")}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   const std::vector<ExplorerRow> rows = explorer_rows(e);
   for (size_t l = 0; l < rows.size(); l++) {
@@ -62,14 +87,15 @@ void layer_table(AbcExplorer& e) {
     ImGui::PushID(int(l));
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::Text("%s", row.layer.c_str());
+    const bool hidden = !row.bias && l > 0 && l + 1 < e.abc.size();  // "hidden 2": its number in a translated format
+    ImGui::TextUnformatted(hidden ? trf("hidden %d", int(l)).c_str() : tr(row.layer.c_str()));
     if (row.bias) {  // the input row's exponents, shown, not edited
       for (double v : {row.abc.a, row.abc.b, row.abc.c}) {
         ImGui::TableNextColumn();
         ImGui::TextDisabled("%.3g", v + 0.0);
       }
       ImGui::TableNextColumn();
-      ImGui::TextDisabled("0 (zero init)");
+      ImGui::TextDisabled("%s", tr("0 (zero init)"));
     } else {
       Abc& x = e.abc[l];
       for (double* v : {&x.a, &x.b, &x.c}) {
@@ -87,7 +113,8 @@ void layer_table(AbcExplorer& e) {
     ImGui::PopID();
   }
   ImGui::EndTable();
-  ImGui::TextDisabled("Biases (model.biases) are input weights with fan-in 1: the input row's rule, n = their length.");
+  ImGui::TextDisabled("%s", tr("Biases (model.biases) are input weights with fan-in 1: the input row's rule, n = their "
+                               "length."));
 }
 
 // The NTK–μP slider and what the point it picks is: the engine's classification of that table, the same words as
@@ -95,20 +122,19 @@ void layer_table(AbcExplorer& e) {
 void alpha_slider(AbcExplorer& e) {
   const double on_line = line_alpha(e);
   if (std::isfinite(on_line)) e.alpha = float(on_line);  // the slider follows the table (a preset, an edit)
-  ImGui::TextUnformatted("Between NTK (\u03b1 = 0) and \u03bcP (\u03b1 = \u00bd): "
-                         "a_out = \u00bd + \u03b1, c = \u22122\u03b1");
+  ImGui::TextUnformatted(tr("Between NTK (\u03b1 = 0) and \u03bcP (\u03b1 = \u00bd): "
+                            "a_out = \u00bd + \u03b1, c = \u22122\u03b1"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
   if (ImGui::SliderFloat("\u03b1", &e.alpha, 0.0f, 0.5f, "%.3f")) e.abc = ntk_to_mup(e.hidden_layers, e.alpha);
   ImGui::SameLine();
   const Classification at = classify(ntk_to_mup(e.hidden_layers, e.alpha));
-  char line[160];
-  std::snprintf(line, sizeof line, "\u03b1 = %.3g: %s, features move by n^%.3g", double(e.alpha),
-                regime_name(at.regime), -at.r + 0.0);
-  ImGui::TextColored(regime_color(at.regime), "%s", line);
+  const std::string line = trf("\u03b1 = %.3g: %s, features move by n^%.3g", double(e.alpha), regime_text(at.regime),
+                               -at.r + 0.0);
+  ImGui::TextColored(regime_color(at.regime), "%s", line.c_str());
   drawn_note_text(std::string("explorer slider: ") + line);
   if (!std::isfinite(on_line)) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("(the table is not on this line: moving the slider puts it there)");
+    ImGui::TextDisabled("%s", tr("(the table is not on this line: moving the slider puts it there)"));
     ImGui::PopTextWrapPos();
   }
 }
@@ -130,10 +156,10 @@ double line_alpha(const AbcExplorer& e) {
 }
 
 bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
-  ImGui::TextWrapped("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
-                     "Edit the exponents or start from a preset:");
+  ImGui::TextWrapped("%s", tr("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
+                              "Edit the exponents or start from a preset:"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  if (ImGui::SliderInt("hidden layers", &e.hidden_layers, 1, 6))
+  if (ImGui::SliderInt(tr_label("hidden layers"), &e.hidden_layers, 1, 6))
     e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
   preset_buttons(e);
   layer_table(e);
@@ -144,13 +170,14 @@ bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
 
   const Classification c = classify(e.abc);
   ImGui::Separator();
-  ImGui::TextColored(regime_color(c.regime), "%s", regime_name(c.regime));
+  ImGui::TextColored(regime_color(c.regime), "%s", regime_text(c.regime));
   ImGui::SameLine();
-  ImGui::TextDisabled("(r = %.3g: features move by n^-r)", c.r);
+  ImGui::TextDisabled(tr("(r = %.3g: features move by n^-r)"), c.r);
+  // In English, as the engine words it, whatever the language: the tests read the regime's name off it.
   drawn_note_text(std::string("explorer table: ") + regime_name(c.regime) + ", " + c.reason);
   ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(c.reason.c_str());
+  ImGui::TextUnformatted(reason_text(c.reason).c_str());
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
-  return ImGui::Button("Use these exponents in the experiment");
+  return ImGui::Button(tr_label("Use these exponents in the experiment"));
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "web/draw/i18n.hpp"
 #include "web/draw/loglog_curve.hpp"
 #include "web/views/lr_curves.hpp"
 #include "web/views/overlay.hpp"
@@ -92,7 +93,7 @@ void quantity_curves(const DepthSource& s, const DepthQuantity& q, int step, std
   for (const auto& [net, points] : by_net) {
     PlotCurve c = geometric_mean_by_size(points);
     const std::string name = net_label(s, net.first, net.second);
-    c.label = slope_label(name, c, "depth");
+    c.label = slope_label(name, c, translatable("depth"));
     c.key = name;  // the slope in the label changes with the step; the row that hides the curve does not
     c.color = source_color(s, i++, int(by_net.size()));
     out.push_back(styled(s, c));
@@ -127,10 +128,10 @@ void eta_curves(const DepthSource& s, std::vector<PlotCurve>& out) {
       PlotCurve ring = styled(s, solid_curve("", {double(f.depth)}, {f.best_lr}, color));
       ring.marker = PlotMarker::ring;
       ring.key = name;
-      ring.name = name + " L=" + std::to_string(f.depth) + " eta* (" + kGridEdgeFlag + ")";
+      ring.name = name + " L=" + std::to_string(f.depth) + " eta* (" + tr(kGridEdgeFlag) + ")";
       rings.push_back(std::move(ring));
     }
-    c.label = slope_label(name, c, "depth");
+    c.label = slope_label(name, c, translatable("depth"));
     c.key = name;
     c.name = name;
     c.color = color;
@@ -148,8 +149,8 @@ void with_rule(PlotCurve& c, const std::string& rule) {
 void lr_curves_per_depth(const DepthSource& s, std::vector<PlotCurve>& out) {
   for (size_t i = 0; i < s.fits.size(); i++) {
     const ImU32 color = source_color(s, int(i), int(s.fits.size()));
-    std::vector<PlotCurve> curves = lr_width_curves(s.fits[i], color,
-                                                    i < s.training.size() && s.training[i] ? "runs not finished" : nullptr);
+    const bool training = i < s.training.size() && s.training[i];
+    std::vector<PlotCurve> curves = lr_width_curves(s.fits[i], color, training ? tr("runs not finished") : nullptr);
     if (s.fits[i].bracketed) curves.push_back(lr_parabola(s.fits[i], color));
     for (PlotCurve& c : curves) {
       with_rule(c, s.rule);

@@ -6,21 +6,20 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 
 namespace {
 
 // The rule's line: "depth rule depth_mup (adam): α = 0.5, γ = 0.5".
 std::string rule_line(const ExperimentSpec& s, DepthExponents e) {
-  char line[160];
-  std::snprintf(line, sizeof line, "depth rule %s (%s): \u03b1 = %g, \u03b3 = %g",
-                depth_rule_name(s.parametrization.depth_rule), optimizer_name(s.optimizer.kind), e.alpha + 0.0,
-                e.gamma + 0.0);  // + 0.0: print 0, not -0
-  return line;
+  return trf("depth rule %s (%s): \u03b1 = %g, \u03b3 = %g", depth_rule_name(s.parametrization.depth_rule),
+             optimizer_name(s.optimizer.kind), e.alpha + 0.0, e.gamma + 0.0);  // + 0.0: print 0, not -0
 }
 
 void factors_table(const std::vector<DepthFactors>& rows) {
   if (!ImGui::BeginTable("depth factors", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-  for (const char* h : {"depth L", "branch \u00d7 L^-\u03b1", "block LR \u00d7 L^-\u03b3"}) ImGui::TableSetupColumn(h);
+  for (const char* h : {tr("depth L"), tr("branch \u00d7 L^-\u03b1"), tr("block LR \u00d7 L^-\u03b3")})
+    ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const DepthFactors& f : rows) {
     ImGui::TableNextRow();
@@ -59,9 +58,9 @@ void depth_exponents_panel(const ExperimentSpec& s) {
   if (!has_residual_blocks(s.model.kind)) return;
   const DepthExponents e = spec_depth_exponents(s);
   ImGui::Separator();
-  const std::string intro = std::string("Depth exponents of the experiment's residual MLP (not the slider's \u03b1 "
-                            "below): h_{l+1} = h_l + L^-\u03b1 W_l \u03c6(h_l), each block's learning rate \u00d7 "
-                            "L^-\u03b3, on top of its width rule (") + preset_name(s.parametrization.preset) + "):";
+  const std::string intro = trf("Depth exponents of the experiment's residual MLP (not the slider's \u03b1 below): "
+                                "h_{l+1} = h_l + L^-\u03b1 W_l \u03c6(h_l), each block's learning rate \u00d7 "
+                                "L^-\u03b3, on top of its width rule (%s):", preset_name(s.parametrization.preset));
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(intro.c_str());
   ImGui::PopTextWrapPos();

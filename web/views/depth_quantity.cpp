@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "web/draw/i18n.hpp"
+
 namespace {
 
 std::string family_of(const std::string& name) { return name.substr(0, name.find('/')); }
@@ -32,15 +34,24 @@ std::vector<DepthQuantity> family_quantities(const std::string& family, const st
   const std::string first = layer_name(*layers.front()), output = layer_name(*layers.back());
   const std::string letter = index_letter(first);
   const bool stream = letter == "h";
-  DepthQuantity last{family, DepthLayer::last_block,
-                     family + (stream ? ": last stream (h_{L+1})" : ": last block (" + letter + "_{L+1})"), ""};
-  if (stream)
-    last.note = "last stream h_{L+1}: the residual stream after the last of the L blocks, the readout's input; its "
-                "series is " + family + "/h{L+1} at depth L (" + family + "/h9 at L = 8)";
-  const bool output_by_index = !index_letter(output).empty();
-  const std::string output_label = output_by_index ? ": output layer (" + letter + "_{L+2})" : "/" + output;
-  return {{family, DepthLayer::first, family + "/" + first, ""}, last,
-          {family, DepthLayer::output, family + output_label, ""}};
+  const char* f = family.c_str();
+  DepthQuantity last{family, DepthLayer::last_block, "", "", ""};
+  if (stream) {
+    last.label = family + ": last stream (h_{L+1})";
+    last.shown = trf("%s: last stream (h_{L+1})", f);
+    last.note = trf("last stream h_{L+1}: the residual stream after the last of the L blocks, the readout's input; "
+                    "its series is %s/h{L+1} at depth L (%s/h9 at L = 8)", f, f);
+  } else {
+    last.label = family + ": last block (" + letter + "_{L+1})";
+    last.shown = trf("%s: last block (%s_{L+1})", f, letter.c_str());
+  }
+  DepthQuantity out{family, DepthLayer::output, family + "/" + output, "", family + "/" + output};
+  if (!index_letter(output).empty()) {
+    out.label = family + ": output layer (" + letter + "_{L+2})";
+    out.shown = trf("%s: output layer (%s_{L+2})", f, letter.c_str());
+  }
+  const std::string in = family + "/" + first;
+  return {{family, DepthLayer::first, in, "", in}, last, out};
 }
 
 }  // namespace
@@ -53,7 +64,7 @@ std::vector<DepthQuantity> depth_quantities(const std::vector<Series>& series) {
     if (std::find(seen.begin(), seen.end(), family) != seen.end()) continue;
     seen.push_back(family);
     if (!layered(s.name)) {
-      out.push_back({family, DepthLayer::none, family, ""});
+      out.push_back({family, DepthLayer::none, family, "", family});
       continue;
     }
     const std::vector<const Series*> layers = layers_of(series, family);

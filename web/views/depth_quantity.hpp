@@ -14,9 +14,11 @@ enum class DepthLayer { none, first, last_block, output };
 struct DepthQuantity {
   std::string family;  // "act_rms"; a plain series' name with layer none
   DepthLayer layer = DepthLayer::none;
-  // As the view offers it: "act_rms/h1", "act_rms: last stream (h_{L+1})", "act_rms/f", "train_loss".
+  // As the view offers it, in English (the view keeps the reader's choice by it, whatever the language):
+  // "act_rms/h1", "act_rms: last stream (h_{L+1})", "act_rms/f", "train_loss".
   std::string label;
-  std::string note;   // what it is, where its name does not say: the last stream's
+  std::string note;   // what it is, where its name does not say: the last stream's (in the page's language)
+  std::string shown;  // the label in the page's language
 };
 
 // The quantities of a run's series, in their order: for each per-layer family (of 3 or more layers) its first, last

@@ -4,13 +4,15 @@
 #include <cmath>
 #include <cstdio>
 
+#include "web/draw/i18n.hpp"
+
 namespace {
 
 // How η* was found, for the dot's hover name.
 std::string eta_dot_name(const LrCurve& c) {
   const std::string width = lr_net_name(c) + " eta*";
-  if (at_grid_edge(c)) return width + " (" + kGridEdgeFlag + ")";
-  return width + (c.bracketed ? " (parabola vertex)" : " (grid minimum)");
+  if (at_grid_edge(c)) return width + " (" + tr(kGridEdgeFlag) + ")";
+  return width + " (" + (c.bracketed ? tr("parabola vertex") : tr("grid minimum")) + ")";
 }
 
 // The parabola's points drawn between η*'s two grid neighbours: enough for a smooth arc on a log axis.
@@ -18,10 +20,10 @@ constexpr int kParabolaPoints = 33;
 
 }  // namespace
 
-const char* const kGridEdgeFlag = "at grid edge";
+const char* const kGridEdgeFlag = translatable("at grid edge");
 
 bool dot_at_grid_edge(const PlotCurve& c) {
-  const std::string tail = std::string(" (") + kGridEdgeFlag + ")";
+  const std::string tail = std::string(" (") + tr(kGridEdgeFlag) + ")";
   return c.name.size() >= tail.size() && c.name.compare(c.name.size() - tail.size(), tail.size(), tail) == 0;
 }
 
@@ -46,11 +48,13 @@ std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, const char
     return out;
   }
   // η* as the presets' descriptions and the grid's ticks write it, 2^-0.50, and as a decimal.
-  if (c.grid_min >= 0 && std::isfinite(c.best_lr))
-    std::snprintf(label, sizeof label, "%s  eta*=2^%.2f (%.3g)%s%s", width.c_str(), std::log2(c.best_lr), c.best_lr,
-                  at_grid_edge(c) ? " " : "", at_grid_edge(c) ? kGridEdgeFlag : "");
-  else std::snprintf(label, sizeof label, "%s  no eta*: no finite loss at any lr", width.c_str());
-  std::string text = label;
+  std::string text;
+  if (c.grid_min >= 0 && std::isfinite(c.best_lr)) {
+    std::snprintf(label, sizeof label, "%s  eta*=2^%.2f (%.3g)", width.c_str(), std::log2(c.best_lr), c.best_lr);
+    text = label + (at_grid_edge(c) ? std::string(" ") + tr(kGridEdgeFlag) : "");
+  } else {
+    text = trf("%s  no eta*: no finite loss at any lr", width.c_str());
+  }
   if (training) text += std::string(" (") + training + ")";
   std::vector<PlotCurve> out{solid_curve(text, c.lrs, c.losses, color)};
   out[0].key = width;
@@ -76,7 +80,7 @@ PlotCurve lr_parabola(const LrCurve& c, ImU32 color) {
   // apart from the curve it overlays near η*.
   PlotCurve arc = solid_curve("", {}, {}, shade_color(color, 1, 2));
   arc.key = lr_net_name(c);
-  arc.name = arc.key + " parabola";
+  arc.name = trf("%s parabola", arc.key.c_str());
   if (!c.bracketed) return arc;
   const size_t i = size_t(c.grid_min);
   const double x[3] = {std::log2(c.lrs[i - 1]), std::log2(c.lrs[i]), std::log2(c.lrs[i + 1])};
@@ -99,15 +103,16 @@ PlotCurve lr_parabola(const LrCurve& c, ImU32 color) {
 PlotAxes lr_loss_axes(const std::string& loss, const std::string& what, const std::vector<PlotCurve>& curves) {
   const bool mean = loss == "batch_loss_mean";
   PlotAxes axes;
-  axes.title = std::string(mean ? "mean train loss over the run" : "final train loss") + " vs " + what + " (dot: eta*)";
-  axes.x_label = "learning rate";
-  axes.y_label = mean ? "mean train loss" : "train loss";
+  axes.title = trf("%s vs %s (dot: eta*)", mean ? tr("mean train loss over the run") : tr("final train loss"),
+                   what.c_str());
+  axes.x_label = tr("learning rate");
+  axes.y_label = mean ? tr("mean train loss") : tr("train loss");
   axes.log_x = axes.log_y = true;
   axes.x_ticks = TickRule::powers_of_two;
-  axes.notes = {"dot: eta* = vertex of a parabola in log2(lr) through the lowest loss and its two neighbours: it can "
-                "lie off the curve."};
+  axes.notes = {tr("dot: eta* = vertex of a parabola in log2(lr) through the lowest loss and its two neighbours: it "
+                   "can lie off the curve.")};
   if (std::any_of(curves.begin(), curves.end(), dot_at_grid_edge))
-    axes.notes.push_back(std::string(kGridEdgeFlag) + ": the lowest loss is at the first or last lr of the grid, so "
-                         "eta* may lie beyond it: widen the grid.");
+    axes.notes.push_back(trf("%s: the lowest loss is at the first or last lr of the grid, so eta* may lie beyond it: "
+                             "widen the grid.", tr(kGridEdgeFlag)));
   return axes;
 }

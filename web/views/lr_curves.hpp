@@ -11,7 +11,8 @@
 #include "web/draw/plot.hpp"
 #include "web/draw/plot_curve.hpp"
 
-// The flag a minimum at the grid's edge carries in its curve's label and its dot's name.
+// The flag a minimum at the grid's edge carries in its curve's label and its dot's name, in English: every text that
+// carries it takes tr(kGridEdgeFlag), so a name is matched (dot_at_grid_edge) in the language it was made in.
 extern const char* const kGridEdgeFlag;
 
 // The net a curve is of: "n=64", or "n=128 L=8" for a residual MLP of depth 8.
@@ -20,8 +21,9 @@ std::string lr_net_name(const LrCurve& c);
 // A net's curve and its η* dot, coloured `color`, in the page's style (solid; the caller restyles imported ones):
 // the curve's label "n=64  eta*=0.548" (flagged at the grid's edge), the dot named "n=64 eta*" with how it was found
 // (a residual MLP's: "n=128 L=8  eta*=0.548", "n=128 L=8 eta*").
-// `training`: some run of this net is still training (what the legend says instead of η*: "runs not finished", "so
-// far: step 40"); η* is then shown only once finished runs bracket it. Null: the net's runs are done.
+// `training`: some run of this net is still training (what the legend says instead of η*, in the page's language:
+// "runs not finished", "so far: step 40"); η* is then shown only once finished runs bracket it. Null: the net's runs
+// are done.
 std::vector<PlotCurve> lr_width_curves(const LrCurve& c, ImU32 color, const char* training = nullptr);
 // Whether some member of `runner` with the net's width and depth is still training.
 bool net_training(const Runner& runner, const LrCurve& c);
@@ -38,6 +40,7 @@ bool at_grid_edge(const LrCurve& c);
 bool dot_at_grid_edge(const PlotCurve& c);
 
 // The axes of a loss-vs-learning-rate plot: `loss` (batch_loss_mean: the mean over the run, else the final train loss)
-// against the learning rate, log-log with power-of-two ticks, titled "<loss> vs <what> (dot: eta*)", with a note on
-// how η* is found and, when a dot sits at its grid's edge, one that says to widen the grid.
+// against the learning rate, log-log with power-of-two ticks, titled "<loss> vs <what> (dot: eta*)" (`what` in the
+// page's language), with a note on how η* is found and, when a dot sits at its grid's edge, one that says to widen
+// the grid.
 PlotAxes lr_loss_axes(const std::string& loss, const std::string& what, const std::vector<PlotCurve>& curves);

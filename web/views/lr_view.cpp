@@ -6,6 +6,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/views/lr_curves.hpp"
 #include "web/views/overlay.hpp"
 
@@ -41,7 +42,7 @@ std::vector<PlotCurve> page_lr_curves(const Runner& runner, const std::string& s
     points.push_back({run->width(), run->coords().lr, p.value, member_depth(runner.spec(), run->coords())});
     if (run->status() == RunStatus::running) earliest = std::min(earliest, p.step);
   }
-  const std::string so_far = earliest > 0 ? "so far: step " + std::to_string(earliest) : "runs not finished";
+  const std::string so_far = earliest > 0 ? trf("so far: step %d", earliest) : tr("runs not finished");
   const std::vector<LrCurve> found = lr_curves(points);
   for (size_t i = 0; i < found.size(); i++) {
     const char* training = net_training(runner, found[i]) ? so_far.c_str() : nullptr;
@@ -69,8 +70,8 @@ LrPicture lr_picture(const Runner* runner, const std::vector<const ImportedSet*>
 void lr_view(const Runner* runner, const std::vector<const ImportedSet*>& imports) {
   const LrPicture p = lr_picture(runner, imports);
   if (p.curves.empty()) {
-    drawn_hint("This view needs a sweep over learning rates (sweep.lr with 2 or more values).");
+    drawn_hint(tr("This view needs a sweep over learning rates (sweep.lr with 2 or more values)."));
     return;
   }
-  line_plot("##lr", lr_loss_axes(p.series, "learning rate", p.curves), p.curves, ImVec2(0, 0));
+  line_plot("##lr", lr_loss_axes(p.series, tr("learning rate"), p.curves), p.curves, ImVec2(0, 0));
 }

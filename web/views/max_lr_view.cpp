@@ -5,24 +5,25 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 
 MaxLrPicture max_lr_picture(const Runner& runner) {
   MaxLrPicture p;
   const ExperimentSpec& spec = runner.spec();
   if (spec.sweep.lr.size() < 2 || spec.sweep.width.size() < 2) {
-    p.why_empty = "This view needs a sweep over widths and learning rates (sweep.width and sweep.lr with 2 or more "
-                  "values each), as presets 17-max-lr-sp and 17-max-lr-mup have.";
+    p.why_empty = tr("This view needs a sweep over widths and learning rates (sweep.width and sweep.lr with 2 or more "
+                     "values each), as presets 17-max-lr-sp and 17-max-lr-mup have.");
     return p;
   }
   // max_lr_table judges each run by its train loss and its output's size, act_rms/f (engine/analysis/lr_scan.hpp):
   // a sweep without act_rms has no verdict to draw (and the judge would read a series that is not there).
   if (runner.members().empty() || !runner.members().front()->find_series("act_rms/f")) {
-    p.why_empty = "This view judges each run by train_loss and act_rms: add act_rms to the spec's metrics, as presets "
-                  "17-max-lr-sp and 17-max-lr-mup have.";
+    p.why_empty = tr("This view judges each run by train_loss and act_rms: add act_rms to the spec's metrics, as "
+                     "presets 17-max-lr-sp and 17-max-lr-mup have.");
     return p;
   }
   if (!runner.done()) {
-    p.why_empty = "eta_max is read off the finished sweep: run it to the end.";
+    p.why_empty = tr("eta_max is read off the finished sweep: run it to the end.");
     return p;
   }
   p.parametrization = preset_name(spec.parametrization.preset);  // the spec's own name (sp, mup, ...)
@@ -32,9 +33,10 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
   for (int i = 0; i < count; i++) {
     const MaxLrCurve& c = p.table.curves[size_t(i)];
     const ImU32 color = curve_color(i, count);
-    char label[64];
-    if (c.max_lr > 0 && std::isfinite(c.max_lr)) std::snprintf(label, sizeof label, "n=%d  eta_max=%.3g", c.width, c.max_lr);
-    else std::snprintf(label, sizeof label, "n=%d  no eta_max: a seed is unstable at every lr", c.width);
+    char found[64];
+    std::snprintf(found, sizeof found, "n=%d  eta_max=%.3g", c.width, c.max_lr);
+    const std::string label = c.max_lr > 0 && std::isfinite(c.max_lr)
+                                  ? found : trf("n=%d  no eta_max: a seed is unstable at every lr", c.width);
     const std::string width = "n=" + std::to_string(c.width);
     p.ratio_curves.push_back(solid_curve(label, c.lrs, c.loss_ratio, color));
     p.ratio_curves.back().key = width;
@@ -48,11 +50,10 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
       max_lrs.push_back(c.max_lr);
     }
   }
-  char label[64];
   // A seed without eta_max at two widths leaves no slope (NaN): say so rather than print "nan".
-  if (std::isfinite(p.table.slope.mean) && std::isfinite(p.table.slope.sem))
-    std::snprintf(label, sizeof label, "slope %+.2f +- %.2f", p.table.slope.mean, p.table.slope.sem);
-  else std::snprintf(label, sizeof label, "no slope: a seed lacks eta_max at 2 widths");
+  const std::string label = std::isfinite(p.table.slope.mean) && std::isfinite(p.table.slope.sem)
+                                ? trf("slope %+.2f +- %.2f", p.table.slope.mean, p.table.slope.sem)
+                                : std::string(tr("no slope: a seed lacks eta_max at 2 widths"));
   p.max_lr_curve.push_back(solid_curve(label, widths, max_lrs, curve_color(count - 1, count)));
   p.max_lr_curve.back().name = "eta_max";
   return p;
@@ -66,8 +67,8 @@ void max_lr_view(const Runner& runner) {
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - ImGui::GetStyle().ItemSpacing.x;
   PlotAxes ratio;
-  ratio.title = p.parametrization + ": L_T / L_0 up to eta_max (mean over seeds)";
-  ratio.x_label = "learning rate";
+  ratio.title = trf("%s: L_T / L_0 up to eta_max (mean over seeds)", p.parametrization.c_str());
+  ratio.x_label = tr("learning rate");
   ratio.y_label = "L_T / L_0";
   ratio.log_x = true;
   ratio.log_y = false;
@@ -75,8 +76,8 @@ void max_lr_view(const Runner& runner) {
   line_plot("##max_lr_ratio", ratio, p.ratio_curves, ImVec2(half, 0));
   ImGui::SameLine();
   PlotAxes scaling;
-  scaling.title = p.parametrization + ": eta_max vs width";
-  scaling.x_label = "width n";
+  scaling.title = trf("%s: eta_max vs width", p.parametrization.c_str());
+  scaling.x_label = tr("width n");
   scaling.y_label = "eta_max";
   scaling.log_x = scaling.log_y = true;
   scaling.x_ticks = TickRule::at_values;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "engine/analysis/lr_transfer.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/views/lr_curves.hpp"
 
 namespace {
@@ -111,13 +112,14 @@ std::vector<PlotCurve> imported_step_curves(const std::vector<const ImportedSet*
     for (const ImportedRun& run : set.runs) {
       const Series* s = run.find_series(metric);
       if (!s) continue;
-      PlotCurve c = imported_curve(set, int(k), run.label + (run.status == run_status_name(RunStatus::diverged) ? " (diverged)" : ""));
+      const bool diverged = run.status == run_status_name(RunStatus::diverged);
+      PlotCurve c = imported_curve(set, int(k), diverged ? trf("%s (diverged)", run.label.c_str()) : run.label);
       c.x.assign(run.recorded_steps.begin(), run.recorded_steps.begin() + long(std::min(s->values.size(), run.recorded_steps.size())));
       c.y.assign(s->values.begin(), s->values.begin() + long(c.x.size()));
       const auto on_page = page.find("n=" + std::to_string(run.width));
       const ImU32 base = on_page != page.end() ? on_page->second : width_color(widths, run.width);
       c.color = shade_color(base, lr_index(set, run.lr), int(distinct_lrs(set)));
-      c.diverged = run.status == run_status_name(RunStatus::diverged);
+      c.diverged = diverged;
       sweep_rows(c, set, run);
       out.push_back(std::move(c));
     }

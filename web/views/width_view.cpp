@@ -7,6 +7,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/draw/loglog_curve.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
@@ -33,7 +34,7 @@ PlotCurve curve_vs_width(const Runner& runner, const std::string& name, int reco
     if (s && run->coords().lr == lr && record < int(s->values.size())) points.emplace_back(run->width(), s->values[size_t(record)]);
   }
   PlotCurve c = geometric_mean_by_size(points);
-  c.label = slope_label(name, c, "width");
+  c.label = slope_label(name, c, translatable("width"));
   c.key = name;  // the slope in the label changes with the record; the row that hides the layer does not
   return c;
 }
@@ -73,7 +74,7 @@ PlotCurve imported_width_curve(const ImportedSet& set, int set_index, const std:
   PlotCurve c = geometric_mean_by_size(points);
   char other_lr[48] = "";  // the reader must know when the imported points are at another learning rate
   if (use_lr != lr) std::snprintf(other_lr, sizeof other_lr, "  (lr=%g)", use_lr);
-  PlotCurve styled = imported_curve(set, set_index, slope_label(series, c, "width") + other_lr);
+  PlotCurve styled = imported_curve(set, set_index, slope_label(series, c, translatable("width")) + other_lr);
   styled.key = series;
   styled.x = std::move(c.x);
   styled.y = std::move(c.y);
@@ -106,9 +107,9 @@ void slope_cell(double slope, const std::string& widths) {
 // to the imported widths.
 void slopes_table(const std::vector<WidthSlopes>& rows, const std::string& source) {
   if (std::none_of(rows.begin(), rows.end(), [&](const WidthSlopes& r) { return r.source == source; })) return;
-  ImGui::TextDisabled("fitted slopes, %s:", source.c_str());
+  ImGui::TextDisabled(tr("fitted slopes, %s:"), source.c_str());
   if (!ImGui::BeginTable(source.c_str(), 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
-  for (const char* h : {"series", "this page", "imported", "both together"}) ImGui::TableSetupColumn(h);
+  for (const char* h : {tr("series"), tr("this page"), tr("imported"), tr("both together")}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (const WidthSlopes& r : rows) {
     if (r.source != source) continue;
@@ -135,8 +136,9 @@ float slopes_height(const std::vector<WidthSlopes>& rows) {
 PlotAxes width_axes(const std::string& quantity, int step, const std::vector<PlotCurve>& curves, bool references,
                     const Runner& runner) {
   PlotAxes axes;
-  axes.title = quantity + (step >= 0 ? " at step " + std::to_string(step) : "") + " vs width (geometric mean over seeds)";
-  axes.x_label = "width n";
+  axes.title = step >= 0 ? trf("%s at step %d vs width (geometric mean over seeds)", quantity.c_str(), step)
+                         : trf("%s vs width (geometric mean over seeds)", quantity.c_str());
+  axes.x_label = tr("width n");
   axes.y_label = quantity;
   axes.log_x = axes.log_y = true;
   axes.x_ticks = TickRule::at_values;
@@ -172,7 +174,7 @@ WidthPicture width_picture(const Runner& runner, const std::vector<const Importe
   const double lr = runner.members().front()->coords().lr;
   for (size_t k = 0; k < imports.size(); k++)
     for (size_t i = 0; i < page_count; i++) {
-      const std::string series = p.curves[i].label.substr(0, p.curves[i].label.find(' '));
+      const std::string series = p.curves[i].key;  // the series name (the label holds its slope too)
       PlotCurve c = imported_width_curve(*imports[k], int(k), series, p.step, lr);
       if (c.x.empty()) continue;  // the set did not record this series at this step
       c.color = p.curves[i].color;  // the same layer in the same colour: the eye follows it across the widths
@@ -186,7 +188,7 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   if (runner.members().empty()) return;
   const std::vector<std::string> names = families(*runner.members().front());
   if (names.empty()) {
-    drawn_hint("This experiment records no series to draw against the width.");
+    drawn_hint(tr("This experiment records no series to draw against the width."));
     return;
   }
   // The chosen family when this run records it, else the coordinate check's quantity when there is one: an MLP's
@@ -199,27 +201,27 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   int record = std::clamp(v.record, 0, std::max(0, records - 1));
 
   ImGui::SetNextItemWidth(200);
-  drawn_name_next("quantity");
-  if (ImGui::BeginCombo("quantity", quantity.c_str())) {
+  drawn_name_next(tr_label("quantity"));
+  if (ImGui::BeginCombo(tr_label("quantity"), quantity.c_str())) {
     for (const std::string& name : names)
       if (ImGui::Selectable(name.c_str(), name == quantity)) v.family = name;
     ImGui::EndCombo();
   }
   if (v.curves_at != runner.state_revision() || v.curves_family != quantity || v.curves_record != record ||
-      v.curves_imports != imports_revision) {
+      v.curves_imports != imports_revision || v.curves_language != page_language_changes()) {
     v.picture = width_picture(runner, imports, quantity, record);
     v.curves_at = runner.state_revision();
     v.curves_family = quantity;
     v.curves_record = record;
     v.curves_imports = imports_revision;
+    v.curves_language = page_language_changes();
   }
-  same_line_if_room(labelled_width(200, "record"));
+  same_line_if_room(labelled_width(200, tr_label("record")));
   ImGui::SetNextItemWidth(200);
-  char step_label[32];
-  std::snprintf(step_label, sizeof step_label, "step %d", v.picture.step);
-  if (ImGui::SliderInt("record", &record, 0, std::max(0, records - 1), step_label)) v.record = record;
-  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), "reference slopes"));
-  ImGui::Checkbox("reference slopes", &v.references);
+  const std::string step_label = trf("step %d", v.picture.step);
+  if (ImGui::SliderInt(tr_label("record"), &record, 0, std::max(0, records - 1), step_label.c_str())) v.record = record;
+  same_line_if_room(labelled_width(ImGui::GetFrameHeight(), tr_label("reference slopes")));
+  ImGui::Checkbox(tr_label("reference slopes"), &v.references);
 
   PlotAxes axes = width_axes(quantity, records ? v.picture.step : -1, v.picture.curves, v.references, runner);
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;

@@ -36,13 +36,15 @@ struct WidthView {
   std::string family;  // which series family (act_delta_rms, act_rms, ...); "" or not recorded: act_delta_rms if recorded
   int record = 1;  // which recorded step
   bool references = false;  // draw the reference slopes n^0, n^±1/2, n^1 through the data
-  // The picture drawn, kept until the sweep steps, the family or record changes, or the imports change (cleared by
-  // App's reset, since a new runner may have taken exactly as many steps as the old one).
+  // The picture drawn, kept until the sweep steps, the family or record changes, the imports change or the page's
+  // language does (its labels are in it; cleared by App's reset, since a new runner may have taken exactly as many
+  // steps as the old one).
   WidthPicture picture;
   long curves_at = -1;
   int curves_record = -1;
   std::string curves_family;
   double curves_imports = -1;
+  int curves_language = -1;  // page_language_changes() when it was made
 };
 
 // `imports_revision` counts changes of `imports` (App::imports_revision): the cached picture follows it.
