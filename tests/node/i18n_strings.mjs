@@ -63,12 +63,17 @@ export function presetTexts() {
   });
 }
 
-// The "meaning" column of `muplay fields` (the Fields editor's tooltips): [] when the native CLI is not built.
+// The meanings of the spec's fields (the Fields editor's tooltips): the "meaning" column of `muplay fields`, and the
+// objects' meanings, which that table leaves out (read from the engine's table, engine/spec/spec_fields.cpp). null
+// when the native CLI is not built.
 export function fieldTexts() {
   if (!existsSync(MUPLAY)) return null;
   const table = execFileSync(MUPLAY, ['fields'], { encoding: 'utf8' });
+  const objects = readFileSync(join(ROOT, 'engine/spec/spec_fields.cpp'), 'utf8')
+    .matchAll(/\bobject\("[^"]+",\s*\w+,\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)/g);
   return table.split('\n').filter((l) => l.startsWith('| `'))
-    .map((l) => l.split(' | ').at(-1).replace(/ \|$/, '').replace(/\\\|/g, '|'));
+    .map((l) => l.split(' | ').at(-1).replace(/ \|$/, '').replace(/\\\|/g, '|'))
+    .concat([...objects].map((m) => cppLiteral(m[1])));
 }
 
 const hasWords = (t) => /[A-Za-z]/.test(t);

@@ -137,7 +137,7 @@ void note_draw_data(DrawnFrame& f) {
   if (!d || ImGui::GetIO().Fonts->Fonts.empty()) return;
   for (const GlyphRun& run : glyph_runs(*d, *ImGui::GetIO().Fonts->Fonts[0])) {
     f.glyph_runs.push_back({run.text, run.window, drawn_rect({run.x0, run.y0}, {run.x1, run.y1}),
-                            drawn_rect({run.clip.x, run.clip.y}, {run.clip.z, run.clip.w})});
+                            drawn_rect({run.clip.x, run.clip.y}, {run.clip.z, run.clip.w}), run.cut});
   }
 }
 
@@ -288,6 +288,7 @@ json::Value drawn_last_json() {
     o.set("window", json::Value::make_string(t.window));
     o.set("rect", rect_json(t.rect));
     o.set("clip", rect_json(t.clip));
+    o.set("cut", json::Value::make_bool(t.cut));
     runs.push(o);
   }
   v.set("glyph_runs", runs);

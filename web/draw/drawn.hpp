@@ -76,10 +76,11 @@ struct DrawnText {
 };
 
 // A line of text as drawn, read back from ImGui's draw data (web/draw/glyph_runs.hpp), with the rectangle it was clipped
-// to: a run reaching past its clip is cut off.
+// to and whether it was cut off at its left or right.
 struct DrawnGlyphRun {
   std::string text, window;
   DrawnRect rect, clip;
+  bool cut = false;
 };
 
 struct DrawnFrame {
@@ -127,7 +128,7 @@ void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std:
 void drawn_note_last_text(const std::string& text);
 
 // The last complete frame as JSON: {"frame", "items", "windows", "plots", "heatmaps", "texts", "text_rects",
-// "glyph_runs": [{"text", "window", "rect", "clip"}],
+// "glyph_runs": [{"text", "window", "rect", "clip", "cut"}],
 // "font_size", "largest_draw_list", "index_bytes", "heatmap_textures"} (font_size: the size of the font in pixels; a
 // notch of the wheel scrolls five times it).
 json::Value drawn_last_json();

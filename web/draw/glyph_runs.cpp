@@ -1,5 +1,6 @@
 #include "web/draw/glyph_runs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -9,7 +10,8 @@
 namespace {
 
 // Glyphs by the texture coordinates of their top-left corner: ImFont::RenderText writes a glyph's four corners in the
-// order (U0,V0) (U1,V0) (U1,V1) (U0,V1), and no two glyphs of an atlas share a corner.
+// order (U0,V0) (U1,V0) (U1,V1) (U0,V1), and no two glyphs of an atlas share a corner. Text clipped on the CPU (a
+// label cut at its frame) has its U1 or V1 moved; a glyph cut at its left or top is not found (scrolled out of view).
 using GlyphsByUv = std::map<std::pair<float, float>, const ImFontGlyph*>;
 
 GlyphsByUv glyphs_by_uv(const ImFont& font) {
@@ -47,12 +49,15 @@ std::vector<GlyphRun> glyph_runs(const ImDrawData& data, const ImFont& font) {
     for (int i = 0; i + 3 < v.Size;) {
       auto found = glyphs.find({v[i].uv.x, v[i].uv.y});
       const ImFontGlyph* g = found == glyphs.end() ? nullptr : found->second;
-      if (!g || v[i + 2].uv.x != g->U1 || v[i + 2].uv.y != g->V1) {
+      // A glyph clipped on the CPU at its right or bottom (a label cut at its frame) keeps U0 and V0 on these corners.
+      if (!g || v[i + 1].uv.y != g->V0 || v[i + 3].uv.x != g->U0) {
         ++i;
         continue;
       }
-      const float width = g->X1 - g->X0;
-      const float scale = width > 0 ? (v[i + 2].pos.x - v[i].pos.x) / width : 1;
+      // The glyph's scale on screen, from whichever side its clipping left whole.
+      const float width = g->X1 - g->X0, height = g->Y1 - g->Y0;
+      const float scale = std::max(width > 0 ? (v[i + 2].pos.x - v[i].pos.x) / width : 0,
+                                   height > 0 ? (v[i + 2].pos.y - v[i].pos.y) / height : 0);
       const float y = v[i].pos.y - g->Y0 * scale;
       const float origin = v[i].pos.x - g->X0 * scale;
       const float size = font.FontSize * scale;
@@ -64,7 +69,10 @@ std::vector<GlyphRun> glyph_runs(const ImDrawData& data, const ImFont& font) {
         runs.back().text += ' ';
       }
       append_utf8(runs.back().text, g->Codepoint);
-      runs.back().x1 = v[i + 2].pos.x;
+      GlyphRun& run = runs.back();
+      run.x1 = v[i + 2].pos.x;
+      const float slack = 0.5f;  // ImGui rounds positions: half a unit past the edge is not a cut
+      run.cut = run.cut || v[i + 2].uv.x != g->U1 || run.x0 < run.clip.x - slack || run.x1 > run.clip.z + slack;
       pen = origin + g->AdvanceX * scale;
       i += 4;
     }

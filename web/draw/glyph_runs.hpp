@@ -13,7 +13,8 @@ struct GlyphRun {
   std::string text;    // UTF-8; a gap between glyphs (a space, a column) reads as one space
   std::string window;  // the draw list's owner window
   float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // ImGui units
-  ImVec4 clip;  // the scissor rectangle it was drawn in (x0, y0, x1, y1): a run reaching past it is cut off
+  ImVec4 clip;  // the scissor rectangle it was drawn in (x0, y0, x1, y1)
+  bool cut = false;  // cut off at its left or right: it reaches past `clip`, or ImGui clipped a glyph of it on the CPU
 };
 
 std::vector<GlyphRun> glyph_runs(const ImDrawData& data, const ImFont& font);

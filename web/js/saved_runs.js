@@ -3,7 +3,7 @@
 // results) and clears everything. Without storage (an embed, or storage turned off) it all does nothing, quietly,
 // except that the dialog says why.
 import { fileStem } from './files.js';
-import { tr } from './language.js';
+import { pageLanguage, tr } from './language.js';
 import { describeStorageError } from './storage.js';
 
 const $ = (id) => document.getElementById(id);
@@ -23,7 +23,7 @@ function runItem(m, run, ui) {
   const result = JSON.parse(run.result);
   const li = document.createElement('li');
   const title = Object.assign(document.createElement('div'), {
-    textContent: `${run.name} \u2014 ${new Date(run.time).toLocaleString()}`,
+    textContent: `${tr(run.name)} \u2014 ${new Date(run.time).toLocaleString(pageLanguage() === 'zh' ? 'zh-CN' : undefined)}`,
   });
   const info = Object.assign(document.createElement('div'), { className: 'summary', textContent: summary(result) });
   const open = Object.assign(document.createElement('button'), { type: 'button', textContent: tr('Open its spec') });

@@ -88,6 +88,12 @@ async function copyText(text) {
   }
 }
 
+// An embed option's word: the panel's name as panels= spells it, or autoplay.
+function optionWord(name) {
+  return { presets: tr('presets'), editor: tr('editor'), controls: tr('controls'), plot: tr('plot'), runs: tr('runs'),
+           status: tr('status'), phenomena: tr('phenomena'), backend: tr('backend'), autoplay: tr('autoplay') }[name];
+}
+
 function embedOptions(onChange) {
   const box = $('embed-options');
   for (const name of [...PANELS, 'autoplay']) {
@@ -95,8 +101,11 @@ function embedOptions(onChange) {
       type: 'checkbox', id: `embed-${name}`, checked: EMBED_DEFAULT.has(name),
     });
     input.addEventListener('change', onChange);
-    const label = Object.assign(document.createElement('label'), { htmlFor: input.id, textContent: ` ${name}` });
-    label.prepend(input);
+    // The word in the page's language; data-tr keeps the English, so that a later switch turns it (web/js/language.js).
+    const word = Object.assign(document.createElement('span'), { textContent: optionWord(name) });
+    word.setAttribute('data-tr', name);
+    const label = Object.assign(document.createElement('label'), { htmlFor: input.id });
+    label.append(input, ' ', word);
     box.append(label);
   }
   return () => ({

@@ -8,6 +8,7 @@
 // rejects (`dispatch` is now `dispatchWorkgroups`, a pipeline layout is required, `loadValue` and
 // `getPreferredFormat` are gone). The C++ side reaches this module through EM_JS (web/app/webgpu_device.cpp) and
 // window.muplayGpu (web/js/page.js sets it).
+import { tr } from './language.js';  // its reasons are shown in the page's language
 
 const ELEMENTWISE = 256;  // invocations per workgroup of the 1-D kernels
 const MAX_GROUPS = 65535;  // WebGPU's per-dimension limit on workgroups
@@ -81,10 +82,10 @@ function describeAdapter(adapter) {
 
 // Opens a device. Resolves to a GpuBackend, or throws an Error whose message says why there is none.
 export async function openGpu({ gpu = globalThis.navigator?.gpu, loadSource, timeoutMs = 5000 } = {}) {
-  if (!gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing)');
-  const timeout = (what) => new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} timed out`)), timeoutMs));
+  if (!gpu) throw new Error(tr('this browser has no WebGPU (navigator.gpu is missing)'));
+  const timeout = (what) => new Promise((_, reject) => setTimeout(() => reject(new Error(tr('{what} timed out', { what }))), timeoutMs));
   const adapter = await Promise.race([gpu.requestAdapter({ powerPreference: 'high-performance' }), timeout('requestAdapter')]);
-  if (!adapter) throw new Error('no WebGPU adapter is available');
+  if (!adapter) throw new Error(tr('no WebGPU adapter is available'));
   const device = await Promise.race([adapter.requestDevice(), timeout('requestDevice')]);
   const sources = await loadShaders(loadSource);
   return new GpuBackend(device, describeAdapter(adapter), sources);
