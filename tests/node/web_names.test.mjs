@@ -17,9 +17,9 @@ const GUARDED_ENUMS = ['TaskKind', 'Activation', 'Preset', 'OptimizerKind'];
 
 // {file, value, line}: a literal allowed where its line contains `line`, and why.
 const ALLOWED_LITERALS = [
-  { file: 'web/app/view_tab.cpp', value: 'anchor', line: '{ViewTab::anchor, "anchor", "anchor"}' },  // the tab's name, title
+  { file: 'web/app/view_tab.cpp', value: 'anchor', line: '{ViewTab::anchor, "anchor", translatable("anchor")}' },  // the tab's name, title
   { file: 'web/app/ui.cpp', value: 'custom', line: 'param.set("custom", layers)' },  // the field parametrization.custom
-  { file: 'web/views/phenomena_view.cpp', value: 'linear', line: 'dim, "linear")' },  // a region of the phase map
+  { file: 'web/views/phenomena_view.cpp', value: 'linear', line: 'dim, tr("linear"))' },  // a region of the phase map
 ];
 // {file, list}: a braced list of enum values allowed as it stands, and why.
 const ALLOWED_LISTS = [

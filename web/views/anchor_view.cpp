@@ -146,7 +146,7 @@ void cut_controls(AnchorView& v, Transformer& model, const AnchorSet& set) {
   ImGui::SameLine();
   int target = int(v.cut_target);
   ImGui::SetNextItemWidth(80);
-  const char* targets[] = {tr("key"), tr("anchor")};  // CutTarget's order
+  const char* targets[] = {tr(cut_target_name(CutTarget::key)), tr(cut_target_name(CutTarget::anchor))};
   if (ImGui::Combo("##cut target", &target, targets, 2)) v.cut_target = CutTarget(target);
   if (ImGui::Button(tr_label("measure the cut on this set"))) {
     v.measured_cut = shown_cut(v);
