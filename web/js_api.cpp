@@ -583,7 +583,8 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_missing_translations() {
   return out(json::write(string_list(take_missing_translations())));
 }
 
-// Which characters of `text` the page's font cannot draw (web/draw/font.hpp): {"font", "size", "missing": ["U+2192", ...]}.
+// Which characters of `text` the page's font cannot draw (web/draw/font.hpp): {"font", "size", "glyphs", "atlas_width",
+// "atlas_height", "missing": ["U+2192", ...]}.
 // Asks the font ImGui draws with for each code point's own glyph, not its '?' fallback.
 EMSCRIPTEN_KEEPALIVE const char* muplay_font_glyphs(const char* text_in) {
   const std::string text = arg(text_in);
@@ -600,6 +601,10 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_font_glyphs(const char* text_in) {
   json::Value r = json::Value::make_object();
   r.set("font", json::Value::make_string(font->GetDebugName()));
   r.set("size", json::Value::make_number(font->FontSize));
+  r.set("glyphs", json::Value::make_number(font->Glyphs.Size));
+  const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;  // its texture: width × height RGBA texels on the GPU
+  r.set("atlas_width", json::Value::make_number(atlas.TexWidth));
+  r.set("atlas_height", json::Value::make_number(atlas.TexHeight));
   r.set("missing", missing);
   return out(json::write(r));
 }

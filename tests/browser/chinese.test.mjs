@@ -254,3 +254,33 @@ test('every character of the catalogue is in the page\'s font in Chinese', T, as
   assert.deepEqual([...new Set(missing)], []);
   await switchTo(page, 'en');
 });
+
+test('the Chinese lecture notes open each of their embeds in Chinese', T, async () => {
+  const notes = await openPlayground({ suffix: 'examples/lecture-notes.zh.html', waitReady: false });
+  try {
+    const { page } = notes;
+    const iframes = page.locator('iframe:not(#driven)');
+    assert.ok(await iframes.count() >= 3);
+    const found = [];
+    for (let i = 0; i < await iframes.count(); i++) {
+      const iframe = iframes.nth(i);
+      await iframe.scrollIntoViewIfNeeded();
+      const frame = await (await iframe.elementHandle()).contentFrame();
+      await frame.waitForURL(/lang=zh/);
+      await frame.evaluate(() => window.muplay.ready.then(() => true));
+      await frame.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+      await frame.evaluate(() => window.muplay.muplay_drawn());  // turns the trace on
+      const d = await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() =>
+        requestAnimationFrame(() => resolve(JSON.parse(window.muplay.muplay_drawn()))))));
+      assert.ok(d.glyph_runs.some((r) => /[\u4e00-\u9fff]/.test(r.text)), `embed ${i + 1}: no Chinese drawn`);
+      for (const r of d.glyph_runs) {
+        if (r.text.includes('\uFFFD') || englishLeft(r.text).length) found.push(`embed ${i + 1}: "${r.text}"`);
+      }
+      await screenshot(page, `zh-lecture-notes-embed-${i + 1}`);
+    }
+    assert.deepEqual(found, []);
+    assert.deepEqual(notes.errors, []);
+  } finally {
+    await notes.close();
+  }
+});
