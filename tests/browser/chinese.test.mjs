@@ -28,7 +28,7 @@ const ENGLISH_KEPT = new Set(['μP', 'μPlayground', 'SP', 'NTK', 'NTP', 'MF', '
   'HTML', 'Markdown', 'MkDocs', 'Jupyter', 'Book', 'Hugo', 'Sphinx', 'reStructuredText', 'reveal', 'js', 'URL', 'Esc',
   'Space', 'Ctrl', 'Tab', 'Enter', 'Shift', 'KB', 'MB', 'GB', 'kB', 'Chrome', 'Edge', 'Firefox', 'Safari', 'npy', 'npz',
   'tsv', 'txt', 'zip', 'py', 'English', 'Language', 'torchrun', 'float', 'DDP', 'NCCL', 'CUDA', 'auto', 'Θ', 'Worker',
-  'DMFT', 'MFP', 'DFT', 'Dropout', 'dropout', 'softmax', 'one-hot', 'IV', 'V']);
+  'DMFT', 'MFP', 'DFT', 'Dropout', 'dropout', 'softmax', 'one-hot', 'IV', 'V', 'muplay']);
 function specNames() {
   const names = new Set();
   const fields = execFileSync(MUPLAY, ['fields'], { encoding: 'utf8' });
@@ -241,9 +241,34 @@ test('the toolbar and every dialog in Chinese at both sizes', T, async () => {
       await waitFrames(page, 2);
     }
   }
+  // Imported: a result file read back, drawn over the page's runs, listed in its menu.
+  await runPreset(page, /01-sp-vs-mup-toy/, (spec) => { spec.schedule.steps = 5; });
+  const result = await page.evaluate(() => window.muplay.muplay_get_results());
+  await page.setInputFiles('#import-file', { name: 'runs.json', mimeType: 'application/json', buffer: Buffer.from(result) });
+  await page.waitForSelector('#imports-menu:not([hidden])');
+  await page.click('#imports-summary');
+  const imported = await page.innerText('#imports-menu');
+  found.push(...englishLeft(imported.replace(/\S*[./]\S*/g, ' ')).map((w) => `imported: ${w}`));
+  await screenshot(page, 'zh-menu-imported');
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => window.muplay.muplay_remove_import(0));
   assert.deepEqual(found, []);
   await switchTo(page, 'en');
   assert.deepEqual(pg.errors, []);
+});
+
+test('a broken link in Chinese: the page says what is wrong in Chinese and keeps working', T, async () => {
+  const broken = await openPlayground({ suffix: '?lang=zh#s=1.not-a-spec' });
+  try {
+    const notice = await broken.page.textContent('#notice-text');
+    assert.match(notice, /[\u4e00-\u9fff]/, notice);
+    assert.deepEqual(englishLeft(notice.replace(/\S*[./#=]\S*/g, ' ')), [], notice);
+    await screenshot(broken.page, 'zh-broken-link');
+    assert.equal(await broken.page.evaluate(() => window.muplay.muplay_state()), 'idle');
+    assert.deepEqual(await missingTranslations(broken.page), []);
+  } finally {
+    await broken.close();
+  }
 });
 
 test('every character of the catalogue is in the page\'s font in Chinese', T, async () => {

@@ -95,8 +95,29 @@ export function allTexts() {
 export function engineLiterals() {
   const literals = new Set();
   for (const f of filesUnder('engine', /\.(cpp|hpp)$/)) {
-    for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(/(?:"(?:[^"\\\n]|\\.)*"\s*)+/g)) {
-      literals.add(cppLiteral(m[0]));
+    const source = readFileSync(join(ROOT, f), 'utf8');
+    let joined = null;  // adjacent literals ("a" "b") are one text
+    for (let k = 0; k < source.length; k++) {
+      const c = source[k];
+      if (c === '/' && source[k + 1] === '/') {
+        k = source.indexOf('\n', k);
+        if (k < 0) break;
+      } else if (c === '/' && source[k + 1] === '*') {
+        k = source.indexOf('*/', k) + 1;
+        if (k <= 0) break;
+      } else if (c === "'" || c === '"') {
+        let end = k + 1;
+        while (end < source.length && source[end] !== c) end += source[end] === '\\' ? 2 : 1;
+        if (c === '"') {
+          try {
+            joined = (joined ?? '') + cppLiteral(source.slice(k, end + 1));
+          } catch { /* a literal JSON cannot read (a raw string's piece): no message the page shows */ }
+        }
+        k = end;
+      } else if (!/\s/.test(c) && joined !== null) {
+        literals.add(joined);
+        joined = null;
+      }
     }
   }
   return literals;
