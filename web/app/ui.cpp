@@ -210,7 +210,7 @@ void plot_panel(App& app) {
   app.plot_metric = std::clamp(app.plot_metric, 0, std::max(0, int(names.size()) - 1));
   const std::string metric = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
   ImGui::SetNextItemWidth(220);
-  drawn_name_next("metric");
+  drawn_name_next(tr_label("metric"));
   if (ImGui::BeginCombo(tr_label("metric"), metric.c_str())) {
     for (int i = 0; i < int(names.size()); i++)
       if (ImGui::Selectable(names[size_t(i)].c_str(), i == app.plot_metric)) app.plot_metric = i;
