@@ -18,6 +18,7 @@
 #include "web/app/remote_training.hpp"
 #include "web/app/view.hpp"
 #include "web/app/view_tab.hpp"
+#include "web/draw/i18n.hpp"
 #include "web/views/abc_explorer.hpp"
 #include "web/views/anchor_view.hpp"
 #include "web/views/depth_view.hpp"
@@ -117,7 +118,7 @@ struct App {
   TablePreview table_preview;  // the Data window: a data set the user just brought (web/app/table_import.hpp)
   // The page's WebGPU device (web/app/webgpu_device.hpp), once web/js/page.js has one; else why there is none.
   std::unique_ptr<GpuDevice> gpu;
-  std::string gpu_why_none = "WebGPU has not started yet";
+  std::string gpu_why_none = translatable("WebGPU has not started yet");  // shown through tr_message
 
   std::string message;  // the latest problem to show in the status bar ("" when none)
   std::string spec_problem;  // the last message about a problem of the spec: an edit that mends the spec clears it
