@@ -92,7 +92,9 @@ std::string fill(const Catalogue& c, const Pattern& p, const std::vector<std::st
 }
 
 // The catalogue's text for `english`, or the most specific pattern's (the most literal text) filled in; `english`
-// itself when nothing matches. A message quotes others only a few levels deep.
+// itself when nothing matches. A message quotes others only a few levels deep (a link's problem quotes the decoder's,
+// which quotes the JSON parser's).
+constexpr int kQuotedLevels = 8;
 std::string translate_quietly(const Catalogue& c, const std::string& english, int depth) {
   auto exact = c.texts.find(english);
   if (exact != c.texts.end()) return exact->second;
@@ -105,7 +107,7 @@ std::string translate_quietly(const Catalogue& c, const std::string& english, in
       best_values = std::move(values);
     }
   }
-  return best && depth < 4 ? fill(c, *best, best_values, depth) : english;
+  return best && depth < kQuotedLevels ? fill(c, *best, best_values, depth) : english;
 }
 
 const std::string* find_text(const std::string& english) {
