@@ -6,14 +6,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { allTexts, cppTexts, engineLiterals, fieldTexts, htmlTexts, isPattern, jsTexts, readCatalogue } from './i18n_strings.mjs';
+import { allTexts, cppTexts, engineLiterals, fieldTexts, htmlTexts, isPattern, jsTexts, readCatalogue }
+  from './i18n_strings.mjs';
 
 const catalogue = readCatalogue();
 const texts = allTexts();
 
 const directives = (s) => s.match(/%[-+#0]*\d*(?:\.\d+)?[a-zA-Z%]/g) ?? [];
 const placeholders = (s) => (s.match(/\{[a-z0-9_]+\}/g) ?? []).sort();
-const numbers = (s) => new Set(s.replace(/%[-+#0]*\d*(?:\.\d+)?[a-zA-Z]/g, '').match(/\d+(?:\.\d+)?(?:e-?\d+)?/g) ?? []);
+const numbers = (s) =>
+  new Set(s.replace(/%[-+#0]*\d*(?:\.\d+)?[a-zA-Z]/g, '').match(/\d+(?:\.\d+)?(?:e-?\d+)?/g) ?? []);
 const tags = (s) => (s.match(/<\/?[a-z]+[^>]*>/g) ?? []).map((t) => t.replace(/\s+/g, ' ')).sort();
 const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
 

@@ -2,11 +2,11 @@
 // whoever adds to the Chinese catalogue (web/i18n/zh.json):
 //   node tests/node/i18n_strings.mjs            the texts the catalogue lacks, as a JSON object to fill in
 //   node tests/node/i18n_strings.mjs --unused   the catalogue's entries that no text uses any more
-// The sources: tr("…"), trf("…", …), tr_label("…") and translatable("…") in web/ (C++), tr('…') and tr(`…`) in web/js/, the
-// data-tr* elements of index.html, the presets' names and descriptions (examples/*.json), and the meanings in the
-// engine's table of fields (`muplay fields`, from build/native). Message patterns with {placeholders} (the engine's
-// messages, translated by web/draw/i18n.cpp's tr_message) are entries the code does not spell out: kept when the
-// catalogue lists them under a key with a placeholder.
+// The sources: tr("…"), trf("…", …), tr_label("…") and translatable("…") in web/ (C++), tr('…') and tr(`…`) in
+// web/js/, the data-tr* elements of index.html, the presets' names and descriptions (examples/*.json), and the
+// meanings in the engine's table of fields (`muplay fields`, from build/native). The engine's own texts (its string
+// literals) and message patterns with {placeholders} (both translated by web/draw/i18n.cpp's tr_message where the
+// page shows them) are entries the page's code does not spell out: they count as in use.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

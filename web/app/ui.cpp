@@ -194,8 +194,8 @@ void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   ImGui::Checkbox(tr_label("n=inf curve"), &app.show_limit);
   if (!app.show_limit) return;
   for (const LimitCurve& c : app.limits)
-    curves.push_back(solid_curve(tr_message(c.label), std::vector<double>(c.steps.begin(), c.steps.end()), c.train_loss,
-                                 IM_COL32(255, 255, 255, 255)));
+    curves.push_back(with_key(solid_curve(tr_message(c.label), std::vector<double>(c.steps.begin(), c.steps.end()),
+                                          c.train_loss, IM_COL32(255, 255, 255, 255)), c.label));
 }
 
 void plot_panel(App& app) {

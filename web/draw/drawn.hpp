@@ -75,8 +75,8 @@ struct DrawnText {
   DrawnRect rect;
 };
 
-// A line of text as drawn, read back from ImGui's draw data (web/draw/glyph_runs.hpp), with the rectangle it was clipped
-// to and whether it was cut off at its left or right.
+// A line of text as drawn, read back from ImGui's draw data (web/draw/glyph_runs.hpp), with the rectangle it was
+// clipped to and whether it was cut off at its left or right.
 struct DrawnGlyphRun {
   std::string text, window;
   DrawnRect rect, clip;

@@ -61,7 +61,8 @@ std::vector<GlyphRun> glyph_runs(const ImDrawData& data, const ImFont& font) {
       const float y = v[i].pos.y - g->Y0 * scale;
       const float origin = v[i].pos.x - g->X0 * scale;
       const float size = font.FontSize * scale;
-      const bool same_line = !runs.empty() && std::fabs(y - line_y) < 0.5f && origin >= pen - 1 && origin - pen < 2 * size;
+      const bool same_line =
+          !runs.empty() && std::fabs(y - line_y) < 0.5f && origin >= pen - 1 && origin - pen < 2 * size;
       if (!same_line) {
         runs.push_back({"", list._OwnerName ? list._OwnerName : "", origin, y, origin, y + size, clips[i]});
         line_y = y;

@@ -120,7 +120,8 @@ const std::string* find_text(const std::string& english) {
 
 // A text worth translating has a letter: "0.001", "η*" or "" stand as they are.
 bool has_words(const std::string& text) {
-  return std::any_of(text.begin(), text.end(), [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); });
+  return std::any_of(text.begin(), text.end(),
+                     [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); });
 }
 
 // Text the page already put in Chinese (a reason web/js/ translated) has CJK characters: U+3000 to U+9FFF are three

@@ -14,6 +14,11 @@ PlotCurve solid_curve(std::string label, std::vector<double> x, std::vector<doub
   return c;
 }
 
+PlotCurve with_key(PlotCurve c, std::string key) {
+  c.key = std::move(key);
+  return c;
+}
+
 ImU32 curve_color(int index, int count) {
   // Samples of the viridis-like "plasma" ramp: ordered, readable on a dark background.
   static const ImU32 ramp[] = {IM_COL32(252, 225, 56, 255), IM_COL32(252, 166, 54, 255), IM_COL32(239, 112, 74, 255),

@@ -34,6 +34,9 @@ struct PlotCurve {
 
 // A curve of the page's own: solid, no marker, no legend group.
 PlotCurve solid_curve(std::string label, std::vector<double> x, std::vector<double> y, ImU32 color, bool diverged = false);
+// `c` with its legend row named `key`: a label drawn in the page's language keeps one key, so a row hidden in one
+// language stays hidden in the other.
+PlotCurve with_key(PlotCurve c, std::string key);
 
 // A colour per curve index, distinct for up to 8 curves and ordered light to dark (small to large width).
 ImU32 curve_color(int index, int count);

@@ -172,7 +172,8 @@ std::vector<LegendRow> legend_rows(const std::vector<PlotCurve>& curves, const s
   for (const std::string& g : groups) group_rows(curves, g, section, rows);
   const auto clickable =
       std::count_if(rows.begin(), rows.end(), [](const LegendRow& r) { return r.kind == LegendRow::curve; });
-  if (clickable >= 2) rows.insert(rows.begin(), {LegendRow::note, tr("click: hide, ctrl+click: solo"), "", "", 0, nullptr});
+  if (clickable >= 2)
+    rows.insert(rows.begin(), {LegendRow::note, tr("click: hide, ctrl+click: solo"), "", "", 0, nullptr});
   for (const std::string& n : notes) rows.push_back({LegendRow::note, n, "", "", 0, nullptr});
   return rows;
 }

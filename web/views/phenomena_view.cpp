@@ -222,8 +222,8 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   fit.y_label = "f(x)";
   fit.log_y = false;
   fit.y_margin = 0.08;  // the target's peaks clear the frame
-  line_plot("##fp_fit", fit, {solid_curve(tr("target"), xs, train.y, IM_COL32(230, 230, 230, 255)),
-                              solid_curve(tr("network"), xs, out, IM_COL32(255, 140, 40, 255))},
+  line_plot("##fp_fit", fit, {with_key(solid_curve(tr("target"), xs, train.y, IM_COL32(230, 230, 230, 255)), "target"),
+                              with_key(solid_curve(tr("network"), xs, out, IM_COL32(255, 140, 40, 255)), "network")},
             ImVec2(half, kPanelHeight));
   ImGui::SameLine();
   const std::vector<double> target_spectrum = dft_magnitudes(train.y.data(), train.size);
@@ -239,9 +239,9 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   spec_axes.title = tr("|DFT| of target and network vs frequency k");
   spec_axes.x_label = "k";
   spec_axes.y_label = "|F_k|";
-  line_plot("##fp_spectrum", spec_axes, {solid_curve(tr("target"), ks, yt, IM_COL32(230, 230, 230, 255)),
-                                         solid_curve(tr("network"), ks, yn, IM_COL32(255, 140, 40, 255))},
-            ImVec2(half, kPanelHeight));
+  const PlotCurve target = with_key(solid_curve(tr("target"), ks, yt, IM_COL32(230, 230, 230, 255)), "target");
+  const PlotCurve network = with_key(solid_curve(tr("network"), ks, yn, IM_COL32(255, 140, 40, 255)), "network");
+  line_plot("##fp_spectrum", spec_axes, {target, network}, ImVec2(half, kPanelHeight));
 }
 
 // The run that stands for a phase point in the per-point pictures: its widest member (the first seed).
@@ -586,8 +586,9 @@ void sharpness_panel(const Runner& runner) {
     if (!s) continue;
     const ImU32 color = curve_color(i++, count);
     std::vector<double> steps(r->recorded_steps().begin(), r->recorded_steps().begin() + long(s->values.size()));
-    curves.push_back(solid_curve(trf("sharpness %s", r->label().c_str()), steps, s->values, color,
-                                 r->status() == RunStatus::diverged));
+    curves.push_back(with_key(solid_curve(trf("sharpness %s", r->label().c_str()), steps, s->values, color,
+                                          r->status() == RunStatus::diverged),
+                              "sharpness " + r->label()));
     if (steps.empty() || r->coords().lr <= 0) continue;
     const double limit = 2 / r->coords().lr;
     PlotCurve line = solid_curve("2/eta, " + r->label(), {steps.front(), steps.back()}, {limit, limit}, color);
