@@ -85,6 +85,14 @@ function problems(zh, en, name) {
   for (const r of zh.glyph_runs.filter(cutSideways)) {
     if (!cutInEnglish.has(r.window)) found.push(`${name}: cut off in ${r.window}: "${r.text}"`);
   }
+  // Chinese wraps between any two characters (web/draw/wrapped_text.hpp): the description's lines in view fill its
+  // box, but for the last, instead of breaking only at the spaces around a Latin word or a number.
+  const lines = zh.glyph_runs.filter((r) => /\/description_/.test(r.window) && r.rect[1] >= r.clip[1] - 1 &&
+                                             r.rect[3] <= r.clip[3] + 1);
+  for (const line of lines.slice(0, -1)) {
+    const fill = (line.rect[2] - line.rect[0]) / (line.clip[2] - line.clip[0]);
+    if (fill < 0.6) found.push(`${name}: a short line in the description (${fill.toFixed(2)} of its width): "${line.text}"`);
+  }
   const runs = zh.glyph_runs.filter((r) => !cutSideways(r));
   for (let i = 0; i < runs.length; i++) {
     for (let j = i + 1; j < runs.length; j++) {

@@ -4,6 +4,7 @@
 
 #include "imgui.h"
 #include "web/draw/i18n.hpp"
+#include "web/draw/wrapped_text.hpp"
 
 namespace {
 
@@ -34,18 +35,18 @@ void backend_controls(App& app) {
     ImGui::SetTooltip("%s", tr("auto: the CPU (WebGPU's speed on a real GPU is not measured yet). WebGPU: use it, even "
                                "on a software adapter."));
   ImGui::SameLine();
-  ImGui::PushTextWrapPos(0);  // a narrow panel wraps the adapter's name instead of cutting it
+  // A narrow panel wraps the adapter's name instead of cutting it.
   if (app.gpu)
-    ImGui::TextDisabled(tr("adapter: %s%s%s"), app.gpu->name().c_str(),
-                        app.gpu->is_fallback() ? tr(" (software fallback)") : "", app.gpu->lost() ? tr(" (lost)") : "");
+    wrapped_text_disabled(trf("adapter: %s%s%s", app.gpu->name().c_str(),
+                              app.gpu->is_fallback() ? tr(" (software fallback)") : "",
+                              app.gpu->lost() ? tr(" (lost)") : ""));
   else
-    ImGui::TextDisabled(tr("no WebGPU: %s"), tr_message(app.gpu_why_none).c_str());
-  ImGui::PopTextWrapPos();
+    wrapped_text_disabled(trf("no WebGPU: %s", tr_message(app.gpu_why_none).c_str()));
   const std::string note = app.runner ? tr_message(app.runner->backend_note()) : "";
   if (!note.empty()) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(kNoteColor, "%s", note.c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::PushStyleColor(ImGuiCol_Text, kNoteColor);
+    wrapped_text(note);
+    ImGui::PopStyleColor();
   }
 }
 

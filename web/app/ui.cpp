@@ -19,6 +19,7 @@
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
 #include "web/draw/splitter.hpp"
+#include "web/draw/wrapped_text.hpp"
 #include "web/views/depth_view.hpp"
 #include "web/views/lr_view.hpp"
 #include "web/views/max_lr_view.hpp"
@@ -34,9 +35,7 @@ const ImVec4 kEditedColor(1.0f, 0.85f, 0.3f, 1.0f);
 
 void wrapped_tooltip(const std::string& text) {
   ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(text, ImGui::GetFontSize() * 32);
   ImGui::EndTooltip();
 }
 
@@ -73,11 +72,9 @@ void description_box(const App& app) {
   if (!d || !d->is_string() || d->string.empty()) return;
   const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
   const std::string description = preset_text(app, d->string);
-  const float text = ImGui::CalcTextSize(description.c_str(), nullptr, false, wrap).y;
+  const float text = ImGui::CalcTextSize(with_line_breaks(description, wrap).c_str(), nullptr, false, wrap).y;
   ImGui::BeginChild("description", ImVec2(0, std::min(text, 4 * ImGui::GetTextLineHeightWithSpacing())));
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(description.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(description);
   ImGui::EndChild();
 }
 
@@ -88,18 +85,14 @@ float spec_notice_height() { return 3 * ImGui::GetTextLineHeightWithSpacing(); }
 void spec_notice(const App& app) {
   ImGui::BeginChild("spec notice", ImVec2(0, spec_notice_height()));
   if (!app.spec_errors.empty()) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled(tr("%zu problem(s), marked in red in Fields; Run starts once they are fixed:"),
-                        app.spec_errors.size());
-    ImGui::PopTextWrapPos();
+    wrapped_text_disabled(trf("%zu problem(s), marked in red in Fields; Run starts once they are fixed:",
+                              app.spec_errors.size()));
     // The notes stay in English, as the tests read them.
     for (const std::string& e : app.spec_errors) drawn_wrapped_text(kErrorColor, tr_message(e), "spec error: " + e);
   } else if (app.spec_edited) {
     drawn_wrapped_text(kEditedColor, tr("Edited: Run or Reset (R) starts the edited experiment."), "spec edited");
   } else {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", tr("Edit a field (Enter applies it); Run or Reset then starts the edited experiment."));
-    ImGui::PopTextWrapPos();
+    wrapped_text_disabled(tr("Edit a field (Enter applies it); Run or Reset then starts the edited experiment."));
   }
   ImGui::EndChild();
 }
@@ -422,9 +415,7 @@ float status_bar_height(const App& app) {
 void status_bar(const App& app) {
   ImGui::Separator();
   const std::string line = status_line(app);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(line.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(line);
   drawn_note_text("status: " + line);
   if (!app.message.empty()) drawn_wrapped_text(kErrorColor, tr_message(app.message), "message: " + app.message);
 }

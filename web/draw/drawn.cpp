@@ -6,6 +6,7 @@
 
 #include "imgui_internal.h"
 #include "web/draw/glyph_runs.hpp"
+#include "web/draw/wrapped_text.hpp"
 
 namespace {
 
@@ -215,11 +216,9 @@ void drawn_note_text(const std::string& text) {
 }
 
 void drawn_wrapped_text(const ImVec4& color, const std::string& text, const std::string& note) {
-  ImGui::PushTextWrapPos(0);
   ImGui::PushStyleColor(ImGuiCol_Text, color);
-  ImGui::TextUnformatted(text.c_str());
+  wrapped_text(text);
   ImGui::PopStyleColor();
-  ImGui::PopTextWrapPos();
   drawn_note_text(note);
   drawn_note_last_text(note);
 }
@@ -231,9 +230,7 @@ void drawn_note_last_text(const std::string& text) {
 }
 
 void drawn_hint(const std::string& text) {
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", text.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text_disabled(text);
   drawn_note_text("hint: " + text);
 }
 

@@ -4,6 +4,7 @@
 
 #include "imgui_internal.h"
 #include "web/draw/i18n.hpp"
+#include "web/draw/wrapped_text.hpp"
 
 namespace {
 
@@ -99,11 +100,6 @@ void curve_row(const std::vector<LegendRow>& rows, const LegendRow& row, const L
   if (hidden) ImGui::PopStyleColor();
 }
 
-void disabled_wrapped(const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
 
 // How far apart two row indices are.
 size_t gap(size_t a, size_t b) { return a > b ? a - b : b - a; }
@@ -145,7 +141,7 @@ void draw_row(const std::vector<LegendRow>& rows, const LegendRow& row, const Le
   if (row.kind == LegendRow::heading) {
     ImGui::TextUnformatted(row.text.c_str());
     drawn_note_last_text(row.text);
-  } else if (row.kind == LegendRow::note) disabled_wrapped(row.text);
+  } else if (row.kind == LegendRow::note) wrapped_text_disabled(row.text);
   else curve_row(rows, row, state);
 }
 
@@ -218,7 +214,7 @@ void draw_legend(const char* plot_id, const std::vector<LegendRow>& rows, const 
   columns = std::max(1, columns);
   const std::vector<size_t> starts = column_starts(rows, columns);
   if (open)
-    for (size_t i = 0; i < starts.front(); i++) disabled_wrapped(rows[i].text);
+    for (size_t i = 0; i < starts.front(); i++) wrapped_text_disabled(rows[i].text);
   const size_t lines = legend_lines(rows, columns) - starts.front();
   if (open && ImGui::BeginTable("##rows", columns)) {
     for (size_t line = 0; line < lines; line++)

@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/wrapped_text.hpp"
 #include "web/views/depth_exponents.hpp"
 
 std::vector<ExplorerRow> explorer_rows(const AbcExplorer& e) {
@@ -133,9 +134,7 @@ void alpha_slider(AbcExplorer& e) {
   ImGui::TextColored(regime_color(at.regime), "%s", line.c_str());
   drawn_note_text(std::string("explorer slider: ") + line);
   if (!std::isfinite(on_line)) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s", tr("(the table is not on this line: moving the slider puts it there)"));
-    ImGui::PopTextWrapPos();
+    wrapped_text_disabled(tr("(the table is not on this line: moving the slider puts it there)"));
   }
 }
 
@@ -156,8 +155,8 @@ double line_alpha(const AbcExplorer& e) {
 }
 
 bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
-  ImGui::TextWrapped("%s", tr("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
-                              "Edit the exponents or start from a preset:"));
+  wrapped_text(tr("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
+                  "Edit the exponents or start from a preset:"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   if (ImGui::SliderInt(tr_label("hidden layers"), &e.hidden_layers, 1, 6))
     e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
@@ -175,9 +174,7 @@ bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
   ImGui::TextDisabled(tr("(r = %.3g: features move by n^-r)"), c.r);
   // In English, as the engine words it, whatever the language: the tests read the regime's name off it.
   drawn_note_text(std::string("explorer table: ") + regime_name(c.regime) + ", " + c.reason);
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(reason_text(c.reason).c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(reason_text(c.reason));
   ImGui::Spacing();
   return ImGui::Button(tr_label("Use these exponents in the experiment"));
 }

@@ -12,6 +12,7 @@
 #include "web/draw/drawn.hpp"
 #include "web/draw/heatmap.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/wrapped_text.hpp"
 
 namespace {
 
@@ -75,8 +76,8 @@ void phase_plot(const Runner& runner) {
   for (auto& g : gammas) g.second = i++;
   i = 0;
   for (auto& d : decays) d.second = i++;
-  ImGui::TextWrapped("%s", tr("Phase plot (final values, mean over seeds): colour = OOD accuracy (dark 0, yellow 1); "
-                           "hatched: ID accuracy < 90%; ring: commutativity < 70%. x = gamma, y = weight decay."));
+  wrapped_text(tr("Phase plot (final values, mean over seeds): colour = OOD accuracy (dark 0, yellow 1); "
+                  "hatched: ID accuracy < 90%; ring: commutativity < 70%. x = gamma, y = weight decay."));
   const float cell = std::min(80.0f, (ImGui::GetContentRegionAvail().x - 90) / float(gammas.size()));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -156,10 +157,10 @@ void cut_controls(AnchorView& v, Transformer& model, const AnchorSet& set) {
   if (!v.measured) return;
   const CutResult& r = v.measurement;
   const AttentionCut& c = v.measured_cut;
-  ImGui::TextWrapped(tr("layer %d head %d to the %s, %d sequences: right %.1f%% -> %.1f%%, answers changed %.1f%%; "
-                        "cut answers: another token of the sequence %.1f%%, elsewhere %.1f%%"),
-                     c.layer, c.head, tr(cut_target_name(c.target)), r.sequences, 100 * r.intact.label,
-                     100 * r.cut.label, 100 * r.changed, 100 * r.cut.other_token, 100 * r.cut.elsewhere);
+  wrapped_text(trf("layer %d head %d to the %s, %d sequences: right %.1f%% -> %.1f%%, answers changed %.1f%%; "
+                   "cut answers: another token of the sequence %.1f%%, elsewhere %.1f%%",
+                   c.layer, c.head, tr(cut_target_name(c.target)), r.sequences, 100 * r.intact.label,
+                   100 * r.cut.label, 100 * r.changed, 100 * r.cut.other_token, 100 * r.cut.elsewhere));
 }
 
 // The chosen sequence's attention in block v.layer, head v.head, after one forward pass of that sequence alone
@@ -197,7 +198,7 @@ void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, Anch
   ImGui::Dummy(ImVec2(0, 18));
   ImGui::SetCursorScreenPos(map);
   heat_map("##attention", probs, T, T, cell, sequential_colour, text);
-  ImGui::TextWrapped("%s", tr("row = query, column = key (post-softmax)"));
+  wrapped_text(tr("row = query, column = key (post-softmax)"));
 }
 
 // The cosines between the rows of layer 1's W_Q, at most 6 px a row, with a colour bar.

@@ -7,6 +7,7 @@
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/wrapped_text.hpp"
 
 namespace {
 
@@ -61,9 +62,7 @@ void depth_exponents_panel(const ExperimentSpec& s) {
   const std::string intro = trf("Depth exponents of the experiment's residual MLP (not the slider's \u03b1 below): "
                                 "h_{l+1} = h_l + L^-\u03b1 W_l \u03c6(h_l), each block's learning rate \u00d7 "
                                 "L^-\u03b3, on top of its width rule (%s):", preset_name(s.parametrization.preset));
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextUnformatted(intro.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(intro);
   const std::string line = rule_line(s, e);
   ImGui::TextUnformatted(line.c_str());
   drawn_note_text("explorer depth: " + line);

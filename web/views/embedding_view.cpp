@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/wrapped_text.hpp"
 #include "web/draw/opaque_fill.hpp"
 
 namespace {
@@ -89,10 +90,10 @@ void embedding_view(EmbeddingView& v, const Runner& runner) {
     v.computed_at = runner.state_revision();
     v.language = page_language_changes();
   }
-  ImGui::TextWrapped(tr("PCA of the word embeddings (first layer's response to each one-hot word), seed %d. Orange: "
-                        "words of cluster A, blue: cluster B. Separation = distance of the cluster means squared over "
-                        "the mean squared spread within a cluster; chance = the same with shuffled labels."),
-                     int(runner.spec().sweep.seeds.front()));
+  wrapped_text(trf("PCA of the word embeddings (first layer's response to each one-hot word), seed %d. Orange: "
+                   "words of cluster A, blue: cluster B. Separation = distance of the cluster means squared over "
+                   "the mean squared spread within a cluster; chance = the same with shuffled labels.",
+                   int(runner.spec().sweep.seeds.front())));
   if (!v.note.empty()) ImGui::TextDisabled("%s", v.note.c_str());
   const float avail = ImGui::GetContentRegionAvail().x;
   const float gap = 12, side = std::clamp((avail - 2 * gap) / 3, 120.0f, 260.0f);

@@ -14,6 +14,7 @@
 #include "web/draw/drawn.hpp"
 #include "web/draw/heatmap.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/wrapped_text.hpp"
 #include "web/draw/plot.hpp"
 #include "web/views/neuron_polar.hpp"
 
@@ -653,10 +654,10 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
     phase_fits(runner, v, ImVec2(half, kPanelHeight + 40));
     fit_panel(v, runner, run, half);
     ImGui::SameLine();
-    ImGui::TextWrapped(tr("The chosen run: %s. Its fit on the left, its neurons below (polar: angle of (w, b), radius "
-                          "log10 amplitude, at init and now). Near-linear fits and neurons that barely move: linear "
-                          "regime; a few kinks and neurons gathered on a few angles: condensed."),
-                       run.label().c_str());
+    wrapped_text(trf("The chosen run: %s. Its fit on the left, its neurons below (polar: angle of (w, b), radius "
+                     "log10 amplitude, at init and now). Near-linear fits and neurons that barely move: linear "
+                     "regime; a few kinks and neurons gathered on a few angles: condensed.",
+                     run.label().c_str()));
   }
   if (neurons) {
     neuron_polar_plot("##neurons", neuron_polar_picture(run), ImVec2(half, kPanelHeight + 60));

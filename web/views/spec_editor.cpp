@@ -8,6 +8,7 @@
 #include "imgui_stdlib.h"
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/wrapped_text.hpp"
 
 namespace {
 
@@ -108,9 +109,7 @@ void field_help(const std::string& path) {
                         fallback.c_str());
   }
   ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(shown.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(shown, ImGui::GetFontSize() * 32);
   ImGui::EndTooltip();
   drawn_note_text("field help: " + text);
 }
