@@ -240,6 +240,7 @@ test('the toolbar and every dialog in Chinese at both sizes', T, async () => {
       await page.click(open);
       await page.waitForSelector(`${box}[open]`);
       const text = await page.innerText(box);
+      if (name === 'help') assert.match(await page.getAttribute('#help-notes', 'href'), /lecture-notes\.zh\.html$/);
       const left = englishLeft(text.replace(/https?:\S+|<[^>]*>|\S*[./]\S*/g, ' '));  // addresses, paths, the snippet
       found.push(...left.map((w) => `${name} at ${size.width}x${size.height}: ${w}`));
       await screenshot(page, `zh-dialog-${name}-${size.width}x${size.height}`);

@@ -5,7 +5,8 @@
 //
 // The toolbar and dialogs mark what they translate: data-tr (the element's text), data-tr-html (its markup, for a
 // paragraph with <kbd> or <a> inside: the catalogue's own text, never anything from a link or a file), data-tr-title
-// and data-tr-aria (its title and aria-label). The English stays in the element, for the way back.
+// and data-tr-aria (its title and aria-label). The English stays in the element, for the way back. A link with
+// data-href-zh points there in Chinese.
 
 const STORAGE_KEY = 'muplay-lang';
 export const LANGUAGES = { en: 'English', zh: '中文' };
@@ -69,6 +70,11 @@ function translateHtml() {
       element.setAttribute(attribute, english);
       element.setAttribute(target, tr(english));
     }
+  }
+  // A link to a page with a Chinese twin (data-href-zh: the lecture notes) follows the language.
+  for (const link of document.querySelectorAll('a[data-href-zh]')) {
+    link.dataset.hrefEn ??= link.getAttribute('href');
+    link.setAttribute('href', current === 'zh' ? link.dataset.hrefZh : link.dataset.hrefEn);
   }
   document.documentElement.lang = current === 'zh' ? 'zh-CN' : 'en';
 }
