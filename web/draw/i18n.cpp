@@ -124,16 +124,15 @@ bool has_words(const std::string& text) {
                      [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); });
 }
 
-// Text the page already put in Chinese (a reason web/js/ translated) has CJK characters: U+3000 to U+9FFF are three
-// UTF-8 bytes led by 0xE3 to 0xE9.
+}  // namespace
+
+// U+3000 to U+9FFF are three UTF-8 bytes led by 0xE3 to 0xE9.
 bool has_chinese(const std::string& text) {
   return std::any_of(text.begin(), text.end(), [](char ch) {
     const auto byte = static_cast<unsigned char>(ch);
     return byte >= 0xE3 && byte <= 0xE9;
   });
 }
-
-}  // namespace
 
 std::string set_page_language(Language language, const std::string& catalogue_text) {
   Catalogue next;
@@ -197,6 +196,7 @@ const char* tr_label(const char* label) {
 
 std::string tr_message(const std::string& english) {
   Catalogue& c = catalogue();
+  // Text with ideographs is already in Chinese (a reason web/js/ translated).
   if (c.language == Language::en || !has_words(english) || has_chinese(english)) return english;
   auto kept = c.messages.find(english);
   if (kept != c.messages.end()) return kept->second;

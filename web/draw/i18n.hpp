@@ -42,5 +42,8 @@ const char* tr_label(const char* label);
 // patterns match, the one with the most literal text wins. Returns `english` when nothing matches (noted as missing).
 std::string tr_message(const std::string& english);
 
+// Whether `text` has CJK ideographs or CJK punctuation (U+3000 to U+9FFF).
+bool has_chinese(const std::string& text);
+
 // Every text looked up in Chinese since the last call that the catalogue lacks, sorted (for the tests).
 std::vector<std::string> take_missing_translations();

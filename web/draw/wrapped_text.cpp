@@ -1,6 +1,7 @@
 #include "web/draw/wrapped_text.hpp"
 
 #include "imgui_internal.h"  // ImTextCharFromUtf8, CalcWrapWidthForPos
+#include "web/draw/i18n.hpp"
 
 namespace {
 
@@ -20,19 +21,10 @@ bool opens(unsigned int c) {
   return false;
 }
 
-bool has_ideographs(const std::string& text) {
-  for (const char* p = text.c_str(); *p;) {
-    unsigned int c = 0;
-    p += ImTextCharFromUtf8(&c, p, nullptr);
-    if (is_ideograph(c)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::string with_line_breaks(const std::string& text, float width) {
-  if (!has_ideographs(text)) return text;
+  if (!has_chinese(text)) return text;
   const ImFont* font = ImGui::GetFont();
   const float scale = ImGui::GetFontSize() / font->FontSize;
   std::string out;
