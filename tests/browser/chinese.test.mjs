@@ -318,3 +318,19 @@ test('the Chinese lecture notes open each of their embeds in Chinese', T, async 
     await notes.close();
   }
 });
+
+test('on a phone in Chinese the toolbar\'s preset menu names the presets in Chinese, and follows a switch', T, async () => {
+  const phone = await openPlayground({ suffix: '?lang=zh', viewport: { width: 375, height: 667 }, hasTouch: true });
+  try {
+    const { page } = phone;
+    const names = () => page.$$eval('#preset-menu option', (options) => options.map((o) => o.textContent));
+    const zh = await names();
+    assert.ok(zh.length > 10 && zh.every((n) => /[\u4e00-\u9fff]/.test(n)), zh.slice(0, 3).join(' / '));
+    await screenshot(page, 'zh-phone');
+    await switchTo(page, 'en');
+    assert.ok((await names()).every((n) => !/[\u4e00-\u9fff]/.test(n)));
+    assert.deepEqual(phone.errors, []);
+  } finally {
+    await phone.close();
+  }
+});

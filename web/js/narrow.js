@@ -14,7 +14,13 @@ export function startNarrow(m, { embed }) {
   const prompt = new Option(tr('Preset…'), '');
   prompt.dataset.tr = 'Preset…';  // the English, for a later switch of language (web/js/language.js)
   prompt.disabled = true;
-  menu.append(prompt, ...presets.map((p, i) => new Option(p.name, String(i), false, false)));
+  // The presets' names are in the catalogue too: each option keeps its English the same way.
+  const options = presets.map((p, i) => {
+    const option = new Option(tr(p.name), String(i));
+    option.dataset.tr = p.name;
+    return option;
+  });
+  menu.append(prompt, ...options);
   menu.value = '';
   menu.disabled = false;
   menu.addEventListener('change', () => {
