@@ -88,7 +88,9 @@ export function startFiles(m, ui) {
   };
   for (const [id, make] of Object.entries(exports)) {
     $(id).addEventListener('click', async () => {
+      // The menu folds away with the item that had the keyboard: the keyboard returns to Export, never to <body>.
       $('export-menu').open = false;
+      $('export-menu').querySelector('summary').focus();
       const needsRun = id === 'export-csv' || id === 'export-results';
       if (needsRun && m.muplay_total_steps() === 0) return ui.status(tr('No metrics yet: run the experiment first.'));
       try {
