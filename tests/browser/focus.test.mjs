@@ -4,7 +4,9 @@
 // Tab goes on from there rather than from the top of the notes.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openPlayground, waitFrames } from './harness.mjs';
+import { startServer } from '../../scripts/static-server.mjs';
+import { notesPage, startHost } from './guest_hosts.mjs';
+import { SITE, openPlayground, waitFrames } from './harness.mjs';
 
 const T = { timeout: 180_000 };
 let pg;
@@ -50,4 +52,37 @@ test('an Export item chosen with the keyboard hands the keyboard back to Export'
   assert.equal(await page.evaluate(() => document.activeElement === document.querySelector('#export-menu summary')),
                true, `the keyboard went to ${await active()}`);
   assert.equal(await page.evaluate(() => document.querySelector('#export-menu').open), false);
+});
+
+test('an embed that gives an arrow key back scrolls the notes and leaves the host\'s keyboard on its iframe', T, async () => {
+  const playground = await startServer({ root: SITE, port: 0 });
+  const host = await startHost();
+  const notes = notesPage(playground.url, [{ id: 'plot', query: 'embed=1&panels=plot' }], { gap: 2 })
+    .replace('</body>', '<a id="after" href="#after">after the embed</a></body>');
+  host.write('notes.html', notes);
+  const other = await openPlayground({ url: `${host.url}notes.html`, waitReady: false });
+  try {
+    const { page } = other;
+    const frame = await (await page.$('#plot')).contentFrame();
+    await frame.evaluate(() => window.muplay.ready.then(() => true));
+    const box = await page.locator('#plot').boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.6);
+    const hostActive = () => page.evaluate(() => document.activeElement.id || document.activeElement.tagName);
+    assert.equal(await hostActive(), 'plot');
+    const before = await page.evaluate(() => window.scrollY);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((y) => window.scrollY > y, before, { timeout: 10_000 });
+    assert.equal(await hostActive(), 'plot', 'the host\'s keyboard stays on the embed\'s iframe');
+    assert.equal(await frame.evaluate(() => document.activeElement === document.body), true,
+                 'inside the embed nothing keeps the keyboard, so its shortcuts stop');
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction((y) => window.scrollY > y + 200, before, { timeout: 10_000 });
+    await page.keyboard.press('Tab');
+    assert.equal(await hostActive(), 'after', 'Tab goes on from the embed, not from the top of the notes');
+    assert.deepEqual(other.errors, []);
+  } finally {
+    await other.close();
+    await host.close();
+    await playground.close();
+  }
 });

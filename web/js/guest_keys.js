@@ -11,7 +11,13 @@
 //   the embed API's event  {muplay: 1, type: 'event', event: 'key', key, code, shiftKey}  (web/js/embed_api.js), and
 //   reveal.js's postMessage API, a JSON string {"method": "right", "args": []} (a deck listens for it when its
 //     `postMessage` option is on, the default, and calls Reveal[method]),
-// then hands the keyboard to the host (window.parent.focus()), so the keys after it go straight there.
+// and lets the browser do with it what it does in a frame that cannot scroll: scroll the host's notes (the key's
+// default is left alone; the embed's document never scrolls, index.html). The embed's own element gives up the
+// keyboard (blur), so the embed's shortcuts stop, but the keyboard stays on the iframe in the host's page: a
+// keyboard or screen-reader user keeps their place there (Tab goes on to what follows the embed), never thrown to
+// the top of the notes. A reveal.js deck that leaves the embed's slide tells the embed ('slide:stop', posted to the
+// frames of the slide it leaves): the embed is out of sight then, and it hands the keyboard to the deck
+// (window.parent.focus()), so the keys after the one that turned the slide are the deck's own (B, F, Esc too).
 
 const NAVIGATION = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End']);
 const SHORTCUTS = new Set([' ', 's', 'S', 'r', 'R']);
@@ -49,6 +55,13 @@ function givesBack(m, e) {
 // see (a key given back, and its keypress and keyup). `tell(e)` posts the embed API's key event (or nothing when the
 // API is off); `toHost(text)` posts reveal.js's message.
 export function startGuestKeys(m, { tell, toHost }) {
+  let keptOnIframe = false;  // a key was given back and nothing in the embed has taken the keyboard since
+  window.addEventListener('focusin', () => { keptOnIframe = false; });
+  window.addEventListener('message', (e) => {
+    if (e.source !== window.parent || e.data !== 'slide:stop' || !keptOnIframe) return;
+    keptOnIframe = false;
+    window.parent.focus();
+  });
   const givenBack = new Set();  // codes whose keydown was given back: their keypress and keyup are not the app's
   window.muplayGuestKey = (e) => {
     if (e.type !== 'keydown') {
@@ -58,11 +71,11 @@ export function startGuestKeys(m, { tell, toHost }) {
     givenBack.delete(e.code);
     if (!givesBack(m, e)) return false;
     givenBack.add(e.code);
-    e.preventDefault();
     tell(e);
     const call = revealCall(e);
     if (call) toHost(JSON.stringify({ method: call[0], args: call[1] }));
-    window.parent.focus();
+    document.activeElement?.blur();
+    keptOnIframe = true;
     return true;
   };
 }
