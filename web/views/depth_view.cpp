@@ -5,6 +5,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
@@ -83,7 +84,9 @@ void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
   same_line_if_room(labelled_width(ImGui::GetFrameHeight(), tr_label("reference slopes##depth")));
   ImGui::Checkbox(tr_label("reference slopes##depth"), &v.references);
   const std::vector<PlotCurve> curves = step < 0 ? std::vector<PlotCurve>{} : depth_quantity_curves(sources, q, step);
-  line_plot("##depth", quantity_axes(q, step, curves, v.references, swept_depths(sources)), curves, ImVec2(0, 0));
+  const PlotAxes axes = quantity_axes(q, step, curves, v.references, swept_depths(sources));
+  line_plot("##depth", axes, curves, ImVec2(0, 0));
+  figure_text_publish(plot_text(axes, curves, kDrawnCurvePoints));
 }
 
 // The nets whose η* is ringed, "standard n=32 L=16, ...": named in a note, which wraps (a legend row does not).
@@ -122,9 +125,11 @@ void eta_picture(const std::vector<DepthSource>& sources, const std::string& los
   // curves it comes from (a legend row per depth) on the right.
   const std::vector<PlotCurve> eta = eta_depth_curves(sources), losses = depth_lr_curves(sources);
   const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x;
-  line_plot("##eta depth", eta_axes(eta, swept_depths(sources)), eta, ImVec2(0.45f * width, 0));
+  const PlotAxes axes = eta_axes(eta, swept_depths(sources));
+  line_plot("##eta depth", axes, eta, ImVec2(0.45f * width, 0));
   ImGui::SameLine();
   line_plot("##loss depth", lr_loss_axes(loss, tr("lr per depth"), losses), losses, ImVec2(0.55f * width, 0));
+  figure_text_publish(plot_text(axes, eta, kDrawnCurvePoints));  // η* per depth: the picture's point
 }
 
 }  // namespace

@@ -17,6 +17,11 @@
 struct LrPicture {
   std::string series;  // batch_loss_mean (the mean over the run) when the page records it, else train_loss
   std::vector<PlotCurve> curves;  // the page's (when it sweeps 2 or more learning rates), then the imported ones
+  // The page's nets the curves were drawn from (η* per width: web/views/lr_text.hpp says them), whether each still
+  // trains, and the step the least advanced running member has reached (0: none recorded yet).
+  std::vector<LrCurve> nets;
+  std::vector<bool> training;
+  int so_far_step = 0;
 };
 
 // The curves of the runner's members and of the imported runs drawn (drawn_sets).

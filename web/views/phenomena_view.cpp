@@ -12,6 +12,7 @@
 #include "imgui.h"
 #include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/heatmap.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/wrapped_text.hpp"
@@ -210,6 +211,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   axes.y_label = "Delta_F";
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
   line_plot("##fp_curves", axes, curves, ImVec2(half, kPanelHeight));
+  figure_text_offer(plot_text(axes, curves, kFigureRowsPerCurve));
   ImGui::SameLine();
   delta_f_heat_map(curves, steps, ImVec2(half, kPanelHeight));
 
@@ -491,8 +493,9 @@ void loss_panel(const Member& run, float width) {
   axes.title = tr("train loss of the chosen run");
   axes.x_label = tr("step");
   axes.y_label = tr("loss");
-  line_plot("##neuron_loss", axes, {solid_curve(tr("train loss"), steps, loss->values, IM_COL32(255, 140, 40, 255))},
-            ImVec2(width, kPanelHeight + 60));
+  const std::vector<PlotCurve> curves{solid_curve(tr("train loss"), steps, loss->values, IM_COL32(255, 140, 40, 255))};
+  line_plot("##neuron_loss", axes, curves, ImVec2(width, kPanelHeight + 60));
+  figure_text_offer(plot_text(axes, curves, kFigureRowsPerCurve));
 }
 
 // The filtering method: e_low and e_high vs step (any input dimension).
@@ -508,6 +511,7 @@ void filter_panel(const Member& run, float width) {
   axes.x_label = tr("step");
   axes.y_label = tr("relative error");
   line_plot("##filter", axes, curves, ImVec2(width, kPanelHeight));
+  figure_text_offer(plot_text(axes, curves, kFigureRowsPerCurve));
 }
 
 // FP-4: the image as a function of the pixel position. Train pixels are the odd columns, test the even ones; the
@@ -604,6 +608,7 @@ void sharpness_panel(const Runner& runner) {
   axes.y_label = "lambda_max";
   axes.log_y = false;
   line_plot("##sharpness", axes, curves, ImVec2(0, kPanelHeight));
+  figure_text_offer(plot_text(axes, curves, kFigureRowsPerCurve));
 }
 
 void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float width) {
@@ -617,6 +622,28 @@ void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float 
   std::vector<Scatter> sets{{xs, out, IM_COL32(255, 140, 40, 255), tr("network")},
                             {train_x, train.y, IM_COL32(240, 240, 240, 255), tr("data")}};
   scatter_plot("##fit", tr("fit of the chosen run on the test grid"), "x", "f(x)", sets, ImVec2(width, kPanelHeight));
+}
+
+// The (γ, γ′) map as text: each point's S_w (over its converged widths) and its unconverged runs, as drawn.
+FigureText phase_map_text(const std::vector<PhasePointFit>& fits) {
+  FigureText t;
+  t.name = tr("(gamma, gamma') phase map coloured by the slope S_w");
+  t.columns = {"gamma", "gamma'", "S_w", tr("runs"), tr("unconverged runs")};
+  const PhasePointFit* low = nullptr;
+  const PhasePointFit* high = nullptr;
+  for (const PhasePointFit& f : fits) {
+    t.rows.push_back({figure_number(f.all.phase.gamma), figure_number(f.all.phase.gamma_prime), figure_number(f.slope),
+                      std::to_string(f.runs), std::to_string(f.unconverged_widths.size())});
+    if (!std::isfinite(f.slope)) continue;
+    if (!low || f.slope < low->slope) low = &f;
+    if (!high || f.slope > high->slope) high = &f;
+  }
+  t.summary = !low ? trf("(gamma, gamma') map of %d points: no slope S_w yet.", int(fits.size()))
+                   : trf("(gamma, gamma') map of %d points: S_w from %.2f at (%g, %g) to %.2f at (%g, %g).",
+                         int(fits.size()), low->slope, low->all.phase.gamma, low->all.phase.gamma_prime, high->slope,
+                         high->all.phase.gamma, high->all.phase.gamma_prime);
+  t.caption = tr("Each point's slope S_w of the relative weight change against the width, over its converged widths.");
+  return t;
 }
 
 void phenomena_panels(PhenomenaView& v, const Runner& runner) {
@@ -649,6 +676,7 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   if (image) image_panels(v, runner, run, ImGui::GetContentRegionAvail().x);
   if (filter) filter_panel(run, half);
   if (phase) {
+    figure_text_offer(phase_map_text(phase_slopes_of(v, runner)));
     phase_map(runner, v, ImVec2(half, kPanelHeight + 40));
     ImGui::SameLine();
     phase_fits(runner, v, ImVec2(half, kPanelHeight + 40));

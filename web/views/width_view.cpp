@@ -7,6 +7,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/loglog_curve.hpp"
 #include "web/draw/plot.hpp"
@@ -227,5 +228,6 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;
   const float tables_height = slopes.empty() ? 0 : slopes_height(slopes);
   line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - tables_height)));
+  figure_text_publish(plot_text(axes, v.picture.curves, kDrawnCurvePoints));
   for (const ImportedSet* set : imports) slopes_table(slopes, set->name);
 }
