@@ -171,8 +171,7 @@ void curve_table(FigureText& t, const PlotAxes& axes, const std::vector<PlotCurv
       t.rows.push_back({s.name, x, y});
       s.x.push_back(c.x[i]);
       s.y.push_back(c.y[i]);
-      s.said.push_back(trf("%s: %s = %s, %s %s", s.name.c_str(), axes.x_label.c_str(), x.c_str(),
-                           axes.y_label.c_str(), y.c_str()));
+      s.said.push_back(s.name + ": " + axes.x_label + " = " + x + ", " + axes.y_label + " " + y);
     }
     t.series.push_back(std::move(s));
   }
@@ -188,7 +187,7 @@ std::string legend_summary(const PlotAxes& axes, const std::vector<PlotCurve>& c
     if (!rows.empty()) rows += "; ";
     rows += c.label;
   }
-  return rows.empty() ? trf("%s: nothing drawn yet.", axes.title.c_str()) : trf("%s: %s.", axes.title.c_str(), rows.c_str());
+  return rows.empty() ? trf("%s: nothing drawn yet.", axes.title.c_str()) : axes.title + ": " + rows + ".";
 }
 
 FigureText plot_text(const PlotAxes& axes, const std::vector<PlotCurve>& curves, size_t per_curve) {

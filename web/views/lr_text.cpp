@@ -115,8 +115,7 @@ FigureText lr_text(const LrPicture& p, const PlotAxes& axes) {
       row.push_back(figure_number(loss));
       s.x.push_back(lr);
       s.y.push_back(loss);
-      s.said.push_back(trf("%s: eta = %s, %s %s", s.name.c_str(), figure_power_of_two(lr).c_str(),
-                           axes.y_label.c_str(), figure_number(loss).c_str()));
+      s.said.push_back(s.name + ": eta = " + figure_power_of_two(lr) + ", " + axes.y_label + " " + figure_number(loss));
     }
     t.rows.push_back(std::move(row));
     t.series.push_back(std::move(s));
