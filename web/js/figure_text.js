@@ -46,27 +46,21 @@ function place(element, rect) {
   });
 }
 
-// When to speak: a run starts (training turns on), a milestone is reached while it trains, the run stops. A new view
-// or a new sweep (fewer milestones) only resets the count.
+// When to speak: a run starts (training turns on), a milestone is reached while it trains (in the same view), the
+// run stops. A new view or a new sweep (fewer milestones) only resets the count.
 function makeAnnouncer(say) {
   let view = null;
   let training = false;
   let milestones = 0;
   return (figure) => {
-    const sameView = figure.view === view;
-    view = figure.view;
-    if (!figure.summary) return;
-    if (!sameView) {
-      ({ training, milestones } = figure);
-      return;
-    }
     let words = null;
     if (figure.training && !training) words = tr('Run started. {summary}', { summary: figure.summary });
     else if (!figure.training && training) words = tr('Run stopped. {summary}', { summary: figure.summary });
-    else if (figure.training && figure.milestones > milestones) words = figure.summary;
+    else if (figure.training && figure.view === view && figure.milestones > milestones) words = figure.summary;
+    view = figure.view;
     training = figure.training;
     milestones = figure.milestones;
-    if (words) say(words);
+    if (words && figure.summary) say(words);
   };
 }
 

@@ -27,8 +27,8 @@ std::string eta_list(const LrPicture& p) {
   return out;
 }
 
-// How η* moves as the width grows, from the numbers: the fitted slope of log2 η* against log2 n (octaves of η* per
-// doubling of the width) and the move over the last doubling. Only for one depth: nets of several depths are
+// How η* moves as the width grows, from the numbers: its move between neighbouring widths per doubling of the width
+// (in octaves), and the fitted slope of log2 η* against log2 n. Only for one depth: nets of several depths are
 // compared in the vs depth view.
 std::string eta_direction(const LrPicture& p) {
   std::vector<double> widths, etas;
@@ -40,13 +40,15 @@ std::string eta_direction(const LrPicture& p) {
     }
   if (widths.size() < 2) return "";
   const double slope = loglog_slope(widths, etas);  // the same in any base: octaves per doubling
-  const size_t k = widths.size();
-  const double first = std::log2(etas[1] / etas[0]) / std::log2(widths[1] / widths[0]);
-  const double last = std::log2(etas[k - 1] / etas[k - 2]) / std::log2(widths[k - 1] / widths[k - 2]);
+  std::vector<double> moves;  // per doubling of the width, between neighbours
+  for (size_t i = 1; i < widths.size(); i++)
+    moves.push_back(std::log2(etas[i] / etas[i - 1]) / std::log2(widths[i] / widths[i - 1]));
+  const double first = moves.front(), last = moves.back();
   // A move under a quarter octave per doubling is within the grid's half-octave steps: η* stays put.
   constexpr double kFlat = 0.25;
-  if (std::fabs(slope) < kFlat)
+  if (std::all_of(moves.begin(), moves.end(), [](double m) { return std::fabs(m) < kFlat; }))
     return trf("it stays put as the width grows (log2 eta* moves %+.2f per doubling of n): it transfers", slope);
+  const size_t k = widths.size();
   if (k >= 3 && std::fabs(last) < kFlat && std::fabs(last) < std::fabs(first) / 2)
     return trf("it settles as the width grows (%+.2f per doubling of n at first, %+.2f over the last)", first, last);
   return slope < 0 ? trf("it shrinks as the width grows (%+.2f per doubling of n): it does not transfer", slope)
