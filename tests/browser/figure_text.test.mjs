@@ -126,7 +126,13 @@ test('the audio trace plays the curve as pitch following its values; arrows spea
   const { page } = pg;
   const figure = await figureText();
   const curve = figure.series[0];
-  await page.focus('#figure');
+  // Reached with Tab from the canvas (other elements may come between), its focus ring around the view.
+  await page.focus('#canvas');
+  for (let i = 0; i < 50 && await page.evaluate(() => document.activeElement.id) !== 'figure'; i++) {
+    await page.keyboard.press('Tab');
+  }
+  assert.equal(await page.evaluate(() => document.activeElement.matches('#figure:focus-visible')), true);
+  await screenshot(page, 'figure-text-focused');
   await page.keyboard.press('a');
   const pitches = await page.evaluate(() => window.pitchesSet);
   const finite = curve.y.filter((y) => Number.isFinite(y));
@@ -168,6 +174,7 @@ test('every other view gives a summary that names its quantity, and a table', T,
     const figure = await figureText();
     assert.match(figure.summary, NAMES[id], `${id}: ${figure.summary}`);
     assert.ok(id === 'anchor' || figure.rows.length > 0, `${id}: a table`);
-    assert.equal(await pg.page.textContent('#figure-summary'), figure.summary, `${id}: in the DOM`);
+    // In the DOM at the page's next poll of the figure's revision.
+    await pg.page.waitForFunction((t) => document.getElementById('figure-summary').textContent === t, figure.summary);
   }
 });
