@@ -233,7 +233,7 @@ void plot_panel(App& app) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size = line_plot("##plot", axes, curves,
                                 ImVec2(0, std::max(min_height, ImGui::GetContentRegionAvail().y - table_height)));
-  figure_text_publish(step_text(axes, curves));
+  figure_text_publish([&] { return step_text(axes, curves); });
   app.plot_min = origin;  // for the PNG export (main.cpp reads these pixels back)
   app.plot_max = ImVec2(origin.x + size.x, origin.y + size.y);
 }

@@ -10,7 +10,9 @@ namespace {
 
 struct Published {
   FigureText pending, last;
-  bool began = false;
+  bool asked = true;   // the page asked for the revision since the last figure built
+  bool wanted = false;  // this frame builds the figure
+  bool set = false;     // a view set it this frame
   std::string last_text;  // last's JSON, to tell a changed figure from the same one drawn again
   double revision = 0;
 };
@@ -83,39 +85,42 @@ std::string x_text(const PlotAxes& axes, double x) {
 
 void figure_text_begin(const FigureFrame& frame) {
   Published& p = published();
+  p.wanted = p.asked;
+  p.asked = false;
+  p.set = false;
+  if (!p.wanted) return;
   p.pending = FigureText{};
   p.pending.view = frame.view;
   p.pending.name = frame.name;
   p.pending.rect = drawn_rect(frame.min, frame.max);
   p.pending.training = frame.training;
   p.pending.milestones = frame.members_ended;
-  p.began = true;
 }
 
-void figure_text_publish(FigureText text) {
+bool figure_text_wanted() { return published().wanted; }
+bool figure_text_set_yet() { return published().set; }
+
+void figure_text_set(FigureText text) {
   Published& p = published();
+  if (!p.wanted) return;
   text.view = p.pending.view;
   if (text.name.empty()) text.name = p.pending.name;
   text.rect = p.pending.rect;
   text.training = p.pending.training;
   if (text.milestones < 0) text.milestones = p.pending.milestones;
   p.pending = std::move(text);
-}
-
-void figure_text_offer(FigureText text) {
-  if (!published().pending.columns.empty() || !published().pending.summary.empty()) return;
-  figure_text_publish(std::move(text));
+  p.set = true;
 }
 
 void figure_text_hint(const std::string& why) {
   Published& p = published();
-  if (p.began && p.pending.summary.empty()) p.pending.summary = why;
+  if (p.wanted && p.pending.summary.empty()) p.pending.summary = why;
 }
 
 void figure_text_end() {
   Published& p = published();
-  if (!p.began) return;
-  p.began = false;
+  if (!p.wanted) return;
+  p.wanted = false;
   std::string text = json::write(text_json(p.pending));
   if (text == p.last_text) return;
   p.last_text = std::move(text);
@@ -123,7 +128,10 @@ void figure_text_end() {
   p.revision++;
 }
 
-double figure_text_revision() { return published().revision; }
+double figure_text_revision() {
+  published().asked = true;
+  return published().revision;
+}
 
 json::Value figure_text_json() {
   json::Value v = text_json(published().last);

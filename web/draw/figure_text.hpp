@@ -47,16 +47,31 @@ struct FigureFrame {
 
 // Bracket one tab's content.
 void figure_text_begin(const FigureFrame& frame);
-// The view's figure (its view, rect and training taken from the frame's, its name too when it has none).
-void figure_text_publish(FigureText text);
-// The same, unless the view published a figure already this frame: a view of several plots offers each, the
-// first one drawn is its figure.
-void figure_text_offer(FigureText text);
-// What a view says when it draws no figure (web/draw/drawn.hpp: drawn_hint): the summary, unless one was published.
-void figure_text_hint(const std::string& why);
 void figure_text_end();
 
-// The last figure published, and a count of its changes.
+// Whether this frame builds the figure: only after the page asked for the revision since the last one built, so a
+// figure costs nothing in the frames between the page's polls.
+bool figure_text_wanted();
+// Sets the view's figure (its view, rect and training taken from the frame's, its name too when it has none).
+void figure_text_set(FigureText text);
+// Whether a figure was set this frame.
+bool figure_text_set_yet();
+
+// The view's figure, `build()` called only in a frame that builds it.
+template <class Build>
+void figure_text_publish(Build build) {
+  if (figure_text_wanted()) figure_text_set(build());
+}
+// The same, unless the view set a figure already this frame: a view of several plots offers each, the first one
+// drawn is its figure.
+template <class Build>
+void figure_text_offer(Build build) {
+  if (figure_text_wanted() && !figure_text_set_yet()) figure_text_set(build());
+}
+// What a view says when it draws no figure (web/draw/drawn.hpp: drawn_hint): the summary, unless one was published.
+void figure_text_hint(const std::string& why);
+
+// A count of the changes of the figure built last (the page's poll: it asks for the next frame's figure).
 double figure_text_revision();
 // {"revision", "view", "name", "summary", "caption", "columns", "rows", "series": [{"name", "x", "y", "said"}],
 // "training", "milestones", "rect"}; non-finite numbers are null.

@@ -194,7 +194,7 @@ bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
   // In English, as the engine words it, whatever the language: the tests read the regime's name off it.
   drawn_note_text(std::string("explorer table: ") + regime_name(c.regime) + ", " + c.reason);
   wrapped_text(reason_text(c.reason));
-  figure_text_publish(explorer_text(e, c));
+  figure_text_publish([&] { return explorer_text(e, c); });
   ImGui::Spacing();
   return ImGui::Button(tr_label("Use these exponents in the experiment"));
 }

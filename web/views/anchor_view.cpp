@@ -130,7 +130,7 @@ void phase_plot(const Runner& runner) {
     dl->AddText(ImVec2(o.x, o.y + cell * (rows - 1 - float(row)) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), buf);
   }
   ImGui::Dummy(ImVec2(left + cell * float(gammas.size()), cell * rows + 20));
-  figure_text_publish(phase_plot_text(cells));
+  figure_text_publish([&] { return phase_plot_text(cells); });
   note_phase_plot(cells, gammas, decays, o, ImVec2(o.x + left + cell * float(gammas.size()), o.y + cell * rows));
 }
 
@@ -299,7 +299,7 @@ void anchor_panels(AnchorView& v, Runner& runner) {
     for (int t = 0; t < T; t++) text += token_text(set.tokens[size_t(v.sequence) * size_t(T) + size_t(t)], kind) + " ";
     ImGui::Text(v.set == 1 ? tr("OOD sequence %d: %s") : tr("ID test sequence %d: %s"), v.sequence, text.c_str());
     if (!runs.front()->find_series("ood_accuracy"))  // without a phase plot, the attention map is the figure
-      figure_text_publish(attention_text(*runs[size_t(v.run)], v, text));
+      figure_text_publish([&] { return attention_text(*runs[size_t(v.run)], v, text); });
   }
   if (ImGui::BeginTable("anchor maps", 3, ImGuiTableFlags_SizingStretchSame)) {
     ImGui::TableNextColumn();

@@ -86,7 +86,7 @@ void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
   const std::vector<PlotCurve> curves = step < 0 ? std::vector<PlotCurve>{} : depth_quantity_curves(sources, q, step);
   const PlotAxes axes = quantity_axes(q, step, curves, v.references, swept_depths(sources));
   line_plot("##depth", axes, curves, ImVec2(0, 0));
-  figure_text_publish(plot_text(axes, curves, kDrawnCurvePoints));
+  figure_text_publish([&] { return plot_text(axes, curves, kDrawnCurvePoints); });
 }
 
 // The nets whose η* is ringed, "standard n=32 L=16, ...": named in a note, which wraps (a legend row does not).
@@ -129,7 +129,7 @@ void eta_picture(const std::vector<DepthSource>& sources, const std::string& los
   line_plot("##eta depth", axes, eta, ImVec2(0.45f * width, 0));
   ImGui::SameLine();
   line_plot("##loss depth", lr_loss_axes(loss, tr("lr per depth"), losses), losses, ImVec2(0.55f * width, 0));
-  figure_text_publish(plot_text(axes, eta, kDrawnCurvePoints));  // η* per depth: the picture's point
+  figure_text_publish([&] { return plot_text(axes, eta, kDrawnCurvePoints); });  // η* per depth: the picture's point
 }
 
 }  // namespace

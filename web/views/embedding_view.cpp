@@ -122,5 +122,5 @@ void embedding_view(EmbeddingView& v, const Runner& runner) {
     if (i % size_t(per_row) != 0) ImGui::SameLine(0, gap);
     scatter(v.panels[i], side);
   }
-  figure_text_publish(embedding_text(v.panels));
+  figure_text_publish([&] { return embedding_text(v.panels); });
 }

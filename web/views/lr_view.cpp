@@ -77,5 +77,5 @@ void lr_view(const Runner* runner, const std::vector<const ImportedSet*>& import
   }
   const PlotAxes axes = lr_loss_axes(p.series, tr("learning rate"), p.curves);
   line_plot("##lr", axes, p.curves, ImVec2(0, 0));
-  figure_text_publish(lr_text(p, axes));
+  figure_text_publish([&] { return lr_text(p, axes); });
 }

@@ -85,8 +85,10 @@ void max_lr_view(const Runner& runner) {
   scaling.x_tick_values = distinct_x(p.max_lr_curve);
   line_plot("##max_lr_width", scaling, p.max_lr_curve, ImVec2(0, 0));
   // η_max per width and its slope, then each width's L_T / L_0 up to it (its η_max marker a row of its own).
-  FigureText text = plot_text(ratio, p.ratio_curves, kDrawnCurvePoints);
-  text.name = scaling.title;
-  text.summary = legend_summary(scaling, p.max_lr_curve) + " " + text.summary;
-  figure_text_publish(std::move(text));
+  figure_text_publish([&] {
+    FigureText text = plot_text(ratio, p.ratio_curves, kDrawnCurvePoints);
+    text.name = scaling.title;
+    text.summary = legend_summary(scaling, p.max_lr_curve) + " " + text.summary;
+    return text;
+  });
 }

@@ -212,7 +212,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   axes.y_label = "Delta_F";
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
   line_plot("##fp_curves", axes, curves, ImVec2(half, kPanelHeight));
-  figure_text_offer(step_text(axes, curves));
+  figure_text_offer([&] { return step_text(axes, curves); });
   ImGui::SameLine();
   delta_f_heat_map(curves, steps, ImVec2(half, kPanelHeight));
 
@@ -496,7 +496,7 @@ void loss_panel(const Member& run, float width) {
   axes.y_label = tr("loss");
   const std::vector<PlotCurve> curves{solid_curve(tr("train loss"), steps, loss->values, IM_COL32(255, 140, 40, 255))};
   line_plot("##neuron_loss", axes, curves, ImVec2(width, kPanelHeight + 60));
-  figure_text_offer(step_text(axes, curves));
+  figure_text_offer([&] { return step_text(axes, curves); });
 }
 
 // The filtering method: e_low and e_high vs step (any input dimension).
@@ -512,7 +512,7 @@ void filter_panel(const Member& run, float width) {
   axes.x_label = tr("step");
   axes.y_label = tr("relative error");
   line_plot("##filter", axes, curves, ImVec2(width, kPanelHeight));
-  figure_text_offer(step_text(axes, curves));
+  figure_text_offer([&] { return step_text(axes, curves); });
 }
 
 // FP-4: the image as a function of the pixel position. Train pixels are the odd columns, test the even ones; the
@@ -609,7 +609,7 @@ void sharpness_panel(const Runner& runner) {
   axes.y_label = "lambda_max";
   axes.log_y = false;
   line_plot("##sharpness", axes, curves, ImVec2(0, kPanelHeight));
-  figure_text_offer(step_text(axes, curves));
+  figure_text_offer([&] { return step_text(axes, curves); });
 }
 
 void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float width) {
@@ -677,7 +677,7 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   if (image) image_panels(v, runner, run, ImGui::GetContentRegionAvail().x);
   if (filter) filter_panel(run, half);
   if (phase) {
-    figure_text_offer(phase_map_text(phase_slopes_of(v, runner)));
+    figure_text_offer([&] { return phase_map_text(phase_slopes_of(v, runner)); });
     phase_map(runner, v, ImVec2(half, kPanelHeight + 40));
     ImGui::SameLine();
     phase_fits(runner, v, ImVec2(half, kPanelHeight + 40));
