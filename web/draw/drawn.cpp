@@ -5,7 +5,6 @@
 #include <unordered_map>
 
 #include "imgui_internal.h"
-#include "web/draw/figure_text.hpp"
 #include "web/draw/glyph_runs.hpp"
 #include "web/draw/wrapped_text.hpp"
 
@@ -233,7 +232,6 @@ void drawn_note_last_text(const std::string& text) {
 void drawn_hint(const std::string& text) {
   wrapped_text_disabled(text);
   drawn_note_text("hint: " + text);
-  figure_text_hint(text);  // a view that draws no figure says why in its place
 }
 
 void drawn_item_value(const char* label, const std::string& value) {

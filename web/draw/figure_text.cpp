@@ -112,7 +112,8 @@ void figure_text_set(FigureText text) {
   p.set = true;
 }
 
-void figure_text_hint(const std::string& why) {
+void figure_hint(const std::string& why) {
+  drawn_hint(why);
   Published& p = published();
   if (p.wanted && p.pending.summary.empty()) p.pending.summary = why;
 }

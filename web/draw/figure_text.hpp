@@ -68,8 +68,8 @@ template <class Build>
 void figure_text_offer(Build build) {
   if (figure_text_wanted() && !figure_text_set_yet()) figure_text_set(build());
 }
-// What a view says when it draws no figure (web/draw/drawn.hpp: drawn_hint): the summary, unless one was published.
-void figure_text_hint(const std::string& why);
+// A view that draws no figure says why: drawn_hint (web/draw/drawn.hpp), and the figure's summary unless one was set.
+void figure_hint(const std::string& why);
 
 // A count of the changes of the figure built last (the page's poll: it asks for the next frame's figure).
 double figure_text_revision();

@@ -74,7 +74,7 @@ PlotAxes quantity_axes(const DepthQuantity& q, int step, const std::vector<PlotC
 void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
   const std::vector<DepthQuantity> quantities = depth_quantities(*sources.front().runs.front().series);
   if (quantities.empty()) {
-    drawn_hint(tr("This experiment records no series to draw against the depth."));
+    figure_hint(tr("This experiment records no series to draw against the depth."));
     return;
   }
   const DepthQuantity& q = chosen(quantities, v.quantity);
@@ -117,7 +117,7 @@ PlotAxes eta_axes(const std::vector<PlotCurve>& curves, const std::vector<double
 
 void eta_picture(const std::vector<DepthSource>& sources, const std::string& loss) {
   if (std::none_of(sources.begin(), sources.end(), [](const DepthSource& s) { return !s.fits.empty(); })) {
-    drawn_hint(tr("eta* against L needs a sweep over learning rates as well as depths (sweep.lr with 2 or more "
+    figure_hint(tr("eta* against L needs a sweep over learning rates as well as depths (sweep.lr with 2 or more "
                   "values), here or in an imported result file."));
     return;
   }
@@ -138,7 +138,7 @@ void depth_view(DepthView& v, const Runner& runner, const std::vector<const Impo
   const std::string loss = depth_loss_series(runner);
   const std::vector<DepthSource> sources = depth_sources(runner, imports, loss);
   if (std::none_of(sources.begin(), sources.end(), [](const DepthSource& s) { return s.depths() >= 2; })) {
-    drawn_hint(tr("This view needs a sweep over depths (sweep.depth with 2 or more values)."));
+    figure_hint(tr("This view needs a sweep over depths (sweep.depth with 2 or more values)."));
     return;
   }
   if (ImGui::RadioButton(tr_label("quantity vs L"), !v.eta)) v.eta = false;

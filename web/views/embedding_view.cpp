@@ -100,7 +100,7 @@ std::vector<EmbeddingPanel> embedding_panels(const Runner& runner, std::string* 
 
 void embedding_view(EmbeddingView& v, const Runner& runner) {
   if (runner.spec().task.kind != TaskKind::skipgram) {
-    drawn_hint(tr("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9)."));
+    figure_hint(tr("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9)."));
     return;
   }
   if (v.runner != &runner || v.computed_at != runner.state_revision() || v.language != page_language_changes()) {

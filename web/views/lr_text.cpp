@@ -11,13 +11,13 @@
 namespace {
 
 // Whether the legend shows the net's η*: a finite one, and while its runs train only once finished runs bracket it.
-bool eta_shown(const LrPicture& p, size_t i) {
+bool eta_shown(const LrNets& p, size_t i) {
   const LrCurve& c = p.nets[i];
   return c.grid_min >= 0 && std::isfinite(c.best_lr) && (!p.training[i] || c.bracketed);
 }
 
 // "2^-0.50 at n = 32, 2^-0.81 at n = 64": the η* shown, in the nets' order.
-std::string eta_list(const LrPicture& p) {
+std::string eta_list(const LrNets& p) {
   std::string out;
   for (size_t i = 0; i < p.nets.size(); i++) {
     if (!eta_shown(p, i)) continue;
@@ -30,7 +30,7 @@ std::string eta_list(const LrPicture& p) {
 // How η* moves as the width grows, from the numbers: its move between neighbouring widths per doubling of the width
 // (in octaves), and the fitted slope of log2 η* against log2 n. Only for one depth: nets of several depths are
 // compared in the vs depth view.
-std::string eta_direction(const LrPicture& p) {
+std::string eta_direction(const LrNets& p) {
   std::vector<double> widths, etas;
   for (size_t i = 0; i < p.nets.size(); i++)
     if (eta_shown(p, i)) {
@@ -55,7 +55,7 @@ std::string eta_direction(const LrPicture& p) {
                    : trf("it grows with the width (%+.2f per doubling of n): it does not transfer", slope);
 }
 
-std::string summary(const LrPicture& p) {
+std::string summary(const LrNets& p) {
   const size_t done = size_t(std::count(p.training.begin(), p.training.end(), false));
   const std::string etas = eta_list(p);
   if (done < p.nets.size()) {
@@ -81,7 +81,7 @@ std::vector<double> all_lrs(const std::vector<LrCurve>& nets) {
 }
 
 // How the net's η* was found, as its dot's hover says.
-std::string how_found(const LrPicture& p, size_t i) {
+std::string how_found(const LrNets& p, size_t i) {
   const LrCurve& c = p.nets[i];
   if (!eta_shown(p, i)) return p.training[i] ? tr("runs not finished") : tr("no finite loss at any lr");
   if (at_grid_edge(c)) return tr(kGridEdgeFlag);
@@ -90,7 +90,7 @@ std::string how_found(const LrPicture& p, size_t i) {
 
 }  // namespace
 
-FigureText lr_text(const LrPicture& p, const PlotAxes& axes) {
+FigureText lr_text(const LrNets& p, const PlotAxes& axes) {
   FigureText t;
   t.name = axes.title;
   t.summary = summary(p);

@@ -6,6 +6,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/views/lr_curves.hpp"
 #include "web/views/lr_text.hpp"
@@ -44,12 +45,13 @@ void page_lr_curves(const Runner& runner, LrPicture& p) {
     if (run->status() == RunStatus::running) earliest = std::min(earliest, known.step);
   }
   const std::string so_far = earliest > 0 ? trf("so far: step %d", earliest) : tr("runs not finished");
-  p.nets = lr_curves(points);
-  p.so_far_step = earliest;
-  for (size_t i = 0; i < p.nets.size(); i++) {
-    p.training.push_back(net_training(runner, p.nets[i]));
-    const char* training = p.training.back() ? so_far.c_str() : nullptr;
-    for (PlotCurve& c : lr_width_curves(p.nets[i], curve_color(int(i), int(p.nets.size())), training))
+  LrNets& page = p.page;
+  page.nets = lr_curves(points);
+  page.so_far_step = earliest;
+  for (size_t i = 0; i < page.nets.size(); i++) {
+    page.training.push_back(net_training(runner, page.nets[i]));
+    const char* training = page.training.back() ? so_far.c_str() : nullptr;
+    for (PlotCurve& c : lr_width_curves(page.nets[i], curve_color(int(i), int(page.nets.size())), training))
       p.curves.push_back(std::move(c));
   }
 }
@@ -72,10 +74,10 @@ LrPicture lr_picture(const Runner* runner, const std::vector<const ImportedSet*>
 void lr_view(const Runner* runner, const std::vector<const ImportedSet*>& imports) {
   const LrPicture p = lr_picture(runner, imports);
   if (p.curves.empty()) {
-    drawn_hint(tr("This view needs a sweep over learning rates (sweep.lr with 2 or more values)."));
+    figure_hint(tr("This view needs a sweep over learning rates (sweep.lr with 2 or more values)."));
     return;
   }
   const PlotAxes axes = lr_loss_axes(p.series, tr("learning rate"), p.curves);
   line_plot("##lr", axes, p.curves, ImVec2(0, 0));
-  figure_text_publish([&] { return lr_text(p, axes); });
+  figure_text_publish([&] { return lr_text(p.page, axes); });
 }

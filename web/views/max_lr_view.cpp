@@ -63,7 +63,7 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
 void max_lr_view(const Runner& runner) {
   const MaxLrPicture p = max_lr_picture(runner);
   if (!p.why_empty.empty()) {
-    drawn_hint(p.why_empty);
+    figure_hint(p.why_empty);
     return;
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - ImGui::GetStyle().ItemSpacing.x;

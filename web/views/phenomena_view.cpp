@@ -659,7 +659,7 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   const bool phase = spec.parametrization.preset == Preset::two_layer_gamma && records(run, "weight_rd");
   const bool neurons = one_input_layer && (phase || records(run, "condensation"));
   if (!fp && !sharp && !neurons && !filter && !image) {
-    drawn_hint(tr("This view shows the phenomena presets (20-29): record fp_delta, fp_filter, weight_rd with the "
+    figure_hint(tr("This view shows the phenomena presets (20-29): record fp_delta, fp_filter, weight_rd with the "
                   "two_layer_gamma preset, condensation, or sharpness, or train on an image_2d task."));
     return;
   }

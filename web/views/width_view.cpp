@@ -189,7 +189,7 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   if (runner.members().empty()) return;
   const std::vector<std::string> names = families(*runner.members().front());
   if (names.empty()) {
-    drawn_hint(tr("This experiment records no series to draw against the width."));
+    figure_hint(tr("This experiment records no series to draw against the width."));
     return;
   }
   // The chosen family when this run records it, else the coordinate check's quantity when there is one: an MLP's
