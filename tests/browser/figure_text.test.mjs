@@ -157,7 +157,7 @@ test('the audio trace plays the curve as pitch following its values; arrows spea
 const TAB_IDS = { 'vs step': 'step', 'vs width': 'width', 'vs depth': 'depth', embeddings: 'embeddings',
   phenomena: 'phenomena', anchor: 'anchor', parametrization: 'parametrization', 'max LR': 'maxlr' };
 // What each view's summary must name: its quantity.
-const NAMES = { step: /train_loss/, width: /act_delta_rms/, depth: /depth|slope/, embeddings: /separation/,
+const NAMES = { step: /train_loss/, width: /act_delta_rms.*(Keeps its size|Grows|Shrinks)/, depth: /depth|slope/, embeddings: /separation/,
   phenomena: /Delta_F/, anchor: /OOD accuracy|Attention/, parametrization: /a, b, c per layer: .*features move/,
   maxlr: /eta_max/ };
 

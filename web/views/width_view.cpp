@@ -13,6 +13,7 @@
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
 #include "web/views/overlay.hpp"
+#include "web/views/width_text.hpp"
 
 namespace {
 
@@ -228,6 +229,6 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;
   const float tables_height = slopes.empty() ? 0 : slopes_height(slopes);
   line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - tables_height)));
-  figure_text_publish([&] { return plot_text(axes, v.picture.curves, kDrawnCurvePoints); });
+  figure_text_publish([&] { return width_text(axes, v.picture.curves); });
   for (const ImportedSet* set : imports) slopes_table(slopes, set->name);
 }
