@@ -369,6 +369,16 @@ int members_ended(const App& app) {
                            [](const auto& run) { return run->status() != RunStatus::running; }));
 }
 
+// One view's content, with its figure as text (web/draw/figure_text.hpp) over the view's whole area.
+bool view_content(App& app, ViewTab tab) {
+  const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+  figure_text_begin({view_tab_id(tab), tr(view_tab_label(tab)), at, ImVec2(at.x + room.x, at.y + room.y),
+                     app.state == RunState::running, members_ended(app)});
+  const bool draws_model = tab_content(app, tab);
+  figure_text_end();
+  return draws_model;
+}
+
 // The tab a preset, link or embed asked for, where it applies; else vs step.
 void settle_asked_tab(App& app) {
   if (app.tab_asked && !tab_applies(app, app.tab)) app.tab = ViewTab::step;
@@ -391,12 +401,7 @@ void views(App& app) {
     if (!ImGui::BeginTabItem(tr_label(name.label), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (app.tab_asked && name.tab == app.tab) app.tab_asked = false;
     if (!app.tab_asked) app.tab = name.tab;
-    // The view's figure as text (web/draw/figure_text.hpp), over the view's whole area.
-    const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
-    figure_text_begin({name.id, tr(name.label), at, ImVec2(at.x + room.x, at.y + room.y),
-                       app.state == RunState::running, members_ended(app)});
-    draws_model = tab_content(app, name.tab);
-    figure_text_end();
+    draws_model = view_content(app, name.tab);
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();
@@ -484,7 +489,7 @@ void right_column(App& app, float height) {
     settle_asked_tab(app);
     app.tab_asked = false;
     bool draws_model = false;
-    if (v.plot) draws_model = tab_content(app, app.tab);  // vs step draws the runs table too, when asked for
+    if (v.plot) draws_model = view_content(app, app.tab);  // vs step draws the runs table too, when asked for
     if (v.runs && !(v.plot && app.tab == ViewTab::step)) runs_table(app);
     if (v.phenomena && app.runner && !(v.plot && app.tab == ViewTab::phenomena)) {
       phenomena_view(app.phenomena_view, *app.runner);
