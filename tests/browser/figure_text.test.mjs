@@ -112,6 +112,20 @@ test('the live region speaks at the run\'s start, at milestones and at its end, 
   for (const text of live.slice(1, -1)) assert.match(text, /of 4 widths done/);
 });
 
+test('the announcer speaks once per milestone while a run trains, and not for a new view or a new sweep', async () => {
+  const spoken = await pg.page.evaluate(async () => {
+    const { makeAnnouncer } = await import('./figure_text.js');
+    const said = [];
+    const announce = makeAnnouncer((text) => said.push(text));
+    const figure = (view, training, milestones) => ({ view, training, milestones, summary: `${view} ${milestones}` });
+    for (const f of [figure('lr', false, 0), figure('lr', true, 0), figure('lr', true, 0), figure('lr', true, 1),
+      figure('lr', true, 1), figure('width', true, 3), figure('width', true, 4), figure('width', true, 0),
+      figure('width', true, 1), figure('width', false, 1), figure('width', false, 1)]) announce(f);
+    return said;
+  });
+  assert.deepEqual(spoken, ['Run started. lr 0', 'lr 1', 'width 4', 'width 1', 'Run stopped. width 1']);
+});
+
 test('Export → View data (CSV) writes the table, eta* equal to the legend\'s', T, async () => {
   const { page } = pg;
   await page.click('#export-menu summary');

@@ -47,8 +47,8 @@ function place(element, rect) {
 }
 
 // When to speak: a run starts (training turns on), a milestone is reached while it trains (in the same view), the
-// run stops. A new view or a new sweep (fewer milestones) only resets the count.
-function makeAnnouncer(say) {
+// run stops. A new view or a new sweep (fewer milestones) only resets the count. Returns announce(figure).
+export function makeAnnouncer(say) {
   let view = null;
   let training = false;
   let milestones = 0;
