@@ -4,8 +4,9 @@
 // beside them; web/js/figure_text.js puts it in the page's DOM for screen readers (a summary, a real table, a live
 // region), Export → View data (CSV) writes the table, and web/js/audio_trace.js plays its series as pitch.
 //
-// One figure per frame: the tab's content publishes it between figure_text_begin and figure_text_end (web/app/ui.cpp).
-// The revision moves only when what the figure says changes, so the page asks cheaply and rebuilds its DOM rarely.
+// One figure per frame: the view publishes it between figure_text_begin and figure_text_end (web/app/ui.cpp's
+// view_content), and builds it only in a frame after the page asked. The revision moves only when what the figure
+// says changes, so the page asks cheaply and rebuilds its DOM rarely.
 #pragma once
 #include <string>
 #include <vector>
@@ -94,11 +95,10 @@ std::string figure_power_of_two(double x);
 std::string legend_summary(const PlotAxes& axes, const std::vector<PlotCurve>& curves);
 
 // The table of every curve of a line plot, one row per point ("curve", x, y), a per-step curve thinned to at most
-// `per_curve` rows (kept_rows, the caption says so); and its series for the audio trace. Curves without a legend row
-// and a name of their own (a fitted arc) are left out. Fills columns, rows, series and the caption.
+// `per_curve` rows (kept_rows, the caption says so); and its series for the audio trace. A curve with neither a
+// legend row nor a name is left out. Fills columns, rows, series and the caption.
 void curve_table(FigureText& t, const PlotAxes& axes, const std::vector<PlotCurve>& curves, size_t per_curve);
 
 // A line plot's figure: named by its title, its legend as the summary (legend_summary), every curve's points as the
 // table (curve_table).
-FigureText plot_text(const PlotAxes& axes, const std::vector<PlotCurve>& curves,
-                     size_t per_curve);
+FigureText plot_text(const PlotAxes& axes, const std::vector<PlotCurve>& curves, size_t per_curve);
