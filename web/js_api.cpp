@@ -29,6 +29,7 @@
 #include "web/app/view_text.hpp"
 #include "web/app/webgpu_device.hpp"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/views/lr_view.hpp"
 #include "web/views/max_lr_view.hpp"
@@ -219,6 +220,12 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_view_curves(const char* view, const char
   r.set("curves", list);
   return out(json::write(r));
 }
+
+// The shown view's figure as text (web/draw/figure_text.hpp): {"revision", "view", "name", "summary", "caption",
+// "columns", "rows", "series", "training", "milestones", "rect"}, in the page's language. web/js/figure_text.js polls
+// the revision (a number: no JSON) and asks for the text only when it moved.
+EMSCRIPTEN_KEEPALIVE const char* muplay_figure_text() { return out(json::write(figure_text_json())); }
+EMSCRIPTEN_KEEPALIVE double muplay_figure_text_revision() { return figure_text_revision(); }
 
 // Counts the changes of the editor's spec: the page saves the draft and updates the address bar when it moves.
 EMSCRIPTEN_KEEPALIVE double muplay_spec_revision() { return the_app().spec_revision; }

@@ -15,6 +15,7 @@
 #include "web/app/table_import.hpp"
 #include "web/app/view_text.hpp"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
@@ -25,6 +26,7 @@
 #include "web/views/max_lr_view.hpp"
 #include "web/views/phenomena_view.hpp"
 #include "web/views/spec_editor.hpp"
+#include "web/views/step_text.hpp"
 #include "web/views/step_view.hpp"
 #include "web/views/width_view.hpp"
 
@@ -231,6 +233,7 @@ void plot_panel(App& app) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size = line_plot("##plot", axes, curves,
                                 ImVec2(0, std::max(min_height, ImGui::GetContentRegionAvail().y - table_height)));
+  figure_text_publish([&] { return step_text(axes, curves); });
   app.plot_min = origin;  // for the PNG export (main.cpp reads these pixels back)
   app.plot_max = ImVec2(origin.x + size.x, origin.y + size.y);
 }
@@ -358,6 +361,24 @@ bool tab_content(App& app, ViewTab tab) {
   return false;
 }
 
+// How many of the sweep's members ended (finished, diverged or failed): a figure's milestones.
+int members_ended(const App& app) {
+  if (!app.runner) return 0;
+  const auto& members = app.runner->members();
+  return int(std::count_if(members.begin(), members.end(),
+                           [](const auto& run) { return run->status() != RunStatus::running; }));
+}
+
+// One view's content, with its figure as text (web/draw/figure_text.hpp) over the view's whole area.
+bool view_content(App& app, ViewTab tab) {
+  const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
+  figure_text_begin({view_tab_id(tab), tr(view_tab_label(tab)), at, ImVec2(at.x + room.x, at.y + room.y),
+                     app.state == RunState::running, members_ended(app)});
+  const bool draws_model = tab_content(app, tab);
+  figure_text_end();
+  return draws_model;
+}
+
 // The tab a preset, link or embed asked for, where it applies; else vs step.
 void settle_asked_tab(App& app) {
   if (app.tab_asked && !tab_applies(app, app.tab)) app.tab = ViewTab::step;
@@ -380,7 +401,7 @@ void views(App& app) {
     if (!ImGui::BeginTabItem(tr_label(name.label), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (app.tab_asked && name.tab == app.tab) app.tab_asked = false;
     if (!app.tab_asked) app.tab = name.tab;
-    draws_model = tab_content(app, name.tab);
+    draws_model = view_content(app, name.tab);
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();
@@ -468,7 +489,7 @@ void right_column(App& app, float height) {
     settle_asked_tab(app);
     app.tab_asked = false;
     bool draws_model = false;
-    if (v.plot) draws_model = tab_content(app, app.tab);  // vs step draws the runs table too, when asked for
+    if (v.plot) draws_model = view_content(app, app.tab);  // vs step draws the runs table too, when asked for
     if (v.runs && !(v.plot && app.tab == ViewTab::step)) runs_table(app);
     if (v.phenomena && app.runner && !(v.plot && app.tab == ViewTab::phenomena)) {
       phenomena_view(app.phenomena_view, *app.runner);

@@ -1,8 +1,10 @@
 // Export and import. Downloads: the spec (JSON), the runs' metrics (CSV) and the result document (JSON), written by
 // the engine exactly as `muplay run --out --csv` writes them, the plot as PNG (its pixels as drawn, read back by
-// the app), and the spec as a PyTorch project (a zip of `muplay export torch`'s files). Import: a spec or result
-// file, from the file picker or dropped anywhere on the page; a result document's runs are drawn over the page's
-// (listed by web/js/imports.js); a data set (CSV, .npy, .npz) opens in the Data window (web/js/tables.js).
+// the app), the shown view's data (CSV: its figure's table), and the spec as a PyTorch project (a zip of `muplay
+// export torch`'s files). Import: a spec or result file, from the file picker or dropped anywhere on the page; a
+// result document's runs are drawn over the page's (listed by web/js/imports.js); a data set (CSV, .npy, .npz) opens
+// in the Data window (web/js/tables.js).
+import { figureCsv } from './figure_text.js';
 import { tr } from './language.js';
 import { importTable, isTableFile } from './tables.js';
 import { storedZip } from './zip.js';
@@ -54,6 +56,14 @@ function torchZip(m, stem) {
   return new Blob([storedZip(files)], { type: 'application/zip' });
 }
 
+// The shown view's table (web/js/figure_text.js: what the view draws, η* per width included for vs learning rate),
+// in the page's language, named after the view ("-lr-view.csv").
+function viewCsv(m) {
+  const figure = JSON.parse(m.muplay_figure_text());
+  if (!figure.rows.length) throw new Error(tr('this view shows no data yet'));
+  return [`-${figure.view}-view.csv`, new Blob([figureCsv(figure)], { type: 'text/csv' })];
+}
+
 // A spec opens; a result document's runs are drawn over the page's (web/app/app.hpp: import_file); a data set opens in
 // the Data window (web/js/tables.js). The status bar or a notice says which happened.
 async function importFile(m, file, ui) {
@@ -85,6 +95,7 @@ export function startFiles(m, ui) {
     'export-results': () => ['.result.json', text('application/json')(m.muplay_result_file())],
     'export-png': async () => ['.plot.png', await plotPng(m)],
     'export-torch': () => ['-pytorch.zip', torchZip(m, stem())],
+    'export-view-csv': () => viewCsv(m),
   };
   for (const [id, make] of Object.entries(exports)) {
     $(id).addEventListener('click', async () => {

@@ -8,8 +8,10 @@
 // experiment names: web/app/view_text.hpp), scale=2 (draw at twice the resolution, for a slide that scales the frame
 // up), metric=NAME (short for view=step;metric=NAME), origin=https://host (the only
 // page allowed to drive an embed); the fragment #s=... is a share link (engine/spec/link.hpp).
+import { startAudioTrace } from './audio_trace.js';
 import { startDataLoader } from './data_loader.js';
 import { startEmbedApi } from './embed_api.js';
+import { startFigureText } from './figure_text.js';
 import { startFiles } from './files.js';
 import { startGuestKeys } from './guest_keys.js';
 import { startImports } from './imports.js';
@@ -229,6 +231,7 @@ async function main() {
   startMenus();
   startTouch($('canvas'));
   startFiles(m, ui);
+  startAudioTrace(startFigureText(m));
   startImports(m, ui);
   startTableRequests(m, ui);
   // The address bar's links for the draft: the current one, and the one it showed before the spec's own link last

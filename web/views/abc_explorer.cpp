@@ -7,6 +7,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/wrapped_text.hpp"
 #include "web/views/depth_exponents.hpp"
@@ -154,6 +155,24 @@ double line_alpha(const AbcExplorer& e) {
   return std::clamp(alpha, 0.0, 0.5) + 0.0;  // + 0.0: 0, not -0
 }
 
+namespace {
+
+// The panel as text: the verdict and its reason, and the table of exponents per layer.
+FigureText explorer_text(const AbcExplorer& e, const Classification& c) {
+  FigureText t;
+  t.summary = trf("a, b, c per layer: %s, features move by n^-%.3g. %s", regime_text(c.regime), c.r,
+                  reason_text(c.reason).c_str());
+  t.columns = {tr("layer"), "a", "b", "c", tr("Var W exponent of n"), tr("SGD lr exponent of n")};
+  for (const ExplorerRow& row : explorer_rows(e))
+    t.rows.push_back({row.layer, figure_number(row.abc.a), figure_number(row.abc.b), figure_number(row.abc.c),
+                      figure_number(row.var_exponent + 0.0), figure_number(row.lr_exponent + 0.0)});
+  t.caption = tr("The exponents per layer: W = n^-a w, w ~ N(0, n^-2b), learning rate n^-c; Var W and SGD's learning "
+                 "rate on W as powers of n.");
+  return t;
+}
+
+}  // namespace
+
 bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
   wrapped_text(tr("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
                   "Edit the exponents or start from a preset:"));
@@ -175,6 +194,7 @@ bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
   // In English, as the engine words it, whatever the language: the tests read the regime's name off it.
   drawn_note_text(std::string("explorer table: ") + regime_name(c.regime) + ", " + c.reason);
   wrapped_text(reason_text(c.reason));
+  figure_text_publish([&] { return explorer_text(e, c); });
   ImGui::Spacing();
   return ImGui::Button(tr_label("Use these exponents in the experiment"));
 }

@@ -10,6 +10,7 @@
 #include "imgui.h"
 #include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/heatmap.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/wrapped_text.hpp"
@@ -59,6 +60,27 @@ void note_phase_plot(const Cells& cells, const std::map<double, int>& gammas, co
 
 // Chapter 13's phase plot: one cell per (γ, λ), coloured by OOD accuracy (mean over seeds), hatched where ID
 // accuracy < 90%, a ring where commutativity < 70%.
+// The phase plot as text: each (γ, weight decay) cell's final accuracies, mean over seeds, as drawn; the summary
+// names the cell of the best OOD accuracy.
+template <class Cells>
+FigureText phase_plot_text(const Cells& cells) {
+  FigureText t;
+  t.name = tr("Phase plot: OOD accuracy per gamma and weight decay");
+  t.columns = {"gamma", tr("weight decay"), tr("OOD accuracy"), tr("ID accuracy"), tr("commutativity")};
+  double best = -1, best_gamma = 0, best_decay = 0;
+  for (const auto& [key, c] : cells) {
+    const double ood = c.ood / c.n;
+    t.rows.push_back({figure_number(key.first), figure_number(key.second), figure_number(ood),
+                      figure_number(c.id / c.n), figure_number(c.comm / c.n)});
+    if (std::isfinite(ood) && ood > best) best = ood, best_gamma = key.first, best_decay = key.second;
+  }
+  t.summary = best < 0 ? tr("Phase plot: no finite OOD accuracy yet.")
+                       : trf("Phase plot of %d cells: the best OOD accuracy is %.2f, at gamma %g and weight decay %g.",
+                             int(cells.size()), best, best_gamma, best_decay);
+  t.caption = tr("Final values per (gamma, weight decay), mean over seeds.");
+  return t;
+}
+
 void phase_plot(const Runner& runner) {
   std::map<double, int> gammas, decays;
   struct Cell { double ood = 0, id = 0, comm = 0; int n = 0; };
@@ -108,6 +130,7 @@ void phase_plot(const Runner& runner) {
     dl->AddText(ImVec2(o.x, o.y + cell * (rows - 1 - float(row)) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), buf);
   }
   ImGui::Dummy(ImVec2(left + cell * float(gammas.size()), cell * rows + 20));
+  figure_text_publish([&] { return phase_plot_text(cells); });
   note_phase_plot(cells, gammas, decays, o, ImVec2(o.x + left + cell * float(gammas.size()), o.y + cell * rows));
 }
 
@@ -232,6 +255,14 @@ int telling_run(const Runner& runner) {
   return best;
 }
 
+// The attention map shown, as a sentence (its cells are in the frame trace, not in a table a reader could follow).
+FigureText attention_text(const Member& run, const AnchorView& v, const std::string& sequence) {
+  FigureText t;
+  t.summary = trf("Attention of run %s, layer %d head %d, on sequence %d: %s(rows are queries, columns keys).",
+                  run.label().c_str(), v.layer + 1, v.head + 1, v.sequence, sequence.c_str());
+  return t;
+}
+
 void anchor_panels(AnchorView& v, Runner& runner) {
   const auto& runs = runner.members();
   if (runs.empty() || !runs.front()->transformer()) {
@@ -267,6 +298,8 @@ void anchor_panels(AnchorView& v, Runner& runner) {
     const int T = set.seq_len;
     for (int t = 0; t < T; t++) text += token_text(set.tokens[size_t(v.sequence) * size_t(T) + size_t(t)], kind) + " ";
     ImGui::Text(v.set == 1 ? tr("OOD sequence %d: %s") : tr("ID test sequence %d: %s"), v.sequence, text.c_str());
+    if (!runs.front()->find_series("ood_accuracy"))  // without a phase plot, the attention map is the figure
+      figure_text_publish([&] { return attention_text(*runs[size_t(v.run)], v, text); });
   }
   if (ImGui::BeginTable("anchor maps", 3, ImGuiTableFlags_SizingStretchSame)) {
     ImGui::TableNextColumn();

@@ -5,6 +5,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
@@ -73,7 +74,7 @@ PlotAxes quantity_axes(const DepthQuantity& q, int step, const std::vector<PlotC
 void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
   const std::vector<DepthQuantity> quantities = depth_quantities(*sources.front().runs.front().series);
   if (quantities.empty()) {
-    drawn_hint(tr("This experiment records no series to draw against the depth."));
+    figure_hint(tr("This experiment records no series to draw against the depth."));
     return;
   }
   const DepthQuantity& q = chosen(quantities, v.quantity);
@@ -83,7 +84,9 @@ void quantity_picture(DepthView& v, const std::vector<DepthSource>& sources) {
   same_line_if_room(labelled_width(ImGui::GetFrameHeight(), tr_label("reference slopes##depth")));
   ImGui::Checkbox(tr_label("reference slopes##depth"), &v.references);
   const std::vector<PlotCurve> curves = step < 0 ? std::vector<PlotCurve>{} : depth_quantity_curves(sources, q, step);
-  line_plot("##depth", quantity_axes(q, step, curves, v.references, swept_depths(sources)), curves, ImVec2(0, 0));
+  const PlotAxes axes = quantity_axes(q, step, curves, v.references, swept_depths(sources));
+  line_plot("##depth", axes, curves, ImVec2(0, 0));
+  figure_text_publish([&] { return plot_text(axes, curves, kDrawnCurvePoints); });
 }
 
 // The nets whose η* is ringed, "standard n=32 L=16, ...": named in a note, which wraps (a legend row does not).
@@ -114,7 +117,7 @@ PlotAxes eta_axes(const std::vector<PlotCurve>& curves, const std::vector<double
 
 void eta_picture(const std::vector<DepthSource>& sources, const std::string& loss) {
   if (std::none_of(sources.begin(), sources.end(), [](const DepthSource& s) { return !s.fits.empty(); })) {
-    drawn_hint(tr("eta* against L needs a sweep over learning rates as well as depths (sweep.lr with 2 or more "
+    figure_hint(tr("eta* against L needs a sweep over learning rates as well as depths (sweep.lr with 2 or more "
                   "values), here or in an imported result file."));
     return;
   }
@@ -122,9 +125,11 @@ void eta_picture(const std::vector<DepthSource>& sources, const std::string& los
   // curves it comes from (a legend row per depth) on the right.
   const std::vector<PlotCurve> eta = eta_depth_curves(sources), losses = depth_lr_curves(sources);
   const float width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x;
-  line_plot("##eta depth", eta_axes(eta, swept_depths(sources)), eta, ImVec2(0.45f * width, 0));
+  const PlotAxes axes = eta_axes(eta, swept_depths(sources));
+  line_plot("##eta depth", axes, eta, ImVec2(0.45f * width, 0));
   ImGui::SameLine();
   line_plot("##loss depth", lr_loss_axes(loss, tr("lr per depth"), losses), losses, ImVec2(0.55f * width, 0));
+  figure_text_publish([&] { return plot_text(axes, eta, kDrawnCurvePoints); });  // η* per depth: the picture's point
 }
 
 }  // namespace
@@ -133,7 +138,7 @@ void depth_view(DepthView& v, const Runner& runner, const std::vector<const Impo
   const std::string loss = depth_loss_series(runner);
   const std::vector<DepthSource> sources = depth_sources(runner, imports, loss);
   if (std::none_of(sources.begin(), sources.end(), [](const DepthSource& s) { return s.depths() >= 2; })) {
-    drawn_hint(tr("This view needs a sweep over depths (sweep.depth with 2 or more values)."));
+    figure_hint(tr("This view needs a sweep over depths (sweep.depth with 2 or more values)."));
     return;
   }
   if (ImGui::RadioButton(tr_label("quantity vs L"), !v.eta)) v.eta = false;

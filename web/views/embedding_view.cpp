@@ -7,6 +7,7 @@
 #include "engine/analysis/infinite_width.hpp"
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/wrapped_text.hpp"
 #include "web/draw/opaque_fill.hpp"
@@ -47,6 +48,25 @@ void scatter(const EmbeddingPanel& panel, float side) {
   ImGui::EndGroup();
 }
 
+// The view as text: each panel's name and its title's numbers (cluster separation, and chance), as drawn.
+FigureText embedding_text(const std::vector<EmbeddingPanel>& panels) {
+  FigureText t;
+  t.name = tr("PCA of the word embeddings, one panel per width");
+  t.columns = {tr("panel"), tr("cluster separation")};
+  std::string all;
+  for (const EmbeddingPanel& p : panels) {
+    const size_t cut = p.title.find('\n');
+    const std::string name = p.title.substr(0, cut), numbers = cut == std::string::npos ? "" : p.title.substr(cut + 1);
+    t.rows.push_back({name, numbers});
+    all += (all.empty() ? "" : "; ") + name + ": " + numbers;
+  }
+  t.summary = panels.empty() ? tr("PCA of the word embeddings: nothing trained yet.")
+                             : trf("Cluster separation of the word embeddings per panel: %s.", all.c_str());
+  t.caption = tr("Each panel's cluster separation (the squared distance of the cluster means over the mean squared "
+                 "spread within a cluster) and its chance level (shuffled labels).");
+  return t;
+}
+
 }  // namespace
 
 std::vector<EmbeddingPanel> embedding_panels(const Runner& runner, std::string* note) {
@@ -80,7 +100,7 @@ std::vector<EmbeddingPanel> embedding_panels(const Runner& runner, std::string* 
 
 void embedding_view(EmbeddingView& v, const Runner& runner) {
   if (runner.spec().task.kind != TaskKind::skipgram) {
-    drawn_hint(tr("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9)."));
+    figure_hint(tr("This view needs the skipgram task (presets 16: the word-embedding toy, experiment E9)."));
     return;
   }
   if (v.runner != &runner || v.computed_at != runner.state_revision() || v.language != page_language_changes()) {
@@ -102,4 +122,5 @@ void embedding_view(EmbeddingView& v, const Runner& runner) {
     if (i % size_t(per_row) != 0) ImGui::SameLine(0, gap);
     scatter(v.panels[i], side);
   }
+  figure_text_publish([&] { return embedding_text(v.panels); });
 }

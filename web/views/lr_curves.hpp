@@ -11,6 +11,14 @@
 #include "web/draw/plot.hpp"
 #include "web/draw/plot_curve.hpp"
 
+// The page's nets a loss-vs-learning-rate picture is drawn from: their curves (η* per net), whether each still
+// trains, and the step the least advanced running member has reached (0: none recorded yet).
+struct LrNets {
+  std::vector<LrCurve> nets;
+  std::vector<bool> training;
+  int so_far_step = 0;
+};
+
 // The flag a minimum at the grid's edge carries in its curve's label and its dot's name, in English: every text that
 // carries it takes tr(kGridEdgeFlag), so a name is matched (dot_at_grid_edge) in the language it was made in.
 extern const char* const kGridEdgeFlag;

@@ -6,8 +6,10 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/views/lr_curves.hpp"
+#include "web/views/lr_text.hpp"
 #include "web/views/overlay.hpp"
 
 namespace {
@@ -32,24 +34,26 @@ SoFar point_so_far(const Member& run, const std::string& series) {
 
 // The page's curves: a curve per net and its η* dot. While a net's runs train, its curve holds their records so far
 // and its legend says at which step.
-std::vector<PlotCurve> page_lr_curves(const Runner& runner, const std::string& series) {
-  std::vector<PlotCurve> curves;
-  if (runner.spec().sweep.lr.size() < 2) return curves;
+void page_lr_curves(const Runner& runner, LrPicture& p) {
+  if (runner.spec().sweep.lr.size() < 2) return;
+  const std::string& series = p.series;
   std::vector<LrPoint> points;
   int earliest = runner.spec().schedule.steps;  // the least advanced running member's last record
   for (const auto& run : runner.members()) {
-    const SoFar p = point_so_far(*run, series);
-    points.push_back({run->width(), run->coords().lr, p.value, member_depth(runner.spec(), run->coords())});
-    if (run->status() == RunStatus::running) earliest = std::min(earliest, p.step);
+    const SoFar known = point_so_far(*run, series);
+    points.push_back({run->width(), run->coords().lr, known.value, member_depth(runner.spec(), run->coords())});
+    if (run->status() == RunStatus::running) earliest = std::min(earliest, known.step);
   }
   const std::string so_far = earliest > 0 ? trf("so far: step %d", earliest) : tr("runs not finished");
-  const std::vector<LrCurve> found = lr_curves(points);
-  for (size_t i = 0; i < found.size(); i++) {
-    const char* training = net_training(runner, found[i]) ? so_far.c_str() : nullptr;
-    for (PlotCurve& c : lr_width_curves(found[i], curve_color(int(i), int(found.size())), training))
-      curves.push_back(std::move(c));
+  LrNets& page = p.page;
+  page.nets = lr_curves(points);
+  page.so_far_step = earliest;
+  for (size_t i = 0; i < page.nets.size(); i++) {
+    page.training.push_back(net_training(runner, page.nets[i]));
+    const char* training = page.training.back() ? so_far.c_str() : nullptr;
+    for (PlotCurve& c : lr_width_curves(page.nets[i], curve_color(int(i), int(page.nets.size())), training))
+      p.curves.push_back(std::move(c));
   }
-  return curves;
 }
 
 }  // namespace
@@ -60,7 +64,7 @@ LrPicture lr_picture(const Runner* runner, const std::vector<const ImportedSet*>
   // The loss is the mean over the run (batch_loss_mean) when recorded, else the final train loss.
   const bool mean = runner->members().front()->find_series("batch_loss_mean") != nullptr;
   p.series = mean ? "batch_loss_mean" : "train_loss";
-  p.curves = page_lr_curves(*runner, p.series);
+  page_lr_curves(*runner, p);
   PageColours page;
   for (const PlotCurve& c : p.curves) page.emplace(c.key, c.color);  // key: the net's name, "n=32"
   for (PlotCurve& c : imported_lr_curves(imports, p.series, page)) p.curves.push_back(std::move(c));
@@ -70,8 +74,10 @@ LrPicture lr_picture(const Runner* runner, const std::vector<const ImportedSet*>
 void lr_view(const Runner* runner, const std::vector<const ImportedSet*>& imports) {
   const LrPicture p = lr_picture(runner, imports);
   if (p.curves.empty()) {
-    drawn_hint(tr("This view needs a sweep over learning rates (sweep.lr with 2 or more values)."));
+    figure_hint(tr("This view needs a sweep over learning rates (sweep.lr with 2 or more values)."));
     return;
   }
-  line_plot("##lr", lr_loss_axes(p.series, tr("learning rate"), p.curves), p.curves, ImVec2(0, 0));
+  const PlotAxes axes = lr_loss_axes(p.series, tr("learning rate"), p.curves);
+  line_plot("##lr", axes, p.curves, ImVec2(0, 0));
+  figure_text_publish([&] { return lr_text(p.page, axes); });
 }

@@ -12,11 +12,13 @@
 #include "engine/analysis/lr_transfer.hpp"
 #include "engine/run/runner.hpp"
 #include "web/draw/plot.hpp"
+#include "web/views/lr_curves.hpp"
 #include "web/views/overlay.hpp"
 
 struct LrPicture {
   std::string series;  // batch_loss_mean (the mean over the run) when the page records it, else train_loss
   std::vector<PlotCurve> curves;  // the page's (when it sweeps 2 or more learning rates), then the imported ones
+  LrNets page;  // the page's nets the curves were drawn from (η* per width: web/views/lr_text.hpp says them)
 };
 
 // The curves of the runner's members and of the imported runs drawn (drawn_sets).

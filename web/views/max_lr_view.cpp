@@ -5,6 +5,7 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 
 MaxLrPicture max_lr_picture(const Runner& runner) {
@@ -62,7 +63,7 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
 void max_lr_view(const Runner& runner) {
   const MaxLrPicture p = max_lr_picture(runner);
   if (!p.why_empty.empty()) {
-    drawn_hint(p.why_empty);
+    figure_hint(p.why_empty);
     return;
   }
   const float half = ImGui::GetContentRegionAvail().x / 2 - ImGui::GetStyle().ItemSpacing.x;
@@ -83,4 +84,11 @@ void max_lr_view(const Runner& runner) {
   scaling.x_ticks = TickRule::at_values;
   scaling.x_tick_values = distinct_x(p.max_lr_curve);
   line_plot("##max_lr_width", scaling, p.max_lr_curve, ImVec2(0, 0));
+  // η_max per width and its slope, then each width's L_T / L_0 up to it (its η_max marker a row of its own).
+  figure_text_publish([&] {
+    FigureText text = plot_text(ratio, p.ratio_curves, kDrawnCurvePoints);
+    text.name = scaling.title;
+    text.summary = legend_summary(scaling, p.max_lr_curve) + " " + text.summary;
+    return text;
+  });
 }

@@ -12,11 +12,13 @@
 #include "imgui.h"
 #include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/heatmap.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/wrapped_text.hpp"
 #include "web/draw/plot.hpp"
 #include "web/views/neuron_polar.hpp"
+#include "web/views/step_text.hpp"
 
 namespace {
 
@@ -210,6 +212,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   axes.y_label = "Delta_F";
   const float half = ImGui::GetContentRegionAvail().x / 2 - 4;
   line_plot("##fp_curves", axes, curves, ImVec2(half, kPanelHeight));
+  figure_text_offer([&] { return step_text(axes, curves); });
   ImGui::SameLine();
   delta_f_heat_map(curves, steps, ImVec2(half, kPanelHeight));
 
@@ -491,8 +494,9 @@ void loss_panel(const Member& run, float width) {
   axes.title = tr("train loss of the chosen run");
   axes.x_label = tr("step");
   axes.y_label = tr("loss");
-  line_plot("##neuron_loss", axes, {solid_curve(tr("train loss"), steps, loss->values, IM_COL32(255, 140, 40, 255))},
-            ImVec2(width, kPanelHeight + 60));
+  const std::vector<PlotCurve> curves{solid_curve(tr("train loss"), steps, loss->values, IM_COL32(255, 140, 40, 255))};
+  line_plot("##neuron_loss", axes, curves, ImVec2(width, kPanelHeight + 60));
+  figure_text_offer([&] { return step_text(axes, curves); });
 }
 
 // The filtering method: e_low and e_high vs step (any input dimension).
@@ -508,6 +512,7 @@ void filter_panel(const Member& run, float width) {
   axes.x_label = tr("step");
   axes.y_label = tr("relative error");
   line_plot("##filter", axes, curves, ImVec2(width, kPanelHeight));
+  figure_text_offer([&] { return step_text(axes, curves); });
 }
 
 // FP-4: the image as a function of the pixel position. Train pixels are the odd columns, test the even ones; the
@@ -604,6 +609,7 @@ void sharpness_panel(const Runner& runner) {
   axes.y_label = "lambda_max";
   axes.log_y = false;
   line_plot("##sharpness", axes, curves, ImVec2(0, kPanelHeight));
+  figure_text_offer([&] { return step_text(axes, curves); });
 }
 
 void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float width) {
@@ -619,6 +625,28 @@ void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float 
   scatter_plot("##fit", tr("fit of the chosen run on the test grid"), "x", "f(x)", sets, ImVec2(width, kPanelHeight));
 }
 
+// The (γ, γ′) map as text: each point's S_w (over its converged widths) and its unconverged runs, as drawn.
+FigureText phase_map_text(const std::vector<PhasePointFit>& fits) {
+  FigureText t;
+  t.name = tr("(gamma, gamma') phase map coloured by the slope S_w");
+  t.columns = {"gamma", "gamma'", "S_w", tr("runs"), tr("unconverged runs")};
+  const PhasePointFit* low = nullptr;
+  const PhasePointFit* high = nullptr;
+  for (const PhasePointFit& f : fits) {
+    t.rows.push_back({figure_number(f.all.phase.gamma), figure_number(f.all.phase.gamma_prime), figure_number(f.slope),
+                      std::to_string(f.runs), std::to_string(f.unconverged_widths.size())});
+    if (!std::isfinite(f.slope)) continue;
+    if (!low || f.slope < low->slope) low = &f;
+    if (!high || f.slope > high->slope) high = &f;
+  }
+  t.summary = !low ? trf("(gamma, gamma') map of %d points: no slope S_w yet.", int(fits.size()))
+                   : trf("(gamma, gamma') map of %d points: S_w from %.2f at (%g, %g) to %.2f at (%g, %g).",
+                         int(fits.size()), low->slope, low->all.phase.gamma, low->all.phase.gamma_prime, high->slope,
+                         high->all.phase.gamma, high->all.phase.gamma_prime);
+  t.caption = tr("Each point's slope S_w of the relative weight change against the width, over its converged widths.");
+  return t;
+}
+
 void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   if (runner.members().empty()) return;
   const int count = int(runner.members().size());
@@ -631,7 +659,7 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   const bool phase = spec.parametrization.preset == Preset::two_layer_gamma && records(run, "weight_rd");
   const bool neurons = one_input_layer && (phase || records(run, "condensation"));
   if (!fp && !sharp && !neurons && !filter && !image) {
-    drawn_hint(tr("This view shows the phenomena presets (20-29): record fp_delta, fp_filter, weight_rd with the "
+    figure_hint(tr("This view shows the phenomena presets (20-29): record fp_delta, fp_filter, weight_rd with the "
                   "two_layer_gamma preset, condensation, or sharpness, or train on an image_2d task."));
     return;
   }
@@ -649,6 +677,7 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   if (image) image_panels(v, runner, run, ImGui::GetContentRegionAvail().x);
   if (filter) filter_panel(run, half);
   if (phase) {
+    figure_text_offer([&] { return phase_map_text(phase_slopes_of(v, runner)); });
     phase_map(runner, v, ImVec2(half, kPanelHeight + 40));
     ImGui::SameLine();
     phase_fits(runner, v, ImVec2(half, kPanelHeight + 40));

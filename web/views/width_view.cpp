@@ -7,11 +7,13 @@
 
 #include "imgui.h"
 #include "web/draw/drawn.hpp"
+#include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/loglog_curve.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
 #include "web/views/overlay.hpp"
+#include "web/views/width_text.hpp"
 
 namespace {
 
@@ -188,7 +190,7 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   if (runner.members().empty()) return;
   const std::vector<std::string> names = families(*runner.members().front());
   if (names.empty()) {
-    drawn_hint(tr("This experiment records no series to draw against the width."));
+    figure_hint(tr("This experiment records no series to draw against the width."));
     return;
   }
   // The chosen family when this run records it, else the coordinate check's quantity when there is one: an MLP's
@@ -227,5 +229,6 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   const std::vector<WidthSlopes>& slopes = v.picture.slopes;
   const float tables_height = slopes.empty() ? 0 : slopes_height(slopes);
   line_plot("##width", axes, v.picture.curves, ImVec2(0, std::max(200.0f, ImGui::GetContentRegionAvail().y - tables_height)));
+  figure_text_publish([&] { return width_text(axes, v.picture.curves); });
   for (const ImportedSet* set : imports) slopes_table(slopes, set->name);
 }
