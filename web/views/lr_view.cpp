@@ -47,7 +47,7 @@ std::vector<PlotCurve> page_lr_curves(const Runner& runner, const std::string& s
   for (size_t i = 0; i < found.size(); i++) {
     const char* training = net_training(runner, found[i]) ? so_far.c_str() : nullptr;
     for (PlotCurve& c : lr_width_curves(found[i], curve_color(int(i), int(found.size())), training))
-      curves.push_back(std::move(c));
+      curves.push_back(c.label.empty() ? std::move(c) : as_series(std::move(c), int(i), int(found.size())));
   }
   return curves;
 }

@@ -203,7 +203,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
   for (const Series& s : run.series())
     if (s.name.rfind("delta_F/", 0) == 0) curves.push_back(solid_curve(s.name, steps, s.values, 0));
-  for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
+  for (size_t i = 0; i < curves.size(); i++) curves[i] = as_series(std::move(curves[i]), int(i), int(curves.size()));
   PlotAxes axes;
   axes.title = tr("relative error Delta_F(k) at the target's peaks");
   axes.x_label = tr("step");
@@ -585,15 +585,16 @@ void sharpness_panel(const Runner& runner) {
   for (const auto& r : runner.members()) {
     const Series* s = r->find_series("sharpness");
     if (!s) continue;
-    const ImU32 color = curve_color(i++, count);
+    const ImU32 color = curve_color(i, count);
     std::vector<double> steps(r->recorded_steps().begin(), r->recorded_steps().begin() + long(s->values.size()));
     curves.push_back(with_key(solid_curve(trf("sharpness %s", r->label().c_str()), steps, s->values, color,
                                           r->status() == RunStatus::diverged),
                               "sharpness " + r->label()));
+    curves.back().marker = series_marker(i++);  // solid: the dashed line is its threshold
     if (steps.empty() || r->coords().lr <= 0) continue;
     const double limit = 2 / r->coords().lr;
     PlotCurve line = solid_curve("2/eta, " + r->label(), {steps.front(), steps.back()}, {limit, limit}, color);
-    line.dashed = true;
+    line.dash = LineDash::dashed;
     line.thin = true;
     thresholds.push_back(std::move(line));
   }
