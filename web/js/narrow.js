@@ -36,6 +36,12 @@ export function startNarrow(m, { embed }) {
     m.muplay_set_narrow_editor(on ? 1 : 0);
   });
 
+  // Where the toolbar scrolls sideways, a control the keyboard reaches comes whole into view (the browser's own
+  // focus scrolling leaves one that is partly in view where it is).
+  document.getElementById('bar').addEventListener('focusin', (e) => {
+    e.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  });
+
   const screen = window.matchMedia(NARROW);
   const follow = () => m.muplay_set_narrow(screen.matches ? 1 : 0);
   screen.addEventListener('change', follow);
