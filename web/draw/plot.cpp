@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "imgui_internal.h"  // ImRect
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/opaque_fill.hpp"
@@ -174,7 +175,8 @@ void note_points(DrawnCurve& drawn, const PlotCurve& c, bool log_x, bool log_y) 
     }
 }
 
-void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
+// Draws `c` and returns its points as drawn, in pixels.
+std::vector<ImVec2> draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
   std::vector<ImVec2> points;
   size_t last = 0;  // the last point drawn
   for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
@@ -215,12 +217,13 @@ void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale
     dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), c.color, 2.5f);
     dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), c.color, 2.5f);
   }
+  return points;
 }
 
 // Reference lines y ∝ x^slope through the centre of the data (axis units), dashed grey, each labelled where it leaves
 // the frame on the right (or at the top or bottom).
 void draw_references(ImDrawList* dl, const PlotAxes& axes, Range rx, Range ry, const Scale& sx, const Scale& sy,
-                     ImVec2 a, ImVec2 b, DrawnPlot* drawn) {
+                     ImVec2 a, ImVec2 b, DrawnPlot* drawn, std::vector<ImRect>& labels) {
   if (!axes.log_x || !axes.log_y || rx.empty() || ry.empty()) return;
   const double cx = (rx.lo + rx.hi) / 2, cy = (ry.lo + ry.hi) / 2;
   const ImU32 color = page_colour::reference_line;
@@ -235,11 +238,86 @@ void draw_references(ImDrawList* dl, const PlotAxes& axes, Range rx, Range ry, c
     const ImVec2 at(std::clamp(sx.at_unit(u_end) - ts.x - 4, a.x + 2, b.x - ts.x - 2),
                     std::clamp(sy.at_unit(y_at(u_end)) - ts.y - 2, a.y + 2, b.y - ts.y - 2));
     dl->AddText(at, color, r.label.c_str());
+    labels.emplace_back(at, ImVec2(at.x + ts.x, at.y + ts.y));
     if (drawn) {
       char note[160];
       std::snprintf(note, sizeof note, "reference %s: slope %+.2g through (%.4g, %.4g)", r.label.c_str(), r.slope,
                     value_of(cx, true), value_of(cy, true));
       drawn->notes.push_back(note);
+    }
+  }
+}
+
+// What the end of a curve of the page's is labelled with: its width's row ("n=64"), else its short name ("n=32" for
+// "n=32  eta*=…", a layer's series for its "… slope" label), else its label; "" for none (an η* dot, an imported run,
+// a name too long to sit beside a line).
+std::string end_label(const PlotCurve& c) {
+  constexpr size_t kLongest = 18;
+  if (!c.group.empty()) return "";
+  std::string text = !c.color_row.empty() ? c.color_row : !c.name.empty() ? c.name : c.label;
+  if (c.color_row.empty() && c.name.empty() && !c.key.empty() && c.label.compare(0, c.key.size(), c.key) == 0)
+    text = c.key;
+  return c.label.empty() && c.color_row.empty() ? "" : text.size() <= kLongest ? text : "";
+}
+
+bool overlaps(const ImRect& r, const std::vector<ImRect>& taken) {
+  return std::any_of(taken.begin(), taken.end(), [&](const ImRect& t) { return t.Overlaps(r); });
+}
+
+// A curve's points as drawn, in pixels, and whether their x rises (a curve against the step, the width, the learning
+// rate: nearly all), which lets a search start at a given x.
+struct DrawnLine {
+  std::vector<ImVec2> points;
+  bool rising = false;
+  explicit DrawnLine(std::vector<ImVec2> p) : points(std::move(p)) {
+    rising = std::is_sorted(points.begin(), points.end(), [](ImVec2 a, ImVec2 b) { return a.x < b.x; });
+  }
+};
+
+// Whether a line's segment may pass through `r` (its bounding box meets it).
+bool crosses(const DrawnLine& drawn, const ImRect& r) {
+  const std::vector<ImVec2>& line = drawn.points;
+  const bool rising = drawn.rising;
+  size_t i = 1;
+  if (rising) {
+    const auto from = std::lower_bound(line.begin(), line.end(), r.Min.x, [](ImVec2 p, float x) { return p.x < x; });
+    i = std::max<size_t>(1, size_t(from - line.begin()));
+  }
+  for (; i < line.size(); i++) {
+    const ImVec2 p = line[i - 1], q = line[i];
+    if (rising && p.x > r.Max.x) break;
+    if (ImRect(ImMin(p, q), ImMax(p, q)).Overlaps(r)) return true;
+  }
+  return false;
+}
+
+// Each shown series named at its line's end, in its colour, where the name fits inside the frame beside, above or
+// below that end without covering a line (`lines`, as drawn), another name or a reference's label (`taken`); a series
+// is named once.
+void draw_end_labels(ImDrawList* dl, const std::vector<PlotCurve>& curves, const std::vector<bool>& hidden,
+                     const std::vector<DrawnLine>& lines, const Scale& sx, const Scale& sy, ImVec2 a,
+                     ImVec2 b, std::vector<ImRect>& taken) {
+  std::vector<std::string> named;
+  for (size_t k = 0; k < curves.size(); k++) {
+    const PlotCurve& c = curves[k];
+    const std::string text = hidden[k] ? "" : end_label(c);
+    if (text.empty() || std::find(named.begin(), named.end(), text) != named.end()) continue;
+    size_t last = c.x.size();
+    for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
+      if (usable(c.x[i], sx.log) && usable(c.y[i], sy.log)) last = i;
+    if (last == c.x.size()) continue;
+    const ImVec2 p(sx.pixel(c.x[last]), sy.pixel(c.y[last])), size = ImGui::CalcTextSize(text.c_str());
+    const ImVec2 tries[] = {ImVec2(p.x + 8, p.y - size.y / 2), ImVec2(p.x - size.x - 6, p.y - size.y - 5),
+                            ImVec2(p.x - size.x - 6, p.y + 5), ImVec2(p.x - size.x - 6, p.y - 2 * size.y - 5)};
+    for (const ImVec2& at : tries) {
+      const ImRect r(at, ImVec2(at.x + size.x, at.y + size.y));
+      if (r.Min.x < a.x + 2 || r.Min.y < a.y + 2 || r.Max.x > b.x - 2 || r.Max.y > b.y - 2 || overlaps(r, taken) ||
+          std::any_of(lines.begin(), lines.end(), [&](const DrawnLine& line) { return crosses(line, r); }))
+        continue;
+      dl->AddText(at, c.color, text.c_str());
+      taken.push_back(r);
+      named.push_back(text);
+      break;
     }
   }
 }
@@ -355,9 +433,12 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
     if (curves.empty()) return;
   }
   dl->PushClipRect(l.a, l.b, true);
-  draw_references(dl, axes, rx, ry, sx, sy, l.a, l.b, drawn);
+  std::vector<ImRect> labels;  // the text drawn inside the frame
+  draw_references(dl, axes, rx, ry, sx, sy, l.a, l.b, drawn, labels);
+  std::vector<DrawnLine> lines;
   for (size_t k = 0; k < curves.size(); k++)
-    if (!hidden[k]) draw_curve(dl, curves[k], sx, sy, drawn);
+    if (!hidden[k]) lines.emplace_back(draw_curve(dl, curves[k], sx, sy, drawn));
+  draw_end_labels(dl, curves, hidden, lines, sx, sy, l.a, l.b, labels);
   dl->PopClipRect();
   if (hovered) hover_readout(axes, curves, hidden, sx, sy, drawn);
 }
