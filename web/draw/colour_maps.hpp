@@ -23,6 +23,23 @@ constexpr ImU32 plot_grid = IM_COL32(255, 255, 255, 28);       // its grid lines
 constexpr ImU32 reference_line = IM_COL32(200, 200, 200, 255); // a reference slope, and its label
 constexpr ImU32 legend_background = IM_COL32(20, 20, 24, 210);
 constexpr ImU32 limit_curve = IM_COL32(255, 255, 255, 255);    // the width-∞ curve
+// The views' own things.
+constexpr ImU32 label = IM_COL32(220, 220, 220, 255);          // a heat map's and a phase map's labels
+constexpr ImU32 target = IM_COL32(235, 235, 235, 255);         // the data a net fits (solid)
+constexpr ImU32 network = IM_COL32(255, 140, 40, 255);         // the net's output and loss (dash-dot beside a target)
+constexpr ImU32 initial = IM_COL32(150, 150, 150, 255);        // where a neuron started
+constexpr ImU32 path = IM_COL32(80, 170, 255, 255);            // the way it went
+constexpr ImU32 chosen = IM_COL32(255, 200, 60, 255);          // the point or cell the reader picked
+constexpr ImU32 missing = IM_COL32(110, 110, 110, 255);        // a cell or point without a value: white on it 4.9:1
+constexpr ImU32 outline = IM_COL32(20, 20, 20, 255);           // a dark ring around a point, a hatch over a light one
+constexpr ImU32 hatch = IM_COL32(255, 255, 255, 110);          // a hatch over a coloured cell
+constexpr ImU32 cell_border = IM_COL32(90, 90, 90, 255);
+constexpr ImU32 flag = IM_COL32(255, 80, 80, 255);             // a ring that flags a cell (low commutativity)
+constexpr ImU32 clusters[2] = {IM_COL32(252, 166, 54, 255), IM_COL32(84, 140, 230, 255)};  // circles, squares
+// The abc explorer's regimes.
+constexpr ImU32 feature_learning = IM_COL32(115, 230, 115, 255);
+constexpr ImU32 kernel = IM_COL32(115, 191, 255, 255);
+constexpr ImU32 trivial = IM_COL32(204, 204, 204, 255);
 }  // namespace page_colour
 
 // Dear ImGui's dark style with the page's colours and a 1-px frame around every control.
