@@ -137,8 +137,9 @@ test('every curve is at least 3:1 against its plot, every control frame at least
   assert.deepEqual(frames.filter((f) => f.ratio < 3).map((f) => `${f.what}: ${f.ratio.toFixed(2)}`), []);
 });
 
-test('the toolbar\'s text is at least 4.5:1 and its controls\' frames at least 3:1 (computed styles)', T, async () => {
-  const found = await pg.page.evaluate(() => {
+// Each shown control or text of `selector`: its text colour and background, its frame and what is around it.
+function controlStyles(selector) {
+  return pg.page.evaluate((sel) => {
     const rgb = (s) => s.match(/[\d.]+/g).map(Number);
     const backgroundOf = (el) => {
       for (let e = el; e; e = e.parentElement) {
@@ -148,22 +149,45 @@ test('the toolbar\'s text is at least 4.5:1 and its controls\' frames at least 3
       return [255, 255, 255];
     };
     const out = [];
-    for (const el of document.querySelectorAll('#bar button, #bar summary, #bar select, #bar a, #bar span')) {
+    for (const el of document.querySelectorAll(sel)) {
       const style = getComputedStyle(el);
-      if (el.disabled || el.offsetParent === null || !el.textContent.trim()) continue;
-      out.push({ what: el.id || el.textContent.trim(), text: rgb(style.color).slice(0, 3), background: backgroundOf(el),
-                 border: style.borderLeftStyle !== 'none' ? rgb(style.borderLeftColor).slice(0, 3) : null,
+      // A text field counts without text; a checkbox is the browser's own, black on white.
+      const field = el.tagName === 'INPUT' && el.type === 'text';
+      if (el.disabled || el.offsetParent === null || el.type === 'checkbox' || !field && !el.textContent.trim()) continue;
+      const framed = style.borderLeftStyle !== 'none' && parseFloat(style.borderLeftWidth) > 0;
+      out.push({ what: el.id || el.textContent.trim().slice(0, 30), text: rgb(style.color).slice(0, 3),
+                 background: backgroundOf(el), border: framed ? rgb(style.borderLeftColor).slice(0, 3) : null,
                  around: backgroundOf(el.parentElement) });
     }
     return out;
-  });
-  assert.ok(found.length >= 6, `toolbar controls: ${found.map((f) => f.what)}`);
+  }, selector);
+}
+
+function checkControls(found, where) {
   const text = found.map((f) => ({ what: f.what, ratio: contrast(f.text, f.background) }));
   const frames = found.filter((f) => f.border).map((f) => ({ what: f.what, ratio: contrast(f.border, f.around) }));
-  console.log(`toolbar: lowest text ${report([lowest(text)])}; lowest frame ${report([lowest(frames)])}`);
-  assert.deepEqual(text.filter((t) => t.ratio < 4.5).map((t) => `${t.what}: ${t.ratio.toFixed(2)}`), []);
-  assert.deepEqual(frames.filter((f) => f.ratio < 3).map((f) => `${f.what}: ${f.ratio.toFixed(2)}`), []);
-});
+  console.log(`${where}: lowest text ${report([lowest(text)])}; lowest frame ${report([lowest(frames)])}`);
+  assert.deepEqual(text.filter((t) => t.ratio < 4.5).map((t) => `${where}: ${t.what}: ${t.ratio.toFixed(2)}`), []);
+  assert.deepEqual(frames.filter((f) => f.ratio < 3).map((f) => `${where}: ${f.what}: ${f.ratio.toFixed(2)}`), []);
+}
+
+test('the toolbar\'s and the dialogs\' text is at least 4.5:1, their controls\' frames at least 3:1 (computed styles)', T,
+  async () => {
+    const bar = await controlStyles('#bar button, #bar summary, #bar select, #bar a, #bar span');
+    assert.ok(bar.length >= 6, `toolbar controls: ${bar.map((f) => f.what)}`);
+    checkControls(bar, 'toolbar');
+    for (const [button, dialog] of [['#open-share', '#share-dialog'], ['#open-help', '#help-dialog']]) {
+      await pg.page.click(button);
+      try {
+        const found = await controlStyles(`${dialog} :is(button, input, select, textarea, a, label, p, dt, dd, td, h2, h3)`);
+        assert.ok(found.length >= 5, `${dialog}: ${found.map((f) => f.what)}`);
+        checkControls(found, dialog);
+      } finally {
+        await pg.page.keyboard.press('Escape');
+        await pg.page.waitForFunction((sel) => !document.querySelector(sel).open, dialog);
+      }
+    }
+  });
 
 test('in Chinese too, every line of text is at least 4.5:1', T, async () => {
   const { page } = pg;
