@@ -12,7 +12,10 @@ const T = { timeout: 300_000 };
 let pg;
 before(async () => {
   pg = await openPlayground({ viewport: { width: 1280, height: 800 } });
-  await runPreset(pg.page, /14-lr-transfer-toy-mup/, (s) => { s.schedule.steps = 10; s.sweep.lr = s.sweep.lr.slice(2, 6); });
+  await runPreset(pg.page, /14-lr-transfer-toy-mup/, (s) => {
+    s.schedule.steps = 10;
+    s.sweep.lr = s.sweep.lr.slice(2, 6);
+  });
   await pg.page.mouse.move(1, 1);
 }, T);
 after(async () => { await pg?.close(); });

@@ -104,38 +104,40 @@ test('every line of text drawn on the canvas is at least 4.5:1 against its backg
   assert.deepEqual(failing.map((f) => `${f.what}: ${f.ratio.toFixed(2)}`), []);
 });
 
-test('every curve is at least 3:1 against its plot, every control frame at least 3:1 against its surround', T, async () => {
-  const img = await pixels('contrast-curves');
-  const d = await drawn(pg.page);
-  const plot = d.plots.find((p) => p.curves.length >= 4);
-  assert.ok(plot, 'no plot with several curves');
-  const inner = [plot.frame[0] + 2, plot.frame[1] + 2, plot.frame[2] - 2, plot.frame[3] - 2];
-  const frameColours = [...region(img, inner)];
-  const background = mostCommon(frameColours);
-  const curves = [];
-  for (const c of plot.curves) {
-    const want = hex(c.colour);
-    // The curve's own pixels: those nearest its colour (its line's core is drawn in it exactly).
-    const near = frameColours.filter((p) => Math.max(...p.map((v, i) => Math.abs(v - want[i]))) <= 6);
-    assert.ok(near.length >= 5, `${c.name}: ${near.length} pixels of its colour ${c.colour} drawn`);
-    curves.push({ what: `${c.name} (${c.colour})`, ratio: strongest(near, background).ratio });
-  }
-  console.log(`curves on ${background}: lowest ${report([lowest(curves)])}`);
-  assert.deepEqual(curves.filter((c) => c.ratio < 3).map((c) => `${c.what}: ${c.ratio.toFixed(2)}`), []);
+test('every curve is at least 3:1 against its plot, every control frame at least 3:1 against its surround', T,
+  async () => {
+    const img = await pixels('contrast-curves');
+    const d = await drawn(pg.page);
+    const plot = d.plots.find((p) => p.curves.length >= 4);
+    assert.ok(plot, 'no plot with several curves');
+    const inner = [plot.frame[0] + 2, plot.frame[1] + 2, plot.frame[2] - 2, plot.frame[3] - 2];
+    const frameColours = [...region(img, inner)];
+    const background = mostCommon(frameColours);
+    const curves = [];
+    for (const c of plot.curves) {
+      const want = hex(c.colour);
+      // The curve's own pixels: those nearest its colour (its line's core is drawn in it exactly).
+      const near = frameColours.filter((p) => Math.max(...p.map((v, i) => Math.abs(v - want[i]))) <= 6);
+      assert.ok(near.length >= 5, `${c.name}: ${near.length} pixels of its colour ${c.colour} drawn`);
+      curves.push({ what: `${c.name} (${c.colour})`, ratio: strongest(near, background).ratio });
+    }
+    console.log(`curves on ${background}: lowest ${report([lowest(curves)])}`);
+    assert.deepEqual(curves.filter((c) => c.ratio < 3).map((c) => `${c.what}: ${c.ratio.toFixed(2)}`), []);
 
-  // A control's frame: the strongest pixel of its left edge against the page just left of it.
-  const frames = [];
-  const controls = d.items.filter((i) => i.visible && /^(log x|log y|n=inf curve|Step \(S\)|Reset \(R\)|Run \(Space\))$/.test(i.label));
-  assert.ok(controls.length >= 5, `controls found: ${controls.map((c) => c.label)}`);
-  for (const item of controls) {
-    const [x0, y0, , y1] = item.rect;
-    const outside = img.at(x0 - 3, (y0 + y1) / 2);
-    const edge = [...region(img, [x0, y0 + 3, x0 + 2, y1 - 3])];
-    frames.push({ what: item.label, ratio: strongest(edge, outside).ratio });
-  }
-  console.log(`control frames: lowest ${report([lowest(frames)])}`);
-  assert.deepEqual(frames.filter((f) => f.ratio < 3).map((f) => `${f.what}: ${f.ratio.toFixed(2)}`), []);
-});
+    // A control's frame: the strongest pixel of its left edge against the page just left of it.
+    const frames = [];
+    const named = /^(log x|log y|n=inf curve|Step \(S\)|Reset \(R\)|Run \(Space\))$/;
+    const controls = d.items.filter((i) => i.visible && named.test(i.label));
+    assert.ok(controls.length >= 5, `controls found: ${controls.map((c) => c.label)}`);
+    for (const item of controls) {
+      const [x0, y0, , y1] = item.rect;
+      const outside = img.at(x0 - 3, (y0 + y1) / 2);
+      const edge = [...region(img, [x0, y0 + 3, x0 + 2, y1 - 3])];
+      frames.push({ what: item.label, ratio: strongest(edge, outside).ratio });
+    }
+    console.log(`control frames: lowest ${report([lowest(frames)])}`);
+    assert.deepEqual(frames.filter((f) => f.ratio < 3).map((f) => `${f.what}: ${f.ratio.toFixed(2)}`), []);
+  });
 
 // Each shown control or text of `selector`: its text colour and background, its frame and what is around it.
 function controlStyles(selector) {
@@ -153,7 +155,8 @@ function controlStyles(selector) {
       const style = getComputedStyle(el);
       // A text field counts without text; a checkbox is the browser's own, black on white.
       const field = el.tagName === 'INPUT' && el.type === 'text';
-      if (el.disabled || el.offsetParent === null || el.type === 'checkbox' || !field && !el.textContent.trim()) continue;
+      const shown = !el.disabled && el.offsetParent !== null && el.type !== 'checkbox';
+      if (!shown || !field && !el.textContent.trim()) continue;
       const framed = style.borderLeftStyle !== 'none' && parseFloat(style.borderLeftWidth) > 0;
       out.push({ what: el.id || el.textContent.trim().slice(0, 30), text: rgb(style.color).slice(0, 3),
                  background: backgroundOf(el), border: framed ? rgb(style.borderLeftColor).slice(0, 3) : null,
@@ -171,15 +174,16 @@ function checkControls(found, where) {
   assert.deepEqual(frames.filter((f) => f.ratio < 3).map((f) => `${where}: ${f.what}: ${f.ratio.toFixed(2)}`), []);
 }
 
-test('the toolbar\'s and the dialogs\' text is at least 4.5:1, their controls\' frames at least 3:1 (computed styles)', T,
-  async () => {
+test('the toolbar\'s and the dialogs\' text is at least 4.5:1, their controls\' frames at least 3:1 (computed styles)',
+  T, async () => {
     const bar = await controlStyles('#bar button, #bar summary, #bar select, #bar a, #bar span');
     assert.ok(bar.length >= 6, `toolbar controls: ${bar.map((f) => f.what)}`);
     checkControls(bar, 'toolbar');
     for (const [button, dialog] of [['#open-share', '#share-dialog'], ['#open-help', '#help-dialog']]) {
       await pg.page.click(button);
       try {
-        const found = await controlStyles(`${dialog} :is(button, input, select, textarea, a, label, p, dt, dd, td, h2, h3)`);
+        const shown = ':is(button, input, select, textarea, a, label, p, dt, dd, td, h2, h3)';
+        const found = await controlStyles(`${dialog} ${shown}`);
         assert.ok(found.length >= 5, `${dialog}: ${found.map((f) => f.what)}`);
         checkControls(found, dialog);
       } finally {
