@@ -1,9 +1,10 @@
-// Zoom and reflow: at a 640×400 CSS viewport (a 1280×800 window at 200% browser zoom) the layout is narrow, and the
-// toolbar's Fields shows the spec editor in the views' place: a field is edited there and the spec takes it; every
-// toolbar control comes into the bar's view when focused. At 320×568 no toolbar control is cut off (the bar scrolls
-// sideways, each control whole within it as Tab reaches it) and every dialog fits the window. Ctrl + / − / 0 are the
-// browser's (the page neither takes them nor changes its panels' zoom); Alt + / − / 0 step the panels' zoom, which
-// this browser remembers. Screenshots: build/screenshots/zoom-*.png.
+// Zoom and reflow: at a 640×400 CSS viewport with two device pixels to each (a 1280×800 window at 200% browser zoom)
+// the layout is narrow, and the toolbar's Fields shows the spec editor in the views' place: a field is edited there
+// and the spec takes it; every toolbar control comes whole into the bar's view as Tab reaches it. At 320×568 no
+// toolbar control is cut off (the bar scrolls sideways, each control whole within it as Tab reaches it) and every
+// dialog fits the window. Ctrl + / − / 0 are the browser's (the page neither takes them nor changes its panels'
+// zoom); Alt + / − / 0 step the panels' zoom, which this browser remembers.
+// Screenshots: build/screenshots/zoom-*.png.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openPlayground, screenshot, waitForPlayground, waitFrames } from './harness.mjs';
@@ -11,7 +12,8 @@ import { drawn, press, typeInto } from './ui_driver.mjs';
 
 const T = { timeout: 300_000 };
 let pg;
-before(async () => { pg = await openPlayground({ viewport: { width: 640, height: 400 } }); }, T);
+// A window of 1280 × 800 device pixels at 200%: 640 × 400 CSS pixels, two device pixels each.
+before(async () => { pg = await openPlayground({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }); }, T);
 after(async () => { await pg?.close(); });
 
 const call = (name, ...args) => pg.page.evaluate(([n, a]) => window.muplay[n](...a), [name, args]);
@@ -82,6 +84,7 @@ test('at 320×568 no toolbar control is cut off and every dialog fits', T, async
     for (const [button, dialog] of [['#open-share', '#share-dialog'], ['#open-saved', '#saved-dialog'],
                                     ['#open-help', '#help-dialog']]) {
       await page.locator(button).click();
+      await page.waitForSelector(`${dialog}[open]`);  // Saved… reads this browser's storage first
       const fits = await page.evaluate((sel) => {
         const d = document.querySelector(sel), r = d.getBoundingClientRect();
         const wide = [...d.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > r.right + 1 &&
