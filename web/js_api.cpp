@@ -208,7 +208,7 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_view_curves(const char* view, const char
     for (double v : c.y) y.push(finite_or_null(v));
     item.set("label", json::Value::make_string(c.label));
     item.set("group", json::Value::make_string(c.group));
-    item.set("dashed", json::Value::make_bool(c.dashed));
+    item.set("dashed", json::Value::make_bool(c.dash == LineDash::dashed));
     char colour[8];
     std::snprintf(colour, sizeof colour, "#%02x%02x%02x", (c.color >> IM_COL32_R_SHIFT) & 0xFF,
                   (c.color >> IM_COL32_G_SHIFT) & 0xFF, (c.color >> IM_COL32_B_SHIFT) & 0xFF);
@@ -254,6 +254,8 @@ EMSCRIPTEN_KEEPALIVE void muplay_set_scale(double scale) { the_app().render_scal
 EMSCRIPTEN_KEEPALIVE void muplay_set_presenting(int on) { the_app().presenting = on != 0; }
 EMSCRIPTEN_KEEPALIVE int muplay_presenting() { return the_app().presenting ? 1 : 0; }  // polled every frame: no JSON
 EMSCRIPTEN_KEEPALIVE void muplay_set_narrow(int on) { the_app().narrow = on != 0; }  // App::narrow
+EMSCRIPTEN_KEEPALIVE void muplay_set_narrow_editor(int on) { the_app().narrow_editor = on != 0; }  // App::narrow_editor
+EMSCRIPTEN_KEEPALIVE void muplay_set_reduced_motion(int on) { the_app().reduced_motion = on != 0; }  // App::reduced_motion
 EMSCRIPTEN_KEEPALIVE void muplay_set_zooms(double page, double present) {
   App& app = the_app();
   if (std::isfinite(page)) app.page_zoom = float(std::clamp(page, kMinZoom, kMaxZoom));

@@ -17,6 +17,7 @@
 #include "imgui_internal.h"  // the window the wheel would scroll (wheel_scrolls_a_panel)
 #include "web/app/app.hpp"
 #include "web/app/page_limits.hpp"
+#include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/font.hpp"
 #include "web/draw/i18n.hpp"
@@ -123,6 +124,7 @@ bool wheel_scrolls_a_panel(const ImGuiIO& io, float wheel_y, float wheel_x) {
 // notches, whatever its unit (deltaMode), fractions kept, so a trackpad's stream of small deltas scrolls smoothly.
 EM_BOOL wheel_callback(int, const EmscriptenWheelEvent* e, void*) {
   ImGuiIO& io = ImGui::GetIO();
+  if (e->mouse.ctrlKey) return EM_FALSE;  // the browser's zoom, as Ctrl + and Ctrl − are (web/js/present.js)
   double per_notch = 100;  // DOM_DELTA_PIXEL: Chromium's and Safari's notch; a trackpad sends a few pixels at a time
   if (e->deltaMode == DOM_DELTA_LINE) per_notch = 3;  // Firefox with a mouse wheel: 3 lines a notch
   // DOM_DELTA_PAGE (a "scroll a page" setting): a page is the canvas' height in pixels.
@@ -135,7 +137,7 @@ EM_BOOL wheel_callback(int, const EmscriptenWheelEvent* e, void*) {
   if (the_app().view.embed && !wheel_scrolls_a_panel(io, wheel_y, wheel_x)) return EM_FALSE;
   io.MouseWheel += wheel_y;
   io.MouseWheelH += wheel_x;
-  return EM_TRUE;  // preventDefault: the page itself neither scrolls nor zooms
+  return EM_TRUE;  // preventDefault: the page itself does not scroll
 }
 
 // Reads the plot's pixels back from the frame just drawn, for a PNG download (index.html's files.js encodes them):
@@ -182,6 +184,23 @@ void follow_pixel_ratio(const CanvasSize& s) {
   font_language = page_language_changes();
 }
 
+// Whether this frame brings the user's input (after ImGui::NewFrame): the mouse moved, pressed, released or turned
+// its wheel, a key went down, a character was typed.
+bool input_this_frame(const ImGuiIO& io, const App& app) {
+  if (io.MouseDelta.x != 0 || io.MouseDelta.y != 0 || io.MouseWheel != 0 || io.MouseWheelH != 0) return true;
+  for (int b = 0; b < IM_ARRAYSIZE(io.MouseDown); b++)
+    if (io.MouseClicked[b] || io.MouseReleased[b]) return true;
+  return !app.pressed_keys.empty() || io.InputQueueCharacters.Size > 0;
+}
+
+// Under prefers-reduced-motion, a frame that differs only by training's progress waits until a second has passed
+// since the last one drawn; one within a moment of input is drawn at once (a hover, a click's answer a frame later).
+bool motion_waits(const App& app, double now_ms) {
+  constexpr double kProgressEveryMs = 1000, kAnswerMs = 300;
+  return app.reduced_motion && app.state == RunState::running && now_ms - app.input_at_ms > kAnswerMs &&
+         now_ms - app.drawn_at_ms < kProgressEveryMs;
+}
+
 void frame() {
   const CanvasSize s = fit_canvas();
   follow_pixel_ratio(s);
@@ -211,6 +230,7 @@ void frame() {
 
   drawn_begin_frame(ui_zoom(app));
   ImGui::NewFrame();
+  if (input_this_frame(io, app)) app.input_at_ms = emscripten_get_now();
   release_deferred_keys(glfwGetCurrentContext());
   draw_ui(app);
   ImGui::Render();
@@ -219,7 +239,7 @@ void frame() {
   // A frame equal to the one on the canvas is not drawn again (web/draw/frame_fingerprint.hpp); a plot capture reads the
   // drawing buffer, which the browser clears after showing it, so it always draws.
   const uint64_t fingerprint = frame_fingerprint(*ImGui::GetDrawData(), heatmap_uploads());
-  if (fingerprint != app.drawn_fingerprint || app.plot_capture_requested) {
+  if ((fingerprint != app.drawn_fingerprint && !motion_waits(app, emscripten_get_now())) || app.plot_capture_requested) {
     glViewport(0, 0, s.fb_w, s.fb_h);
     const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the page's window draws none (web/app/ui.cpp)
     glClearColor(background.x, background.y, background.z, 1.0f);
@@ -228,6 +248,7 @@ void frame() {
     if (app.plot_capture_requested && s.w > 0 && s.h > 0) capture_plot(app, s);
     app.drawn_fingerprint = fingerprint;
     app.drawn_count += 1;
+    app.drawn_at_ms = emscripten_get_now();
   }
   heatmap_end_frame();
   app.frame_count += 1;
@@ -263,7 +284,7 @@ int main() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini: the layout comes from code and the URL (web/app/view.hpp)
-  ImGui::StyleColorsDark();
+  apply_page_style(ImGui::GetStyle());  // the page's colours (web/draw/colour_maps.hpp)
   if (!load_page_font(1)) fail("the page's font is missing from the module (web/CMakeLists.txt embeds it)");
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true) || !ImGui_ImplOpenGL3_Init("#version 300 es"))
     fail("Dear ImGui backend initialisation failed");

@@ -1,7 +1,7 @@
 // Presenting, at a projector's 1024×768 and a laptop's 1280×800: the toolbar's Present folds the list and the editor
 // away and enlarges everything, so the figure fills the canvas and its text reads from the back of the room (the
 // 15-px font at 1.75: 26 px, so tick labels are at least 24 px high); nothing is cut off. P and Esc switch from the
-// keyboard; Ctrl + zooms presenting further, and the browser remembers it; the grey n=inf hint above vs step shrinks
+// keyboard; Alt + zooms presenting further, and the browser remembers it; the grey n=inf hint above vs step shrinks
 // to one line. Checked through the frame trace (in CSS pixels). Screenshots: build/screenshots/present-*.png.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -66,14 +66,14 @@ for (const viewport of [{ width: 1024, height: 768 }, { width: 1280, height: 800
   });
 }
 
-test('Ctrl + zooms presenting further; the browser remembers it', T, async () => {
+test('Alt + zooms presenting further; the browser remembers it', T, async () => {
   const pg = await openPlayground({ viewport: { width: 1280, height: 800 } });
   try {
     const { page } = pg;
     await page.focus('#canvas');
     await press(page, 'p');
     const first = (await drawn(page)).font_size;
-    await press(page, 'Control+Equal');
+    await press(page, 'Alt+Equal');
     const zoomed = (await drawn(page)).font_size;
     assert.ok(zoomed > first, `${first} -> ${zoomed}`);
     await screenshot(page, 'present-zoomed');
@@ -82,8 +82,8 @@ test('Ctrl + zooms presenting further; the browser remembers it', T, async () =>
     await page.focus('#canvas');
     await press(page, 'p');
     assert.equal((await drawn(page)).font_size, zoomed, 'the zoom is remembered');
-    await press(page, 'Control+Digit0');
-    assert.equal((await drawn(page)).font_size, first, 'Ctrl 0: the zoom presenting starts with');
+    await press(page, 'Alt+Digit0');
+    assert.equal((await drawn(page)).font_size, first, 'Alt 0: the zoom presenting starts with');
     assert.deepEqual(pg.errors, []);
   } finally {
     await pg.close();

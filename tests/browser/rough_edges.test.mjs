@@ -140,7 +140,7 @@ test('the view tabs keep their whole labels at zoom 2', T, async () => {
   const tabWidth = async () => (await findItem(page, 'vs learning rate')).rect;
   const [a0, , a1] = await tabWidth();
   await page.locator('#canvas').focus();
-  for (let i = 0; i < 4; i++) await press(page, 'Control+Equal');  // 1 → 1.1 → 1.25 → 1.5 → 1.75
+  for (let i = 0; i < 4; i++) await press(page, 'Alt+Equal');  // 1 → 1.1 → 1.25 → 1.5 → 1.75
   const zoom = JSON.parse(await call('muplay_zooms')).page;
   assert.ok(zoom >= 1.7, `zoom ${zoom}`);
   try {
@@ -148,7 +148,7 @@ test('the view tabs keep their whole labels at zoom 2', T, async () => {
     assert.ok(b1 - b0 >= 0.95 * zoom * (a1 - a0), `the tab is ${b1 - b0} px wide at zoom ${zoom}, ${a1 - a0} at 1`);
     await screenshot(page, 'rough-edges-tabs-zoomed');
   } finally {
-    await press(page, 'Control+Digit0');
+    await press(page, 'Alt+Digit0');
   }
   assert.deepEqual(pg.errors, []);
 });

@@ -95,6 +95,12 @@ struct App {
   // A narrow screen (a phone, set by web/js/narrow.js): the list and the editor fold away, as when presenting; the
   // toolbar's preset menu picks presets instead.
   bool narrow = false;
+  // The narrow layout's Fields (the toolbar's Fields button, web/js/narrow.js): the spec editor in place of the views.
+  bool narrow_editor = false;
+  // prefers-reduced-motion (web/js/present.js): while training, progress reaches the canvas at most once a second;
+  // input is drawn at once (web/main.cpp). drawn_at_ms and input_at_ms: the last frame drawn, the last input.
+  bool reduced_motion = false;
+  double drawn_at_ms = 0, input_at_ms = 0;
   float page_zoom = 1, present_zoom = kPresentZoom;
   PanelShares shares;  // how they share the page (the splitters)
   WidthView width_view;  // the "vs width" tab

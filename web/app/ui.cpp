@@ -17,7 +17,9 @@
 #include "web/draw/drawn.hpp"
 #include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/colour_maps.hpp"
 #include "web/draw/plot.hpp"
+#include "web/draw/plot_legend.hpp"
 #include "web/draw/same_line.hpp"
 #include "web/draw/splitter.hpp"
 #include "web/draw/wrapped_text.hpp"
@@ -32,8 +34,8 @@
 
 namespace {
 
-const ImVec4 kErrorColor(1.0f, 0.45f, 0.45f, 1.0f);
-const ImVec4 kEditedColor(1.0f, 0.85f, 0.3f, 1.0f);
+const ImVec4 kErrorColor = ImGui::ColorConvertU32ToFloat4(page_colour::error);
+const ImVec4 kEditedColor = ImGui::ColorConvertU32ToFloat4(page_colour::notice);
 
 void wrapped_tooltip(const std::string& text) {
   ImGui::BeginTooltip();
@@ -190,7 +192,7 @@ void limit_toggle(App& app, std::vector<PlotCurve>& curves) {
   if (!app.show_limit) return;
   for (const LimitCurve& c : app.limits)
     curves.push_back(with_key(solid_curve(tr_message(c.label), std::vector<double>(c.steps.begin(), c.steps.end()),
-                                          c.train_loss, IM_COL32(255, 255, 255, 255)), c.label));
+                                          c.train_loss, page_colour::limit_curve), c.label));
 }
 
 void plot_panel(App& app) {
@@ -257,12 +259,15 @@ void runs_table(const App& app) {
   for (const char* h : {tr("run"), tr("status"), tr("steps"), tr("train loss"), tr("test")}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   const auto& runs = app.runner->members();
-  const std::vector<ImU32> colors = member_colors(*app.runner);  // as the vs step plot draws them
+  const std::vector<PlotCurve> styles = member_styles(*app.runner);  // as the vs step plot draws them
   for (size_t i = 0; i < runs.size(); i++) {
     const Member& run = *runs[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", run.label().c_str());
+    // The curve's swatch, then its name in the text's colour: readable whatever the curve's colour.
+    curve_swatch(styles[i]);
+    ImGui::SameLine(0, 2);
+    ImGui::TextUnformatted(run.label().c_str());
     ImGui::TableNextColumn();
     if (run.status() == RunStatus::diverged)
       ImGui::TextColored(kErrorColor, tr("diverged at step %d"), run.diverged_at());
@@ -441,15 +446,15 @@ void status_bar(const App& app) {
   if (!app.message.empty()) drawn_wrapped_text(kErrorColor, tr_message(app.message), "message: " + app.message);
 }
 
-// The presets list above the spec editor, with a splitter between them.
-void left_column(App& app, ImVec2 size) {
+// The presets list above the spec editor, with a splitter between them (`presets`: whether the list is shown).
+void left_column(App& app, ImVec2 size, bool presets) {
   const View& v = app.view;
   ImGui::BeginChild("left", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   if (!v.embed) {
     ImGui::TextUnformatted(tr("\u03bcPlayground: width scaling you can see"));
     ImGui::Separator();
   }
-  if (v.presets && v.editor) {
+  if (presets && v.editor) {
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const float total = ImGui::GetContentRegionAvail().y - splitter_thickness() - 2 * ImGui::GetStyle().ItemSpacing.y;
     const float min_presets = 4 * line, min_spec = 12 * line;
@@ -458,7 +463,7 @@ void left_column(App& app, ImVec2 size) {
     ImGui::EndChild();
     splitter("##presets splitter", SplitAxis::rows, ImGui::GetContentRegionAvail().x, total, min_presets, min_spec,
              &app.shares.presets);
-  } else if (v.presets) {
+  } else if (presets) {
     ImGui::BeginChild("presets", ImVec2(0, 0), true);
     presets_panel(app);
     ImGui::EndChild();
@@ -533,17 +538,21 @@ void draw_ui(App& app) {
   // problem to tell.
   const bool status = v.status && (!app.presenting || !app.message.empty());
   const float height = ImGui::GetContentRegionAvail().y - (status ? status_bar_height(app) : 0);
-  const bool left = !app.presenting && !app.narrow && (v.presets || v.editor), right = v.controls || v.plot || v.runs;
+  // A narrow screen shows the editor alone in the views' place while the toolbar's Fields is pressed (its preset
+  // menu stands for the list).
+  const bool fields = app.narrow && app.narrow_editor && !app.presenting && v.editor;
+  const bool left = !app.presenting && (!app.narrow || fields) && (v.presets || v.editor);
+  const bool right = !fields && (v.controls || v.plot || v.runs);
   if (left && right) {
     // The columns share the width at the splitter between them; each keeps room for its widgets.
     const float total = ImGui::GetContentRegionAvail().x - splitter_thickness();
     const float min_left = (v.embed ? 14 : 18) * ImGui::GetFontSize(), min_right = 26 * ImGui::GetFontSize();
-    left_column(app, ImVec2(split_first(app.shares.left, total, min_left, min_right), height));
+    left_column(app, ImVec2(split_first(app.shares.left, total, min_left, min_right), height), v.presets);
     ImGui::SameLine(0, 0);
     splitter("##columns splitter", SplitAxis::columns, height, total, min_left, min_right, &app.shares.left);
     ImGui::SameLine(0, 0);
   } else if (left) {
-    left_column(app, ImVec2(0, height));
+    left_column(app, ImVec2(0, height), v.presets && !fields);
   }
   if (right) right_column(app, height);
   shortcuts(app);

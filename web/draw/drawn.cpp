@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #include "imgui_internal.h"
@@ -91,6 +92,13 @@ json::Value plot_json(const DrawnPlot& p) {
     o.set("last_y", number_json(c.last_y));
     o.set("x", numbers_json(c.x));
     o.set("y", numbers_json(c.y));
+    char colour[8];
+    std::snprintf(colour, sizeof colour, "#%02x%02x%02x", (c.color >> IM_COL32_R_SHIFT) & 0xFF,
+                  (c.color >> IM_COL32_G_SHIFT) & 0xFF, (c.color >> IM_COL32_B_SHIFT) & 0xFF);
+    o.set("colour", json::Value::make_string(colour));
+    o.set("dash", json::Value::make_string(c.dash));
+    o.set("marker", json::Value::make_string(c.marker));
+    o.set("thickness", json::Value::make_number(c.thickness));
     curves.push(o);
   }
   v.set("curves", curves);

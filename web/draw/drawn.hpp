@@ -34,12 +34,17 @@ struct DrawnAxis {
 
 // A curve as drawn (hidden ones left out): what the hover read-out calls it, how many of its points were drawn, and
 // the last of them, in data units; for a curve of at most kDrawnCurvePoints points (a sweep's axis, a fitted line,
-// not a run's steps), every point drawn.
+// not a run's steps), every point drawn. Its style, which tells it from its neighbours without colour: its colour,
+// line pattern ("solid", "dotted", "dash-dot", "dashed"), marker ("circle", "square", "triangle", "diamond", "ring";
+// "dot": a plain dot at each point; "none") and line width in ImGui units.
 struct DrawnCurve {
   std::string name;
   int points = 0;
   double last_x = 0, last_y = 0;
   std::vector<double> x, y;
+  ImU32 color = 0;
+  std::string dash, marker;
+  float thickness = 0;
 };
 constexpr int kDrawnCurvePoints = 64;
 

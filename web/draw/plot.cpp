@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "imgui_internal.h"  // ImRect
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/opaque_fill.hpp"
@@ -122,7 +123,7 @@ void note_axis(DrawnAxis& axis, const AxisTicks& t, const Scale& s, Range data, 
 
 void draw_ticks(ImDrawList* dl, const AxisTicks& tx, const AxisTicks& ty, const Scale& sx, const Scale& sy, ImVec2 a,
                 ImVec2 b) {
-  const ImU32 grid = IM_COL32(255, 255, 255, 28), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const ImU32 grid = page_colour::plot_grid, dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   for (size_t i = 0; i < tx.at.size(); i++) {
     const float px = sx.at_unit(tx.at[i]), w = ImGui::CalcTextSize(tx.labels[i].c_str()).x;
     dl->AddLine(ImVec2(px, a.y), ImVec2(px, b.y), grid);
@@ -153,47 +154,10 @@ void draw_labels(ImDrawList* dl, const PlotAxes& axes, ImVec2 a, ImVec2 b, float
   const float line = ImGui::GetTextLineHeight();
   const std::string x_label = axes.log_x ? trf("%s (log)", axes.x_label.c_str()) : axes.x_label;
   const std::string y_label = axes.log_y ? trf("%s (log)", axes.y_label.c_str()) : axes.y_label;
-  dl->AddRect(a, b, IM_COL32(255, 255, 255, 90));
+  dl->AddRect(a, b, page_colour::plot_frame);
   centred_text(dl, x_label, (a.x + b.x) / 2, a.x, b.x, b.y + line + 4, text);
   dl->AddText(ImVec2(a.x, a.y - line - 2), text, y_label.c_str());  // y label above the axis: ImGui cannot rotate text
   centred_text(dl, axes.title, (a.x + b.x) / 2, left, right, a.y - 2 * line - 4, text);
-}
-
-// A polyline in dashes of 7 px with gaps of 5 px, the pattern running on across the points.
-void dashed_polyline(ImDrawList* dl, const std::vector<ImVec2>& points, ImU32 color, float thickness) {
-  constexpr float kDash = 7, kGap = 5;
-  float phase = 0;  // distance into the current dash + gap period
-  for (size_t i = 1; i < points.size(); i++) {
-    const ImVec2 a = points[i - 1], b = points[i];
-    const float length = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
-    for (float done = 0; done < length;) {
-      const bool in_dash = phase < kDash;
-      const float piece = std::min(length - done, in_dash ? kDash - phase : kDash + kGap - phase);
-      if (in_dash) {
-        const float t0 = done / length, t1 = (done + piece) / length;
-        dl->AddLine(ImVec2(a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0),
-                    ImVec2(a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1), color, thickness);
-      }
-      done += piece;
-      phase = std::fmod(phase + piece, kDash + kGap);
-    }
-  }
-}
-
-void draw_marker(ImDrawList* dl, PlotMarker marker, ImVec2 p, ImU32 color) {
-  constexpr float r = 4.5f, t = 1.8f;
-  switch (marker) {
-    case PlotMarker::none: break;
-    case PlotMarker::square: dl->AddRect(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), color, 0, 0, t); break;
-    case PlotMarker::diamond:
-      dl->AddQuad(ImVec2(p.x, p.y - r - 1), ImVec2(p.x + r + 1, p.y), ImVec2(p.x, p.y + r + 1), ImVec2(p.x - r - 1, p.y), color, t);
-      break;
-    case PlotMarker::triangle:
-      dl->AddTriangle(ImVec2(p.x, p.y - r - 1), ImVec2(p.x + r + 1, p.y + r), ImVec2(p.x - r - 1, p.y + r), color, t);
-      break;
-    case PlotMarker::circle: dl->AddCircle(p, r, color, 0, t); break;
-    case PlotMarker::ring: dl->AddCircle(p, 2 * r, color, 0, t); break;
-  }
 }
 
 // What the hover read-out and the frame trace call a curve: its source's name (imported runs), then its own.
@@ -211,7 +175,8 @@ void note_points(DrawnCurve& drawn, const PlotCurve& c, bool log_x, bool log_y) 
     }
 }
 
-void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
+// Draws `c` and returns its points as drawn, in pixels.
+std::vector<ImVec2> draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale& sy, DrawnPlot* drawn) {
   std::vector<ImVec2> points;
   size_t last = 0;  // the last point drawn
   for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
@@ -219,42 +184,53 @@ void draw_curve(ImDrawList* dl, const PlotCurve& c, const Scale& sx, const Scale
       points.emplace_back(sx.pixel(c.x[i]), sy.pixel(c.y[i]));
       last = i;
     }
-  const float thickness = c.thin ? 1.25f : 2.0f;
-  if (points.size() >= 2 && c.dashed) dashed_polyline(dl, points, c.color, thickness);
-  else if (points.size() >= 2) dl->AddPolyline(points.data(), int(points.size()), c.color, ImDrawFlags_None, thickness);
+  draw_curve_line(dl, points, c.color, c.thin ? 1.25f : 2.0f, c.dash);
   int markers = 0;
-  if (c.marker != PlotMarker::none) {  // an imported curve: its source's marker at every point of a short curve
-    const size_t from = points.size() <= 64 ? 0 : points.size() - 1;
-    for (size_t i = from; i < points.size(); i++) draw_marker(dl, c.marker, points[i], c.color);
+  if (c.marker != PlotMarker::none) {
+    // At every point of a short curve (an imported one's may be longer), else at its end: where a run's line stops.
+    const size_t from = points.size() <= (c.hollow ? kDrawnCurvePoints : kDottedPoints) ? 0 : points.size() - 1;
+    for (size_t i = from; i < points.size(); i++) draw_curve_marker(dl, c.marker, points[i], c.color, c.hollow);
     markers = int(points.size() - std::min(from, points.size()));
+  } else if (points.size() == 1) {  // a point of its own (η*, η_max): larger than any series' marker, and ringed
+    dl->AddCircleFilled(points[0], 4.5f, c.color);
+    dl->AddCircle(points[0], 7, page_colour::text, 0, 1.5f);
+    markers = 1;
   } else if (points.size() <= kDottedPoints) {
-    for (const ImVec2& p : points) dl->AddCircleFilled(p, points.size() == 1 ? 4.0f : 2.5f, c.color);
+    for (const ImVec2& p : points) dl->AddCircleFilled(p, 2.5f, c.color);
     markers = int(points.size());
   }
   if (drawn) {
     drawn->markers += markers;
-    drawn->curves.push_back({readout_name(c), int(points.size()), points.empty() ? NAN : c.x[last],
-                             points.empty() ? NAN : c.y[last], {}, {}});
-    if (int(points.size()) <= kDrawnCurvePoints) note_points(drawn->curves.back(), c, sx.log, sy.log);
+    DrawnCurve& d = drawn->curves.emplace_back();
+    d.name = readout_name(c);
+    d.points = int(points.size());
+    d.last_x = points.empty() ? NAN : c.x[last];
+    d.last_y = points.empty() ? NAN : c.y[last];
+    d.color = c.color;
+    d.dash = dash_name(c.dash);
+    d.marker = c.marker != PlotMarker::none ? marker_name(c.marker) : points.size() <= kDottedPoints ? "dot" : "none";
+    d.thickness = c.thin ? 1.25f : 2.0f;
+    if (int(points.size()) <= kDrawnCurvePoints) note_points(d, c, sx.log, sy.log);
   }
   if (c.diverged && !points.empty()) {
     const ImVec2 p = points.back();
     dl->AddLine(ImVec2(p.x - 6, p.y - 6), ImVec2(p.x + 6, p.y + 6), c.color, 2.5f);
     dl->AddLine(ImVec2(p.x - 6, p.y + 6), ImVec2(p.x + 6, p.y - 6), c.color, 2.5f);
   }
+  return points;
 }
 
 // Reference lines y ∝ x^slope through the centre of the data (axis units), dashed grey, each labelled where it leaves
 // the frame on the right (or at the top or bottom).
 void draw_references(ImDrawList* dl, const PlotAxes& axes, Range rx, Range ry, const Scale& sx, const Scale& sy,
-                     ImVec2 a, ImVec2 b, DrawnPlot* drawn) {
+                     ImVec2 a, ImVec2 b, DrawnPlot* drawn, std::vector<ImRect>& labels) {
   if (!axes.log_x || !axes.log_y || rx.empty() || ry.empty()) return;
   const double cx = (rx.lo + rx.hi) / 2, cy = (ry.lo + ry.hi) / 2;
-  const ImU32 color = IM_COL32(200, 200, 200, 150);
+  const ImU32 color = page_colour::reference_line;
   for (const PlotReference& r : axes.references) {
     const auto y_at = [&](double u) { return cy + r.slope * (u - cx); };
-    dashed_polyline(dl, {ImVec2(sx.at_unit(sx.e.lo), sy.at_unit(y_at(sx.e.lo))), ImVec2(sx.at_unit(sx.e.hi),
-                    sy.at_unit(y_at(sx.e.hi)))}, color, 1.2f);
+    draw_curve_line(dl, {ImVec2(sx.at_unit(sx.e.lo), sy.at_unit(y_at(sx.e.lo))), ImVec2(sx.at_unit(sx.e.hi),
+              sy.at_unit(y_at(sx.e.hi)))}, color, 1.2f, LineDash::dashed);
     double u_end = sx.e.hi;  // where the line leaves the frame
     if (r.slope != 0 && (y_at(u_end) > sy.e.hi || y_at(u_end) < sy.e.lo))
       u_end = cx + ((r.slope > 0 ? sy.e.hi : sy.e.lo) - cy) / r.slope;
@@ -262,11 +238,86 @@ void draw_references(ImDrawList* dl, const PlotAxes& axes, Range rx, Range ry, c
     const ImVec2 at(std::clamp(sx.at_unit(u_end) - ts.x - 4, a.x + 2, b.x - ts.x - 2),
                     std::clamp(sy.at_unit(y_at(u_end)) - ts.y - 2, a.y + 2, b.y - ts.y - 2));
     dl->AddText(at, color, r.label.c_str());
+    labels.emplace_back(at, ImVec2(at.x + ts.x, at.y + ts.y));
     if (drawn) {
       char note[160];
       std::snprintf(note, sizeof note, "reference %s: slope %+.2g through (%.4g, %.4g)", r.label.c_str(), r.slope,
                     value_of(cx, true), value_of(cy, true));
       drawn->notes.push_back(note);
+    }
+  }
+}
+
+// What the end of a curve of the page's is labelled with: its width's row ("n=64"), else its short name ("n=32" for
+// "n=32  eta*=…", a layer's series for its "… slope" label), else its label; "" for none (an η* dot, an imported run,
+// a name too long to sit beside a line).
+std::string end_label(const PlotCurve& c) {
+  constexpr size_t kLongest = 18;
+  if (!c.group.empty()) return "";
+  std::string text = !c.color_row.empty() ? c.color_row : !c.name.empty() ? c.name : c.label;
+  if (c.color_row.empty() && c.name.empty() && !c.key.empty() && c.label.compare(0, c.key.size(), c.key) == 0)
+    text = c.key;
+  return c.label.empty() && c.color_row.empty() ? "" : text.size() <= kLongest ? text : "";
+}
+
+bool overlaps(const ImRect& r, const std::vector<ImRect>& taken) {
+  return std::any_of(taken.begin(), taken.end(), [&](const ImRect& t) { return t.Overlaps(r); });
+}
+
+// A curve's points as drawn, in pixels, and whether their x rises (a curve against the step, the width, the learning
+// rate: nearly all), which lets a search start at a given x.
+struct DrawnLine {
+  std::vector<ImVec2> points;
+  bool rising = false;
+  explicit DrawnLine(std::vector<ImVec2> p) : points(std::move(p)) {
+    rising = std::is_sorted(points.begin(), points.end(), [](ImVec2 a, ImVec2 b) { return a.x < b.x; });
+  }
+};
+
+// Whether a line's segment may pass through `r` (its bounding box meets it).
+bool crosses(const DrawnLine& drawn, const ImRect& r) {
+  const std::vector<ImVec2>& line = drawn.points;
+  const bool rising = drawn.rising;
+  size_t i = 1;
+  if (rising) {
+    const auto from = std::lower_bound(line.begin(), line.end(), r.Min.x, [](ImVec2 p, float x) { return p.x < x; });
+    i = std::max<size_t>(1, size_t(from - line.begin()));
+  }
+  for (; i < line.size(); i++) {
+    const ImVec2 p = line[i - 1], q = line[i];
+    if (rising && p.x > r.Max.x) break;
+    if (ImRect(ImMin(p, q), ImMax(p, q)).Overlaps(r)) return true;
+  }
+  return false;
+}
+
+// Each shown series named at its line's end, in its colour, where the name fits inside the frame beside, above or
+// below that end without covering a line (`lines`, as drawn), another name or a reference's label (`taken`); a series
+// is named once.
+void draw_end_labels(ImDrawList* dl, const std::vector<PlotCurve>& curves, const std::vector<bool>& hidden,
+                     const std::vector<DrawnLine>& lines, const Scale& sx, const Scale& sy, ImVec2 a,
+                     ImVec2 b, std::vector<ImRect>& taken) {
+  std::vector<std::string> named;
+  for (size_t k = 0; k < curves.size(); k++) {
+    const PlotCurve& c = curves[k];
+    const std::string text = hidden[k] ? "" : end_label(c);
+    if (text.empty() || std::find(named.begin(), named.end(), text) != named.end()) continue;
+    size_t last = c.x.size();
+    for (size_t i = 0; i < c.x.size() && i < c.y.size(); i++)
+      if (usable(c.x[i], sx.log) && usable(c.y[i], sy.log)) last = i;
+    if (last == c.x.size()) continue;
+    const ImVec2 p(sx.pixel(c.x[last]), sy.pixel(c.y[last])), size = ImGui::CalcTextSize(text.c_str());
+    const ImVec2 tries[] = {ImVec2(p.x + 8, p.y - size.y / 2), ImVec2(p.x - size.x - 6, p.y - size.y - 5),
+                            ImVec2(p.x - size.x - 6, p.y + 5), ImVec2(p.x - size.x - 6, p.y - 2 * size.y - 5)};
+    for (const ImVec2& at : tries) {
+      const ImRect r(at, ImVec2(at.x + size.x, at.y + size.y));
+      if (r.Min.x < a.x + 2 || r.Min.y < a.y + 2 || r.Max.x > b.x - 2 || r.Max.y > b.y - 2 || overlaps(r, taken) ||
+          std::any_of(lines.begin(), lines.end(), [&](const DrawnLine& line) { return crosses(line, r); }))
+        continue;
+      dl->AddText(at, c.color, text.c_str());
+      taken.push_back(r);
+      named.push_back(text);
+      break;
     }
   }
 }
@@ -382,9 +433,12 @@ void draw_plot(const char* id, const PlotAxes& axes, const std::vector<PlotCurve
     if (curves.empty()) return;
   }
   dl->PushClipRect(l.a, l.b, true);
-  draw_references(dl, axes, rx, ry, sx, sy, l.a, l.b, drawn);
+  std::vector<ImRect> labels;  // the text drawn inside the frame
+  draw_references(dl, axes, rx, ry, sx, sy, l.a, l.b, drawn, labels);
+  std::vector<DrawnLine> lines;
   for (size_t k = 0; k < curves.size(); k++)
-    if (!hidden[k]) draw_curve(dl, curves[k], sx, sy, drawn);
+    if (!hidden[k]) lines.emplace_back(draw_curve(dl, curves[k], sx, sy, drawn));
+  draw_end_labels(dl, curves, hidden, lines, sx, sy, l.a, l.b, labels);
   dl->PopClipRect();
   if (hovered) hover_readout(axes, curves, hidden, sx, sy, drawn);
 }

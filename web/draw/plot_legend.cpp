@@ -16,7 +16,7 @@ const std::string& key_of(const PlotCurve& c) { return c.key.empty() ? c.label :
 // with how many of its runs diverged. Its swatch is its middle curve: a width's middle shade, a shade in the middle
 // width's colour.
 void axis_rows(const std::vector<PlotCurve>& curves, const std::string& group, std::string PlotCurve::*row,
-               int section, std::vector<LegendRow>& rows) {
+               int section, LegendRow::Swatch swatch, std::vector<LegendRow>& rows) {
   std::vector<std::string> seen;
   for (const PlotCurve& c : curves) {
     const std::string& value = c.*row;
@@ -31,7 +31,7 @@ void axis_rows(const std::vector<PlotCurve>& curves, const std::string& group, s
       }
     std::string text = value;
     if (diverged) text += "  " + trf("%d of %d diverged", diverged, int(members.size()));
-    rows.push_back({LegendRow::curve, text, value, group, section, members[members.size() / 2]});
+    rows.push_back({LegendRow::curve, text, value, group, section, members[members.size() / 2], swatch});
   }
 }
 
@@ -42,8 +42,11 @@ void group_rows(const std::vector<PlotCurve>& curves, const std::string& group, 
   for (const PlotCurve& c : curves)
     if (c.group == group && !c.label.empty() && c.color_row.empty())
       rows.push_back({LegendRow::curve, c.label, key_of(c), group, section, &c});
-  axis_rows(curves, group, &PlotCurve::color_row, ++section, rows);
-  axis_rows(curves, group, &PlotCurve::shade_row, ++section, rows);
+  // With learning-rate rows, a width's row shows its line pattern and a rate's row its marker (step_view.cpp).
+  const bool shades = std::any_of(curves.begin(), curves.end(),
+                                  [&](const PlotCurve& c) { return c.group == group && !c.shade_row.empty(); });
+  axis_rows(curves, group, &PlotCurve::color_row, ++section, shades ? LegendRow::line : LegendRow::whole, rows);
+  axis_rows(curves, group, &PlotCurve::shade_row, ++section, LegendRow::marker, rows);
   ++section;
   if (std::any_of(curves.begin(), curves.end(), [&](const PlotCurve& c) { return c.group == group && c.thin; }))
     rows.push_back({LegendRow::note, tr("thin lines: the seeds of one run"), "", group, 0, nullptr});
@@ -73,22 +76,23 @@ std::string solo_key(const std::vector<LegendRow>& rows, const LegendState& stat
   return "";
 }
 
-void draw_swatch(ImDrawList* dl, const PlotCurve& c, ImVec2 at, float line, bool hidden) {
+// The row's curve in little: its line in its pattern and its marker, as the plot draws them (or the part of them
+// the row stands for).
+void draw_swatch(ImDrawList* dl, const LegendRow& row, ImVec2 at, float line, bool hidden) {
+  const PlotCurve& c = *row.sample;
   const ImU32 color = hidden ? (c.color & 0x00FFFFFFu) | 0x50000000u : c.color;  // faded when hidden
-  const ImVec2 a(at.x + 3, at.y + line / 2), b(at.x + kSwatch - 6, at.y + line / 2);
-  if (c.dashed) {
-    for (float x = a.x; x < b.x; x += 8) dl->AddLine(ImVec2(x, a.y), ImVec2(std::min(x + 5, b.x), a.y), color, 2);
-  } else {
-    dl->AddLine(a, b, color, 3);
-  }
-  if (c.marker != PlotMarker::none) dl->AddCircle(ImVec2((a.x + b.x) / 2, a.y), 3.5f, color, 0, 1.5f);
+  const ImVec2 a(at.x + 2, at.y + line / 2), b(at.x + kSwatch - 4, at.y + line / 2);
+  if (row.swatch != LegendRow::marker)
+    draw_curve_line(dl, {a, b}, color, c.thin ? 1.5f : 2.5f, c.dash);
+  if (row.swatch != LegendRow::line && c.marker != PlotMarker::none)
+    draw_curve_marker(dl, c.marker, ImVec2((a.x + b.x) / 2, a.y), color, c.hollow);
 }
 
 // A curve row: swatch, then a selectable text; a click hides, Ctrl+click or a double-click solos.
 void curve_row(const std::vector<LegendRow>& rows, const LegendRow& row, const LegendState& state) {
   const bool hidden = state.hidden(row.group, row.key);
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  draw_swatch(ImGui::GetWindowDrawList(), *row.sample, at, ImGui::GetTextLineHeight(), hidden);
+  draw_swatch(ImGui::GetWindowDrawList(), row, at, ImGui::GetTextLineHeight(), hidden);
   ImGui::SetCursorScreenPos(ImVec2(at.x + kSwatch, at.y));
   if (hidden) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   const std::string id = row.text + "##" + row.group + "/" + row.key;
@@ -158,6 +162,13 @@ void note_drawn(const std::vector<LegendRow>& rows, const LegendState& state, Im
 
 }  // namespace
 
+void curve_swatch(const PlotCurve& c) {
+  const LegendRow row{LegendRow::curve, "", "", "", 0, &c};
+  const float line = ImGui::GetTextLineHeight();
+  draw_swatch(ImGui::GetWindowDrawList(), row, ImGui::GetCursorScreenPos(), line, false);
+  ImGui::Dummy(ImVec2(kSwatch - 4, line));
+}
+
 std::vector<LegendRow> legend_rows(const std::vector<PlotCurve>& curves, const std::vector<std::string>& notes) {
   std::vector<std::string> groups;  // the page's first, then each imported source
   for (const PlotCurve& c : curves)
@@ -207,7 +218,7 @@ void draw_legend(const char* plot_id, const std::vector<LegendRow>& rows, const 
                  ImVec2 max, int columns, DrawnPlot* drawn) {
   note_drawn(rows, state, min, max, drawn);
   ImGui::SetCursorScreenPos(min);
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(20, 20, 24, 210));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, page_colour::legend_background);
   const std::string id = std::string(plot_id) + "##legend";
   const bool open = ImGui::BeginChild(id.c_str(), ImVec2(max.x - min.x, max.y - min.y));
   ImGui::PopStyleColor();

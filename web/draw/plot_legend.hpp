@@ -21,6 +21,9 @@ struct LegendRow {
   std::string group;    // curve rows: the source of its curves ("": the page's)
   int section = 0;      // curve rows that solo among each other: a source's own curves, its widths, its shades
   const PlotCurve* sample = nullptr;  // curve rows: the curve whose colour, dash and marker the swatch shows
+  // What the swatch shows of it: all, or, where a width's row and a learning rate's row split a curve's style, only
+  // the width's line pattern or only the rate's marker.
+  enum Swatch { whole, line, marker } swatch = whole;
 };
 
 // The rows for `curves`, then `notes` (a line each).
@@ -42,6 +45,10 @@ bool curve_hidden(const LegendState& state, const PlotCurve& c);
 float legend_width(const std::vector<LegendRow>& rows);
 // The height `columns` columns of the rows need.
 float legend_height(const std::vector<LegendRow>& rows, int columns);
+
+// The swatch of `c` (its line's pattern and its marker, in its colour) as an item of the current line, the
+// legend's width: a table's row names its curve beside it in the text's colour.
+void curve_swatch(const PlotCurve& c);
 
 // Draws the rows in a child window at `min`..`max` (`columns` side by side), hides and solos on clicks, and notes
 // the rows, their rectangle and the hidden keys in `drawn` (may be null).

@@ -1,7 +1,8 @@
-// A narrow screen (a phone held upright): the app folds the preset list and the editor away (App::narrow), so the
-// view keeps the width, and the toolbar's preset menu picks presets in their place and names the one shown, as the
-// list would mark it (after a link, a reload, Saved…). The page follows the screen as it turns or a window is
-// resized. An embed shows no list anyway and is left as it is.
+// A narrow screen (a phone held upright, or a window zoomed to 200%): the app folds the preset list and the editor
+// away (App::narrow), so the view keeps the width, and the toolbar's preset menu picks presets in their place and
+// names the one shown, as the list would mark it (after a link, a reload, Saved…); its Fields button shows the spec
+// editor in the views' place, and again the views (App::narrow_editor). The page follows the screen as it turns or a
+// window is resized. An embed shows no list anyway and is left as it is.
 import { tr } from './language.js';
 
 const NARROW = '(max-width: 640px)';  // index.html's @media rule for the toolbar names the same width
@@ -26,6 +27,19 @@ export function startNarrow(m, { embed }) {
   menu.addEventListener('change', () => {
     const index = Number(menu.value);
     if (!m.muplay_load_preset(index)) menu.value = '';  // the app said why in its status line
+  });
+
+  const fields = document.getElementById('show-fields');
+  fields.addEventListener('click', () => {
+    const on = fields.getAttribute('aria-pressed') !== 'true';
+    fields.setAttribute('aria-pressed', String(on));
+    m.muplay_set_narrow_editor(on ? 1 : 0);
+  });
+
+  // Where the toolbar scrolls sideways, a control the keyboard reaches comes whole into view (the browser's own
+  // focus scrolling leaves one that is partly in view where it is).
+  document.getElementById('bar').addEventListener('focusin', (e) => {
+    e.target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   });
 
   const screen = window.matchMedia(NARROW);

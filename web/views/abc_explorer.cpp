@@ -6,6 +6,7 @@
 #include <string>
 
 #include "imgui.h"
+#include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
@@ -38,12 +39,12 @@ namespace {
 
 ImVec4 regime_color(Regime r) {
   switch (r) {
-    case Regime::feature_learning: return ImVec4(0.45f, 0.9f, 0.45f, 1);
-    case Regime::kernel: return ImVec4(0.45f, 0.75f, 1.0f, 1);
-    case Regime::trivial: return ImVec4(0.8f, 0.8f, 0.8f, 1);
-    case Regime::unstable: return ImVec4(1.0f, 0.45f, 0.45f, 1);
+    case Regime::feature_learning: return ImGui::ColorConvertU32ToFloat4(page_colour::feature_learning);
+    case Regime::kernel: return ImGui::ColorConvertU32ToFloat4(page_colour::kernel);
+    case Regime::trivial: return ImGui::ColorConvertU32ToFloat4(page_colour::trivial);
+    case Regime::unstable: return ImGui::ColorConvertU32ToFloat4(page_colour::error);
   }
-  return ImVec4(1, 1, 1, 1);
+  return ImGui::ColorConvertU32ToFloat4(page_colour::text);
 }
 
 // The regime as the panel names it: the engine's word (regime_name), in the page's language.

@@ -109,25 +109,25 @@ void phase_plot(const Runner& runner) {
     const float y0 = o.y + cell * (rows - 1 - float(decays[key.second]));
     const ImVec2 a(x0, y0), b(x0 + cell - 2, y0 + cell - 2);
     const double ood = c.ood / c.n, id = c.id / c.n, comm = c.comm / c.n;
-    dl->AddRectFilled(a, b, std::isfinite(ood) ? sequential_colour(ood) : IM_COL32(60, 60, 60, 255));
+    dl->AddRectFilled(a, b, std::isfinite(ood) ? sequential_colour(ood) : page_colour::missing);
     if (!(id >= 0.9))
       for (float s = 0; s < 2 * cell; s += 8)  // diagonal hatching, clipped to the cell
         dl->AddLine(ImVec2(a.x + std::max(0.0f, s - cell), a.y + std::min(s, cell - 2)),
-                    ImVec2(a.x + std::min(s, cell - 2), a.y + std::max(0.0f, s - cell)), IM_COL32(255, 255, 255, 110));
-    if (comm < 0.7) dl->AddCircle(ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2), cell * 0.3f, IM_COL32(255, 80, 80, 255), 0, 2);
+                    ImVec2(a.x + std::min(s, cell - 2), a.y + std::max(0.0f, s - cell)), page_colour::hatch);
+    if (comm < 0.7) dl->AddCircle(ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2), cell * 0.3f, page_colour::flag, 0, 2);
     char buf[32];
     std::snprintf(buf, sizeof buf, std::isfinite(ood) ? "%.2f" : "-", ood);  // grey cell: no finite accuracy
-    dl->AddText(ImVec2(a.x + 4, a.y + 4), IM_COL32(255, 255, 255, 255), buf);
+    dl->AddText(ImVec2(a.x + 4, a.y + 4), page_colour::text, buf);
   }
   for (const auto& [g, col] : gammas) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", g);
-    dl->AddText(ImVec2(o.x + left + cell * float(col) + 4, o.y + cell * rows + 2), IM_COL32(220, 220, 220, 255), buf);
+    dl->AddText(ImVec2(o.x + left + cell * float(col) + 4, o.y + cell * rows + 2), page_colour::label, buf);
   }
   for (const auto& [d, row] : decays) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "wd %g", d);
-    dl->AddText(ImVec2(o.x, o.y + cell * (rows - 1 - float(row)) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), buf);
+    dl->AddText(ImVec2(o.x, o.y + cell * (rows - 1 - float(row)) + cell / 2 - 7), page_colour::label, buf);
   }
   ImGui::Dummy(ImVec2(left + cell * float(gammas.size()), cell * rows + 20));
   figure_text_publish([&] { return phase_plot_text(cells); });
@@ -210,9 +210,9 @@ void attention_map(AnchorView& v, Transformer& model, const AnchorSet& set, Anch
   const float top_size = std::max(9.0f, ImGui::GetFontSize() * std::min(1.0f, (cell - 2) / std::max(widest, 1.0f)));
   for (int t = 0; t < T; t++) {
     const std::string label = token_text(tokens[t], kind);
-    dl->AddText(ImGui::GetFont(), top_size, ImVec2(o.x + 36 + cell * float(t) + 1, o.y), IM_COL32(220, 220, 220, 255),
+    dl->AddText(ImGui::GetFont(), top_size, ImVec2(o.x + 36 + cell * float(t) + 1, o.y), page_colour::label,
                 label.c_str());
-    dl->AddText(ImVec2(o.x, o.y + 18 + cell * float(t) + cell / 2 - 7), IM_COL32(220, 220, 220, 255), label.c_str());
+    dl->AddText(ImVec2(o.x, o.y + 18 + cell * float(t) + cell / 2 - 7), page_colour::label, label.c_str());
     text.labels.push_back(label);
   }
   const ImVec2 map(o.x + 36, o.y + 18);
@@ -322,13 +322,13 @@ void anchor_panels(AnchorView& v, Runner& runner) {
     const float side = std::min(240.0f, ImGui::GetContentRegionAvail().x - 4);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 o = ImGui::GetCursorScreenPos();
-    dl->AddRect(o, ImVec2(o.x + side, o.y + side), IM_COL32(90, 90, 90, 255));
+    dl->AddRect(o, ImVec2(o.x + side, o.y + side), page_colour::cell_border);
     for (int i = 0; i < n; i++) {
       const float x = o.x + 8 + (side - 16) * float((p.xy[size_t(2 * i)] - lo[0]) / std::max(hi[0] - lo[0], 1e-12));
       const float y = o.y + 8 + (side - 16) * float((p.xy[size_t(2 * i + 1)] - lo[1]) / std::max(hi[1] - lo[1], 1e-12));
       dl->AddCircleFilled(ImVec2(x, y), 3, sequential_colour(double(i) / (n - 1)));
       if ((i + kAnchorKeyMin) % 10 == 0)
-        dl->AddText(ImVec2(x + 4, y - 6), IM_COL32(230, 230, 230, 255), std::to_string(i + kAnchorKeyMin).c_str());
+        dl->AddText(ImVec2(x + 4, y - 6), page_colour::label, std::to_string(i + kAnchorKeyMin).c_str());
     }
     ImGui::Dummy(ImVec2(side, side));
     ImGui::TextDisabled("%s", tr("20 dark .. 100 yellow"));

@@ -6,6 +6,7 @@
 
 #include "engine/analysis/infinite_width.hpp"
 #include "imgui.h"
+#include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
@@ -13,8 +14,6 @@
 #include "web/draw/opaque_fill.hpp"
 
 namespace {
-
-constexpr ImU32 kClusterColor[2] = {IM_COL32(252, 166, 54, 255), IM_COL32(84, 140, 230, 255)};
 
 std::string panel_title(const char* name, const PcaPlane& p, int words) {
   const std::vector<int> labels = skipgram_clusters(words);
@@ -32,7 +31,7 @@ void scatter(const EmbeddingPanel& panel, float side) {
   const ImVec2 a = ImGui::GetCursorScreenPos(), b(a.x + side, a.y + side);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   add_opaque_fill(dl, a, b, darkened_page_background(60 / 255.0f));
-  dl->AddRect(a, b, IM_COL32(255, 255, 255, 90));
+  dl->AddRect(a, b, page_colour::plot_frame);
   double extent = 1e-12;
   for (size_t i = 0; i < panel.plane.x.size(); i++)
     extent = std::max({extent, std::abs(panel.plane.x[i]), std::abs(panel.plane.y[i])});
@@ -40,10 +39,13 @@ void scatter(const EmbeddingPanel& panel, float side) {
   const int words = int(panel.plane.x.size());
   for (int i = 0; i < words; i++) {
     const ImVec2 at(a.x + half + scale * float(panel.plane.x[size_t(i)]), a.y + half - scale * float(panel.plane.y[size_t(i)]));
-    dl->AddCircleFilled(at, 3.5f, kClusterColor[skipgram_cluster(i, words)]);
+    // A cluster's shape as well as its colour: the first circles, the second squares.
+    const int cluster = skipgram_cluster(i, words);
+    if (cluster == 0) dl->AddCircleFilled(at, 3.5f, page_colour::clusters[0]);
+    else dl->AddRectFilled(ImVec2(at.x - 3, at.y - 3), ImVec2(at.x + 3, at.y + 3), page_colour::clusters[1]);
   }
-  dl->AddText(ImVec2(a.x + 4, b.y - ImGui::GetTextLineHeight() - 2), IM_COL32(200, 200, 200, 255), "PC1 ->");
-  dl->AddText(ImVec2(a.x + 4, a.y + 2), IM_COL32(200, 200, 200, 255), "PC2 ^");
+  dl->AddText(ImVec2(a.x + 4, b.y - ImGui::GetTextLineHeight() - 2), page_colour::label, "PC1 ->");
+  dl->AddText(ImVec2(a.x + 4, a.y + 2), page_colour::label, "PC2 ^");
   ImGui::Dummy(ImVec2(side, side));
   ImGui::EndGroup();
 }

@@ -51,8 +51,9 @@ void page_lr_curves(const Runner& runner, LrPicture& p) {
   for (size_t i = 0; i < page.nets.size(); i++) {
     page.training.push_back(net_training(runner, page.nets[i]));
     const char* training = page.training.back() ? so_far.c_str() : nullptr;
-    for (PlotCurve& c : lr_width_curves(page.nets[i], curve_color(int(i), int(page.nets.size())), training))
-      p.curves.push_back(std::move(c));
+    const int n = int(page.nets.size());
+    for (PlotCurve& c : lr_width_curves(page.nets[i], curve_color(int(i), n), training))
+      p.curves.push_back(c.label.empty() ? std::move(c) : as_series(std::move(c), int(i), n));
   }
 }
 

@@ -39,7 +39,7 @@ MaxLrPicture max_lr_picture(const Runner& runner) {
     const std::string label = c.max_lr > 0 && std::isfinite(c.max_lr)
                                   ? found : trf("n=%d  no eta_max: a seed is unstable at every lr", c.width);
     const std::string width = "n=" + std::to_string(c.width);
-    p.ratio_curves.push_back(solid_curve(label, c.lrs, c.loss_ratio, color));
+    p.ratio_curves.push_back(as_series(solid_curve(label, c.lrs, c.loss_ratio, color), i, count));
     p.ratio_curves.back().key = width;
     if (!c.lrs.empty()) {  // the η_max marker: no legend row, hidden with its curve
       p.ratio_curves.push_back(solid_curve("", {c.lrs.back()}, {c.loss_ratio.back()}, color));

@@ -5,14 +5,15 @@
 #include <cstdio>
 
 #include "engine/metrics/neurons.hpp"
+#include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
 
 namespace {
 
-constexpr ImU32 kInitColor = IM_COL32(150, 150, 150, 255);
-constexpr ImU32 kNowColor = IM_COL32(255, 140, 40, 255);
-constexpr ImU32 kPathColor = IM_COL32(80, 170, 255, 255);
+constexpr ImU32 kInitColor = page_colour::initial;
+constexpr ImU32 kNowColor = page_colour::network;
+constexpr ImU32 kPathColor = page_colour::path;
 
 std::vector<PolarPoint> polar_points(const Mlp& net) {
   std::vector<PolarPoint> out;

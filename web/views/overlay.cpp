@@ -82,8 +82,9 @@ std::vector<const ImportedSet*> drawn_sets(const std::vector<ImportedSet>& sets,
 PlotCurve imported_curve(const ImportedSet& set, int set_index, std::string label) {
   PlotCurve c;
   c.label = std::move(label);
-  c.dashed = true;
+  c.dash = LineDash::dashed;
   c.marker = imported_marker(set_index);
+  c.hollow = true;
   c.group = set.name;
   return c;
 }

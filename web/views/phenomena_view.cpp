@@ -24,6 +24,12 @@ namespace {
 
 constexpr float kPanelHeight = 260;
 
+// The net's curve beside its target's: dash-dot, so that the two differ by more than colour where they overlap.
+PlotCurve dash_dotted(PlotCurve c) {
+  c.dash = LineDash::dash_dot;
+  return c;
+}
+
 bool records(const Member& run, const char* prefix) {
   for (const Series& s : run.series())
     if (s.name.rfind(prefix, 0) == 0) return true;
@@ -103,7 +109,13 @@ struct Scatter {
   std::vector<double> x, y;
   ImU32 color;
   std::string label;
+  bool squares = false;  // its points' shape, so that two sets differ by more than colour: squares or dots
 };
+
+void scatter_point(ImDrawList* dl, const Scatter& s, ImVec2 p) {
+  if (s.squares) dl->AddRectFilled(ImVec2(p.x - 2.5f, p.y - 2.5f), ImVec2(p.x + 2.5f, p.y + 2.5f), s.color);
+  else dl->AddCircleFilled(p, 2.5f, s.color);
+}
 
 // Points on linear axes with their ranges; a few tick labels at the corners.
 void scatter_plot(const char* id, const char* title, const char* x_label, const char* y_label,
@@ -139,10 +151,10 @@ void scatter_plot(const char* id, const char* title, const char* x_label, const 
       if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
       const float px = a.x + 4 + float((s.x[i] - x0) / (x1 - x0)) * (b.x - a.x - 8);
       const float py = b.y - 4 - float((s.y[i] - y0) / (y1 - y0)) * (b.y - a.y - 8);
-      dl->AddCircleFilled(ImVec2(px, py), 2.5f, s.color);
+      scatter_point(dl, s, ImVec2(px, py));
     }
     if (!s.label.empty()) {
-      dl->AddCircleFilled(ImVec2(b.x - 110, legend_y + 7), 3, s.color);
+      scatter_point(dl, s, ImVec2(b.x - 110, legend_y + 7));
       dl->AddText(ImVec2(b.x - 100, legend_y), ImGui::GetColorU32(ImGuiCol_Text), s.label.c_str());
       legend_y += ImGui::GetTextLineHeight();
     }
@@ -205,7 +217,7 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
   for (const Series& s : run.series())
     if (s.name.rfind("delta_F/", 0) == 0) curves.push_back(solid_curve(s.name, steps, s.values, 0));
-  for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
+  for (size_t i = 0; i < curves.size(); i++) curves[i] = as_series(std::move(curves[i]), int(i), int(curves.size()));
   PlotAxes axes;
   axes.title = tr("relative error Delta_F(k) at the target's peaks");
   axes.x_label = tr("step");
@@ -226,8 +238,8 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   fit.y_label = "f(x)";
   fit.log_y = false;
   fit.y_margin = 0.08;  // the target's peaks clear the frame
-  line_plot("##fp_fit", fit, {with_key(solid_curve(tr("target"), xs, train.y, IM_COL32(230, 230, 230, 255)), "target"),
-                              with_key(solid_curve(tr("network"), xs, out, IM_COL32(255, 140, 40, 255)), "network")},
+  line_plot("##fp_fit", fit, {with_key(solid_curve(tr("target"), xs, train.y, page_colour::target), "target"),
+                              dash_dotted(with_key(solid_curve(tr("network"), xs, out, page_colour::network), "network"))},
             ImVec2(half, kPanelHeight));
   ImGui::SameLine();
   const std::vector<double> target_spectrum = dft_magnitudes(train.y.data(), train.size);
@@ -243,8 +255,8 @@ void frequency_panels(PhenomenaView& v, const Runner& runner, const Member& run)
   spec_axes.title = tr("|DFT| of target and network vs frequency k");
   spec_axes.x_label = "k";
   spec_axes.y_label = "|F_k|";
-  const PlotCurve target = with_key(solid_curve(tr("target"), ks, yt, IM_COL32(230, 230, 230, 255)), "target");
-  const PlotCurve network = with_key(solid_curve(tr("network"), ks, yn, IM_COL32(255, 140, 40, 255)), "network");
+  const PlotCurve target = with_key(solid_curve(tr("target"), ks, yt, page_colour::target), "target");
+  const PlotCurve network = dash_dotted(with_key(solid_curve(tr("network"), ks, yn, page_colour::network), "network"));
   line_plot("##fp_spectrum", spec_axes, {target, network}, ImVec2(half, kPanelHeight));
 }
 
@@ -339,10 +351,10 @@ void hatch_disc(ImDrawList* dl, ImVec2 c, float radius, ImU32 colour) {
 // under it (kept inside the frame [left, right]) when some runs did not converge. Returns the texts drawn beside it.
 std::string draw_point(ImDrawList* dl, ImVec2 c, const PhasePointFit& f, bool chosen, float left, float right) {
   const bool known = std::isfinite(f.slope);
-  dl->AddCircleFilled(c, 11, known ? slope_colour(f.slope) : IM_COL32(110, 110, 110, 255));
-  if (f.all.unconverged > 0) hatch_disc(dl, c, 11, IM_COL32(30, 30, 30, 255));
-  dl->AddCircle(c, 11, IM_COL32(20, 20, 20, 255));
-  if (chosen) dl->AddCircle(c, 15, IM_COL32(255, 200, 60, 255), 0, 2.5f);
+  dl->AddCircleFilled(c, 11, known ? slope_colour(f.slope) : page_colour::missing);
+  if (f.all.unconverged > 0) hatch_disc(dl, c, 11, page_colour::outline);
+  dl->AddCircle(c, 11, page_colour::outline);
+  if (chosen) dl->AddCircle(c, 15, page_colour::chosen, 0, 2.5f);
   char slope[32];
   std::snprintf(slope, sizeof slope, known ? "%+.2f" : "-", f.slope);
   dl->AddText(ImVec2(c.x + 13, c.y - 7), ImGui::GetColorU32(ImGuiCol_Text), slope);
@@ -351,7 +363,7 @@ std::string draw_point(ImDrawList* dl, ImVec2 c, const PhasePointFit& f, bool ch
     const std::string note = trf("%d/%d unconverged", f.all.unconverged, f.runs);
     const float w = ImGui::CalcTextSize(note.c_str()).x;
     const float x = std::clamp(c.x - w / 2, left + 2, std::max(left + 2, right - w - 2));
-    dl->AddText(ImVec2(x, c.y + 12), IM_COL32(200, 200, 200, 255), note.c_str());
+    dl->AddText(ImVec2(x, c.y + 12), page_colour::label, note.c_str());
     drawn += " " + note;
   }
   return drawn;
@@ -363,7 +375,7 @@ void phase_axes(ImDrawList* dl, ImVec2 a, ImVec2 b, DrawnPlot& trace) {
     return ImVec2(a.x + float((g - trace.x.lo) / (trace.x.hi - trace.x.lo)) * (b.x - a.x),
                   b.y - float((p - trace.y.lo) / (trace.y.hi - trace.y.lo)) * (b.y - a.y));
   };
-  const ImU32 line = IM_COL32(200, 200, 200, 255), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const ImU32 line = page_colour::label, dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   dl->AddLine(at(1, trace.y.lo), at(1, 0), line, 2);           // γ = 1, γ′ ≤ 0
   dl->AddLine(at(1, 0), at(trace.x.hi, trace.x.hi - 1), line, 2);  // γ′ = γ − 1
   dl->AddText(at(0.1, 1.1), dim, tr("linear"));
@@ -466,7 +478,7 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
     const int r = widest_run_at(runner, ps.phase);
     if (r < 0) continue;
     const Member& run = *runner.members()[size_t(r)];
-    dl->AddRect(c0, c1, same_point(chosen, ps.phase) ? IM_COL32(255, 200, 60, 255) : IM_COL32(70, 70, 70, 255));
+    dl->AddRect(c0, c1, same_point(chosen, ps.phase) ? page_colour::chosen : page_colour::cell_border);
     auto point = [&](double x, double y) {
       const double t = (std::clamp(y, y0, y1) - y0) / (y1 - y0);
       return ImVec2(c0.x + float((x + 1) / 2) * (c1.x - c0.x), c1.y - float(t) * (c1.y - c0.y));
@@ -474,11 +486,11 @@ void phase_fits(const Runner& runner, PhenomenaView& v, ImVec2 size) {
     const std::vector<double>& out = outputs(v, run, test);
     for (int i = 1; i < test.size; i++)
       dl->AddLine(point(test.x[size_t(i - 1) * size_t(test.input_dim)], out[size_t(i - 1)]),
-                  point(test.x[size_t(i) * size_t(test.input_dim)], out[size_t(i)]), IM_COL32(255, 140, 40, 255),
+                  point(test.x[size_t(i) * size_t(test.input_dim)], out[size_t(i)]), page_colour::network,
                   1.5f);
     for (int i = 0; i < train.size; i++)
       dl->AddCircleFilled(point(train.x[size_t(i) * size_t(train.input_dim)], train.y[size_t(i)]), 2.5f,
-                          IM_COL32(240, 240, 240, 255));
+                          page_colour::target);
     std::snprintf(buf, sizeof buf, "%g, %g", ps.phase.gamma, ps.phase.gamma_prime);
     dl->AddText(ImVec2(c0.x + 3, c0.y + 1), ImGui::GetColorU32(ImGuiCol_TextDisabled), buf);
   }
@@ -494,7 +506,7 @@ void loss_panel(const Member& run, float width) {
   axes.title = tr("train loss of the chosen run");
   axes.x_label = tr("step");
   axes.y_label = tr("loss");
-  const std::vector<PlotCurve> curves{solid_curve(tr("train loss"), steps, loss->values, IM_COL32(255, 140, 40, 255))};
+  const std::vector<PlotCurve> curves{solid_curve(tr("train loss"), steps, loss->values, page_colour::network)};
   line_plot("##neuron_loss", axes, curves, ImVec2(width, kPanelHeight + 60));
   figure_text_offer([&] { return step_text(axes, curves); });
 }
@@ -503,10 +515,9 @@ void loss_panel(const Member& run, float width) {
 void filter_panel(const Member& run, float width) {
   std::vector<double> steps(run.recorded_steps().begin(), run.recorded_steps().end());
   std::vector<PlotCurve> curves;
-  const ImU32 colors[2] = {IM_COL32(240, 200, 60, 255), IM_COL32(70, 110, 240, 255)};
   int i = 0;
   for (const char* name : {"filter/e_low", "filter/e_high"})
-    if (const Series* s = run.find_series(name)) curves.push_back(solid_curve(name + 7, steps, s->values, colors[i++]));
+    if (const Series* s = run.find_series(name)) curves.push_back(as_series(solid_curve(name + 7, steps, s->values, 0), i++, 2));
   PlotAxes axes;
   axes.title = tr("filtering method: error of the low / high part");
   axes.x_label = tr("step");
@@ -590,15 +601,16 @@ void sharpness_panel(const Runner& runner) {
   for (const auto& r : runner.members()) {
     const Series* s = r->find_series("sharpness");
     if (!s) continue;
-    const ImU32 color = curve_color(i++, count);
+    const ImU32 color = curve_color(i, count);
     std::vector<double> steps(r->recorded_steps().begin(), r->recorded_steps().begin() + long(s->values.size()));
     curves.push_back(with_key(solid_curve(trf("sharpness %s", r->label().c_str()), steps, s->values, color,
                                           r->status() == RunStatus::diverged),
                               "sharpness " + r->label()));
+    curves.back().marker = series_marker(i++);  // solid: the dashed line is its threshold
     if (steps.empty() || r->coords().lr <= 0) continue;
     const double limit = 2 / r->coords().lr;
     PlotCurve line = solid_curve("2/eta, " + r->label(), {steps.front(), steps.back()}, {limit, limit}, color);
-    line.dashed = true;
+    line.dash = LineDash::dashed;
     line.thin = true;
     thresholds.push_back(std::move(line));
   }
@@ -620,8 +632,8 @@ void fit_panel(PhenomenaView& v, const Runner& runner, const Member& run, float 
   std::vector<double> xs, train_x;
   for (int i = 0; i < test.size; i++) xs.push_back(test.x[size_t(i) * size_t(test.input_dim)]);
   for (int i = 0; i < train.size; i++) train_x.push_back(train.x[size_t(i) * size_t(train.input_dim)]);
-  std::vector<Scatter> sets{{xs, out, IM_COL32(255, 140, 40, 255), tr("network")},
-                            {train_x, train.y, IM_COL32(240, 240, 240, 255), tr("data")}};
+  std::vector<Scatter> sets{{xs, out, page_colour::network, tr("network")},
+                            {train_x, train.y, page_colour::target, tr("data"), true}};
   scatter_plot("##fit", tr("fit of the chosen run on the test grid"), "x", "f(x)", sets, ImVec2(width, kPanelHeight));
 }
 

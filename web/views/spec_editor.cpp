@@ -6,13 +6,14 @@
 #include "engine/spec/spec.hpp"
 #include "imgui.h"
 #include "imgui_stdlib.h"
+#include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/wrapped_text.hpp"
 
 namespace {
 
-const ImVec4 kProblemColor(1, 0.4f, 0.4f, 1);
+const ImVec4 kProblemColor = ImGui::ColorConvertU32ToFloat4(page_colour::error);
 
 // The errors that name this field or an item inside it (children too: fields of an object), one a line: as the
 // engine writes them (English), or in the page's language.

@@ -49,12 +49,17 @@ std::string lr_row(double lr) {
   return buf;
 }
 
-// Each colour row's colour (rows: colour_rows), before a learning rate's shade: the rows in the members' order along
-// curve_color.
-PageColours row_colours(const std::vector<std::string>& rows) {
+// The distinct colour rows (rows: colour_rows) in the members' order: a row's series index.
+std::vector<std::string> distinct_rows(const std::vector<std::string>& rows) {
   std::vector<std::string> distinct;
   for (const std::string& r : rows)
     if (std::find(distinct.begin(), distinct.end(), r) == distinct.end()) distinct.push_back(r);
+  return distinct;
+}
+
+// Each colour row's colour, before a learning rate's shade: the rows in the members' order along curve_color.
+PageColours row_colours(const std::vector<std::string>& rows) {
+  const std::vector<std::string> distinct = distinct_rows(rows);
   PageColours out;
   for (size_t i = 0; i < distinct.size(); i++) out[distinct[i]] = curve_color(int(i), int(distinct.size()));
   return out;
@@ -69,34 +74,19 @@ std::vector<std::string> metric_names(const Runner* runner) {
   return out;
 }
 
-std::vector<ImU32> member_colors(const Runner& runner) {
-  const std::vector<std::string> rows = colour_rows(runner);
+std::vector<PlotCurve> member_styles(const Runner& runner) {
+  const auto& runs = runner.members();
+  const std::vector<std::string> rows = colour_rows(runner), row_order = distinct_rows(rows);
   const PageColours base = row_colours(rows);
-  std::set<double> lrs;
-  for (const auto& run : runner.members()) lrs.insert(run->coords().lr);
-  std::vector<ImU32> out;
-  for (size_t i = 0; i < rows.size(); i++)
-    out.push_back(shade_color(base.at(rows[i]), index_in(lrs, runner.members()[i]->coords().lr), int(lrs.size())));
-  return out;
-}
-
-std::vector<PlotCurve> step_curves(const Runner* runner, const std::vector<const ImportedSet*>& imports,
-                                   const std::string& metric) {
-  std::vector<PlotCurve> out;
-  if (!runner) return out;
-  const auto& runs = runner->members();
-  const std::vector<std::string> rows = colour_rows(*runner);
-  const std::vector<ImU32> colors = member_colors(*runner);
   std::set<double> lrs;
   std::set<uint64_t> seeds;
   for (const auto& run : runs) {
     lrs.insert(run->coords().lr);
     seeds.insert(run->coords().seed);
   }
+  std::vector<PlotCurve> out;
   for (size_t i = 0; i < runs.size(); i++) {
     const Member& run = *runs[i];
-    const Series* s = run.find_series(metric);
-    if (!s) continue;
     PlotCurve c;
     // The label (the hover's name for it; the legend lists color_row and shade_row instead) says how it ended.
     c.label = run.label();
@@ -107,13 +97,34 @@ std::vector<PlotCurve> step_curves(const Runner* runner, const std::vector<const
     c.color_row = rows[i];
     if (lrs.size() > 1) c.shade_row = lr_row(run.coords().lr);
     c.thin = seeds.size() > 1;
-    c.x.assign(run.recorded_steps().begin(), run.recorded_steps().begin() + long(s->values.size()));
-    c.y = s->values;
-    c.color = colors[i];
+    const int lr = index_in(lrs, run.coords().lr);
+    c.color = shade_color(base.at(rows[i]), lr, int(lrs.size()));
+    // Told apart without colour too: a width's line pattern, a learning rate's marker (the width's, with one rate).
+    const int row = int(std::find(row_order.begin(), row_order.end(), rows[i]) - row_order.begin());
+    c.dash = series_dash(row);
+    c.marker = series_marker(lrs.size() > 1 ? lr : row);
     c.diverged = run.status() == RunStatus::diverged;
     out.push_back(std::move(c));
   }
-  for (PlotCurve& c : imported_step_curves(imports, metric, row_colours(rows)))
+  return out;
+}
+
+std::vector<PlotCurve> step_curves(const Runner* runner, const std::vector<const ImportedSet*>& imports,
+                                   const std::string& metric) {
+  std::vector<PlotCurve> out;
+  if (!runner) return out;
+  const auto& runs = runner->members();
+  std::vector<PlotCurve> styles = member_styles(*runner);
+  for (size_t i = 0; i < runs.size(); i++) {
+    const Member& run = *runs[i];
+    const Series* s = run.find_series(metric);
+    if (!s) continue;
+    PlotCurve c = std::move(styles[i]);
+    c.x.assign(run.recorded_steps().begin(), run.recorded_steps().begin() + long(s->values.size()));
+    c.y = s->values;
+    out.push_back(std::move(c));
+  }
+  for (PlotCurve& c : imported_step_curves(imports, metric, row_colours(colour_rows(*runner))))
     out.push_back(std::move(c));
   return out;
 }

@@ -18,8 +18,9 @@ std::vector<std::string> metric_names(const Runner* runner);
 std::vector<PlotCurve> step_curves(const Runner* runner, const std::vector<const ImportedSet*>& imports,
                                    const std::string& metric);
 
-// Each member's colour in the plot, in the runner's order (the runs table uses the same).
-std::vector<ImU32> member_colors(const Runner& runner);
+// Each member's curve in the plot without its points, in the runner's order: its colour, line pattern and marker,
+// legend rows and names (the runs table draws the same swatches).
+std::vector<PlotCurve> member_styles(const Runner& runner);
 
 // Whether `metric` reads best on a linear y axis: a quantity the engine's metric table says is best high
 // (accuracies, shares, cosines: values in [0, 1]) rather than one that falls over decades, as a loss does.

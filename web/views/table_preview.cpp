@@ -7,6 +7,7 @@
 
 #include "engine/task/table_task.hpp"
 #include "imgui.h"
+#include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
 
@@ -163,7 +164,7 @@ TablePreviewAction table_preview_window(TablePreview& p) {
     drawn_wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), trf("Classes: %s", class_counts(task).c_str()),
                        "data: Classes: " + class_counts(task));
   if (!problems.empty())
-    drawn_wrapped_text(ImVec4(1.0f, 0.45f, 0.4f, 1), tr_message(problems.front()), "data: " + problems.front());
+    drawn_wrapped_text(ImGui::ColorConvertU32ToFloat4(page_colour::error), tr_message(problems.front()), "data: " + problems.front());
   ImGui::TextDisabled("%s", tr("The file stays in this browser: nothing is uploaded."));
   ImGui::BeginDisabled(!problems.empty());
   if (ImGui::Button(tr_label("Use this data"))) action = TablePreviewAction::use;

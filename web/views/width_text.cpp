@@ -24,7 +24,7 @@ FigureText width_text(const PlotAxes& axes, const std::vector<PlotCurve>& curves
   std::string flat, grows, shrinks;
   for (const PlotCurve& c : curves) {
     const double slope = fitted_slope(c.x, c.y);  // the slope its legend row shows
-    if (c.dashed || !std::isfinite(slope)) continue;  // an imported set's: in the table, not in the verdict
+    if (c.hollow || !std::isfinite(slope)) continue;  // an imported set's: in the table, not in the verdict
     add(std::fabs(slope) < kFlat ? flat : slope > 0 ? grows : shrinks, c, slope);
   }
   if (!flat.empty()) t.summary += " " + trf("Keeps its size as the net widens (|slope| < %.2f): %s.", kFlat, flat.c_str());

@@ -159,7 +159,7 @@ std::vector<PlotCurve> width_curves(const Runner& runner, const std::string& fam
   if (runner.members().empty()) return curves;
   for (const Series& s : runner.members().front()->series())
     if (s.name.substr(0, s.name.find('/')) == family) curves.push_back(curve_vs_width(runner, s.name, record));
-  for (size_t i = 0; i < curves.size(); i++) curves[i].color = curve_color(int(i), int(curves.size()));
+  for (size_t i = 0; i < curves.size(); i++) curves[i] = as_series(std::move(curves[i]), int(i), int(curves.size()));
   return curves;
 }
 
