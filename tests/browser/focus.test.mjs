@@ -58,6 +58,7 @@ test('an embed that gives an arrow key back scrolls the notes and leaves the hos
   const playground = await startServer({ root: SITE, port: 0 });
   const host = await startHost();
   const notes = notesPage(playground.url, [{ id: 'plot', query: 'embed=1&panels=plot' }], { gap: 2 })
+    .replace(/<body([^>]*)>/, '<body$1><a id="before" href="#before">before the embed</a>')
     .replace('</body>', '<a id="after" href="#after">after the embed</a></body>');
   host.write('notes.html', notes);
   const other = await openPlayground({ url: `${host.url}notes.html`, waitReady: false });
@@ -77,8 +78,9 @@ test('an embed that gives an arrow key back scrolls the notes and leaves the hos
                  'inside the embed nothing keeps the keyboard, so its shortcuts stop');
     await page.keyboard.press('PageDown');
     await page.waitForFunction((y) => window.scrollY > y + 200, before, { timeout: 10_000 });
+    // Tab goes on from where the keyboard is: into the embed's next control, or past it; never to the top of the notes.
     await page.keyboard.press('Tab');
-    assert.equal(await hostActive(), 'after', 'Tab goes on from the embed, not from the top of the notes');
+    assert.ok(['plot', 'after'].includes(await hostActive()), `Tab went to ${await hostActive()}`);
     assert.deepEqual(other.errors, []);
   } finally {
     await other.close();
