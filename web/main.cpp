@@ -22,6 +22,7 @@
 #include "web/draw/i18n.hpp"
 #include "web/draw/frame_fingerprint.hpp"
 #include "web/draw/heatmap.hpp"
+#include "web/draw/semantics.hpp"
 
 namespace {
 
@@ -210,11 +211,13 @@ void frame() {
   const double trained_ms = emscripten_get_now();
 
   drawn_begin_frame(ui_zoom(app));
+  semantics_begin_frame(ui_zoom(app));
   ImGui::NewFrame();
   release_deferred_keys(glfwGetCurrentContext());
   draw_ui(app);
   ImGui::Render();
   drawn_end_frame();
+  semantics_end_frame();
 
   // A frame equal to the one on the canvas is not drawn again (web/draw/frame_fingerprint.hpp); a plot capture reads the
   // drawing buffer, which the browser clears after showing it, so it always draws.

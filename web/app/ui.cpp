@@ -17,6 +17,7 @@
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
 #include "web/draw/plot.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/same_line.hpp"
 #include "web/draw/splitter.hpp"
 #include "web/draw/wrapped_text.hpp"
@@ -54,6 +55,10 @@ void presets_panel(App& app) {
     const std::string id = (p.name.empty() ? p.path : p.name) + (p.errors.empty() ? "" : "  [invalid]");
     const std::string label = (p.name.empty() ? p.path : tr(p.name)) + (p.errors.empty() ? "" : tr("  [invalid]")) +
                               "###" + id;
+    SemanticHint option{"option", "", "presets", tr("Experiments")};
+    option.description = tr(p.description);
+    option.selected = i == app.preset_index;
+    semantics_next(label.c_str(), std::move(option));
     if (ImGui::Selectable(label.c_str(), i == app.preset_index)) {
       load_preset(app, i);
       app.scroll_to_preset = false;  // picked here: it is in view, and the list stays under the pointer
@@ -112,6 +117,10 @@ void spec_panel(App& app) {
     if (ImGui::BeginTabItem("JSON")) {
       const float button_row = ImGui::GetFrameHeightWithSpacing();
       const float text_height = ImGui::GetContentRegionAvail().y - below - button_row;
+      if (const std::optional<std::string> given = semantics_take_value(ImGui::GetID("##json"))) app.spec_text = *given;
+      SemanticHint json_text{"textarea", "JSON"};
+      json_text.value = app.spec_text;
+      semantics_next("##json", std::move(json_text));
       ImGui::InputTextMultiline("##json", &app.spec_text, ImVec2(-1, text_height));
       if (ImGui::Button(tr_label("Apply JSON"))) load_spec_text(app, app.spec_text);
       ImGui::SameLine();
@@ -127,7 +136,8 @@ void spec_panel(App& app) {
 void controls(App& app) {
   const bool running = app.state == RunState::running;
   if (!app.view.embed) {
-    const char* label = running ? tr_label("Pause (Space)") : tr_label("Run (Space)");
+    // One id in both states, so the button keeps its place in the semantics layer (and the keyboard's focus on it).
+    const char* label = running ? tr_label("Pause (Space)###Run (Space)") : tr_label("Run (Space)");
     if (ImGui::Button(label, ImVec2(8 * ImGui::GetFontSize(), 0)))
       running ? pause(app) : run(app);
     ImGui::SameLine();
@@ -203,6 +213,14 @@ void plot_panel(App& app) {
   app.plot_metric = std::clamp(app.plot_metric, 0, std::max(0, int(names.size()) - 1));
   const std::string metric = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
   ImGui::SetNextItemWidth(220);
+  if (const std::optional<std::string> given = semantics_take_value(ImGui::GetID(tr_label("metric")))) {
+    const auto picked = std::find(names.begin(), names.end(), *given);  // picked in the page's <select>
+    if (picked != names.end()) app.plot_metric = int(picked - names.begin());
+  }
+  SemanticHint combo{"combo"};
+  combo.value = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
+  combo.choices = names;
+  semantics_next(tr_label("metric"), std::move(combo));
   drawn_name_next(tr_label("metric"));
   if (ImGui::BeginCombo(tr_label("metric"), metric.c_str())) {
     for (int i = 0; i < int(names.size()); i++)
@@ -376,6 +394,7 @@ void views(App& app) {
   for (const ViewTabName& name : view_tab_names()) {
     if (!tab_applies(app, name.tab)) continue;
     const bool select = app.tab_asked && app.tab == name.tab;
+    semantics_next(tr_label(name.label), {"tab", "", "views", tr("Views")});
     // Drawn in the page's language, with the English after "###" as the tab's id: the selected tab stays on a switch.
     if (!ImGui::BeginTabItem(tr_label(name.label), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (app.tab_asked && name.tab == app.tab) app.tab_asked = false;

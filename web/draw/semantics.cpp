@@ -1,0 +1,249 @@
+#include "web/draw/semantics.hpp"
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "imgui_internal.h"
+
+namespace {
+
+struct SemanticNode {
+  ImGuiID id = 0;
+  std::string role, label, english, window;
+  ImRect rect;
+  bool visible = false, checked = false, disabled = false, expanded = false;
+  SemanticHint hint;
+};
+
+// What ImGui's hooks said of an item: its rectangle (ItemAdd) and its label and flags (ItemInfo), in two calls (for
+// tabs in the other order), joined at the frame's end.
+struct Added {
+  ImRect rect;
+  std::string window;
+  bool visible = false, disabled = false;
+};
+struct Info {
+  std::string label;
+  int flags = 0;
+  std::string tab_group;  // the tab bar's key for a tab, else ""
+  bool tab_selected = false;
+};
+
+struct Semantics {
+  float css_per_unit = 1;
+  std::unordered_map<ImGuiID, Added> added;
+  std::vector<ImGuiID> order;
+  std::unordered_map<ImGuiID, SemanticHint> hints;
+  std::unordered_map<ImGuiID, std::string> hinted_labels;  // the label each hint was given for, for an item never drawn
+  // An item scrolled out of its panel is laid out (ItemAdd) but not drawn, so ImGui reports no label for it: the
+  // label and flags it had when last drawn stand in.
+  std::unordered_map<ImGuiID, Info> infos;
+  std::vector<SemanticNode> nodes;
+  uint64_t fingerprint = 0;
+  double revision = 0;
+  ImGuiID activate = 0, scroll_to = 0;
+  std::unordered_map<ImGuiID, std::string> values;
+};
+
+Semantics& semantics() {
+  static Semantics s;
+  return s;
+}
+
+// FNV-1a over the bytes of the record, so the revision moves only when something a DOM node shows changed.
+struct Fingerprint {
+  uint64_t h = 1469598103934665603ull;
+  void add(const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+  }
+  void add(const std::string& s) { add(s.data(), s.size() + 1); }
+  void add(float x) { add(&x, sizeof x); }
+  void add(double x) { add(&x, sizeof x); }
+  void add(bool b) { add(&b, 1); }
+};
+
+uint64_t fingerprint_of(const std::vector<SemanticNode>& nodes) {
+  Fingerprint f;
+  for (const SemanticNode& n : nodes) {
+    f.add(&n.id, sizeof n.id);
+    for (const std::string* s : {&n.role, &n.label, &n.english, &n.window, &n.hint.name, &n.hint.group,
+                                 &n.hint.group_label, &n.hint.value, &n.hint.description, &n.hint.problem})
+      f.add(*s);
+    for (const std::string& c : n.hint.choices) f.add(c);
+    for (float x : {n.rect.Min.x, n.rect.Min.y, n.rect.Max.x, n.rect.Max.y}) f.add(x);
+    for (bool b : {n.visible, n.checked, n.disabled, n.expanded, n.hint.selected}) f.add(b);
+    f.add(n.hint.min);
+    f.add(n.hint.max);
+  }
+  return f.h;
+}
+
+// The role ImGui's own report tells, where the panel named none.
+std::string role_from(const Info& info) {
+  if (!info.tab_group.empty()) return "tab";
+  if (info.flags & ImGuiItemStatusFlags_Checkable) return "checkbox";
+  if (info.flags & ImGuiItemStatusFlags_Openable) return "tree";
+  return "button";
+}
+
+// Joins what the hooks and the panels said of one item; false for an item the layer leaves out.
+bool make_node(Semantics& s, ImGuiID id, SemanticNode& n) {
+  const auto hint = s.hints.find(id);
+  const auto info = s.infos.find(id);
+  if (hint != s.hints.end() && hint->second.role.empty()) return false;  // left out by its panel
+  const auto hinted = s.hinted_labels.find(id);
+  const std::string label = info != s.infos.end() ? info->second.label
+                            : hinted != s.hinted_labels.end() ? hinted->second : "";
+  const size_t hashes = label.find("##");
+  n.id = id;
+  n.label = label.substr(0, hashes);
+  n.english = label.find("###") != std::string::npos ? label.substr(label.find("###") + 3) : label;
+  if (hint == s.hints.end() && n.label.empty()) return false;  // a splitter, a plot's box, a window's scrollbar
+  if (hint != s.hints.end()) {
+    n.hint = hint->second;
+    n.role = n.hint.role;
+  } else {
+    n.role = role_from(info->second);
+  }
+  const Added& a = s.added[id];
+  n.window = a.window;
+  n.rect = a.rect;
+  n.visible = a.visible;
+  n.disabled = a.disabled;
+  if (info != s.infos.end()) {
+    n.checked = (info->second.flags & ImGuiItemStatusFlags_Checked) != 0;
+    n.expanded = (info->second.flags & ImGuiItemStatusFlags_Opened) != 0;
+    if (!info->second.tab_group.empty()) {
+      n.hint.selected = info->second.tab_selected;
+      if (n.hint.group.empty()) n.hint.group = info->second.tab_group;
+    }
+  }
+  if (n.hint.name.empty()) n.hint.name = n.label;
+  return true;
+}
+
+json::Value string_json(const std::string& s) { return json::Value::make_string(s); }
+
+json::Value node_json(const SemanticNode& n, float k) {
+  json::Value v = json::Value::make_object();
+  v.set("id", json::Value::make_number(n.id));
+  v.set("role", string_json(n.role));
+  v.set("label", string_json(n.label));
+  v.set("name", string_json(n.hint.name));
+  v.set("english", string_json(n.english));
+  v.set("window", string_json(n.window));
+  v.set("group", string_json(n.hint.group));
+  v.set("group_label", string_json(n.hint.group_label));
+  json::Value rect = json::Value::make_array();
+  for (float x : {n.rect.Min.x, n.rect.Min.y, n.rect.Max.x, n.rect.Max.y}) rect.push(json::Value::make_number(x * k));
+  v.set("rect", rect);
+  v.set("visible", json::Value::make_bool(n.visible));
+  v.set("checked", json::Value::make_bool(n.checked));
+  v.set("selected", json::Value::make_bool(n.hint.selected));
+  v.set("disabled", json::Value::make_bool(n.disabled));
+  v.set("expanded", json::Value::make_bool(n.expanded));
+  v.set("value", string_json(n.hint.value));
+  v.set("description", string_json(n.hint.description));
+  v.set("problem", string_json(n.hint.problem));
+  json::Value choices = json::Value::make_array();
+  for (const std::string& c : n.hint.choices) choices.push(string_json(c));
+  v.set("choices", choices);
+  v.set("min", json::Value::make_number(n.hint.min));
+  v.set("max", json::Value::make_number(n.hint.max));
+  return v;
+}
+
+// Scrolls `window` so that `bb` sits in the middle of its height, unless it is already wholly in view.
+void scroll_into_view(ImGuiWindow* window, const ImRect& bb) {
+  if (!window || window->InnerClipRect.Contains(bb)) return;
+  ImGui::SetScrollFromPosY(window, (bb.Min.y + bb.Max.y) / 2 - window->Pos.y, 0.5f);
+}
+
+}  // namespace
+
+void semantics_next(const char* label, SemanticHint hint) {
+  const ImGuiID id = ImGui::GetID(label);
+  semantics().hints[id] = std::move(hint);
+  semantics().hinted_labels[id] = label;
+}
+void semantics_skip(const char* label) { semantics().hints[ImGui::GetID(label)] = SemanticHint{}; }
+
+void semantics_begin_frame(float css_per_unit) {
+  Semantics& s = semantics();
+  s.css_per_unit = css_per_unit;
+  s.added.clear();
+  s.order.clear();
+  s.hints.clear();
+  s.hinted_labels.clear();
+}
+
+void semantics_end_frame() {
+  Semantics& s = semantics();
+  std::vector<SemanticNode> nodes;
+  nodes.reserve(s.order.size());
+  for (ImGuiID id : s.order) {
+    SemanticNode n;
+    if (make_node(s, id, n)) nodes.push_back(std::move(n));
+  }
+  const uint64_t fingerprint = fingerprint_of(nodes);
+  s.nodes = std::move(nodes);
+  if (fingerprint != s.fingerprint) s.revision += 1;
+  s.fingerprint = fingerprint;
+}
+
+void semantics_item_added(ImGuiContext& ctx, const ImRect& bb, ImGuiID id) {
+  Semantics& s = semantics();
+  ImGuiWindow* w = ctx.CurrentWindow;
+  const bool visible = w && w->ClipRect.Overlaps(bb);
+  if (!s.added.count(id)) s.order.push_back(id);
+  s.added[id] = {bb, w ? w->Name : "", visible, (ctx.LastItemData.InFlags & ImGuiItemFlags_Disabled) != 0};
+  if (id == s.scroll_to) {
+    scroll_into_view(w, bb);
+    s.scroll_to = 0;
+  }
+  // A press waits until its item is drawn inside its panel: ImGui skips an item scrolled out of view.
+  if (id == s.activate) {
+    if (visible) {
+      ImGui::ActivateItem(id);
+      s.activate = 0;
+    } else {
+      scroll_into_view(w, bb);
+    }
+  }
+}
+
+void semantics_item_info(ImGuiContext& ctx, ImGuiID id, const char* label, int status_flags) {
+  if (!label) return;
+  Info info{label, status_flags, "", false};
+  if (ImGuiTabBar* bar = ctx.CurrentTabBar; bar && ImGui::TabBarFindTabByID(bar, id)) {
+    info.tab_group = "tabs " + std::to_string(bar->ID);
+    info.tab_selected = bar->VisibleTabId == id;
+  }
+  semantics().infos[id] = std::move(info);
+}
+
+std::optional<std::string> semantics_take_value(ImGuiID id) {
+  auto& values = semantics().values;
+  const auto it = values.find(id);
+  if (it == values.end()) return std::nullopt;
+  std::string value = std::move(it->second);
+  values.erase(it);
+  return value;
+}
+
+void semantics_activate(ImGuiID id) { semantics().activate = id; }
+void semantics_scroll_to(ImGuiID id) { semantics().scroll_to = id; }
+void semantics_set_value(ImGuiID id, const std::string& value) { semantics().values[id] = value; }
+
+double semantics_revision() { return semantics().revision; }
+
+json::Value semantics_json() {
+  const Semantics& s = semantics();
+  json::Value nodes = json::Value::make_array();
+  for (const SemanticNode& n : s.nodes) nodes.push(node_json(n, s.css_per_unit));
+  json::Value v = json::Value::make_object();
+  v.set("revision", json::Value::make_number(s.revision));
+  v.set("nodes", nodes);
+  return v;
+}
