@@ -44,6 +44,8 @@ function createElement(node) {
 const kindOf = (node) => (node.role === 'tree' ? 'button' : node.role || 'button');
 // Fields the user types into: their value is applied on Enter (not in a textarea) or on leaving them.
 const TYPED = ['text', 'number', 'textarea'];
+// Nodes a click, Enter or Space presses.
+const PRESSED = ['button', 'checkbox', 'tab', 'option'];
 
 // A group's container: the experiments' listbox, a tab bar's tablist.
 function createGroup(node) {
@@ -174,6 +176,7 @@ export function startSemantics(m, canvas) {
   const groups = new Map();    // group key -> container
   let order = [];              // ids in reading order, as last built
   let revision = -1;
+  let keyed = null;            // the node a key just pressed
   let lost = null;             // {id, to}: the focused node that went away, and the neighbour given the focus
 
   const act = (element) => {
@@ -253,9 +256,14 @@ export function startSemantics(m, canvas) {
   window.muplaySemanticsKey = (e) => {
     if (e.type !== 'keydown' || !(e.target instanceof Element) || !layer.contains(e.target)) return;
     const target = e.target;
-    if (target.dataset.role === 'option' && (e.key === 'Enter' || e.key === ' ')) {
+    // Enter and Space press a node here rather than through the element's own activation, the same in every
+    // browser (Firefox driven over WebDriver BiDi clicks no button on a key); a click the browser still makes of
+    // the key is not a second press.
+    if (PRESSED.includes(target.dataset.kind) && (e.key === 'Enter' || e.key === ' ') && !e.repeat) {
       e.preventDefault();
       act(target);
+      keyed = target;
+      setTimeout(() => { if (keyed === target) keyed = null; }, 500);
       return;
     }
     if ((target.dataset.role === 'text' || target.dataset.role === 'number') && e.key === 'Enter') {
@@ -282,7 +290,11 @@ export function startSemantics(m, canvas) {
 
   layer.addEventListener('click', (e) => {
     const target = e.target.closest?.('.semantic');
-    if (!target || [...TYPED, 'combo', 'slider'].includes(target.dataset.role)) return;
+    if (!target || !PRESSED.includes(target.dataset.kind)) return;
+    if (target === keyed && e.detail === 0) {
+      keyed = null;
+      return;
+    }
     act(target);
   });
   layer.addEventListener('input', (e) => {
