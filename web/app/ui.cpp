@@ -260,6 +260,23 @@ const char* member_status(const App& app, const Member& run) {
   return run.steps_done() == 0 ? translatable("not started") : translatable("paused");
 }
 
+// A row of the runs table as one line of text, in the page's language, for the semantics layer.
+std::string run_line(const App& app, const Member& run) {
+  std::string status = tr(member_status(app, run));
+  if (run.status() == RunStatus::diverged) status = trf("diverged at step %d", run.diverged_at());
+  if (run.status() == RunStatus::failed) status = trf("failed: %s", tr_message(run.error()).c_str());
+  std::string line = run.label() + ": " + status + ", " + trf("%d steps", run.steps_done());
+  // The table's last two columns, under their headings.
+  for (const auto& [series, heading] : {std::pair{"train_loss", "train loss"}, std::pair{"test_loss", "test"}}) {
+    const Series* s = run.find_series(series);
+    if (!s || s->values.empty()) continue;
+    char value[32];
+    std::snprintf(value, sizeof value, "%.4g", s->values.back());
+    line += std::string(", ") + tr(heading) + " " + value;
+  }
+  return line;
+}
+
 // Its rows are told apart by lines, not by stripes: it is redrawn as training goes, and drawn in software (no GPU)
 // every pixel of a translucent stripe costs a texture fetch and a blend, where a line covers few pixels.
 void runs_table(const App& app) {
@@ -277,6 +294,7 @@ void runs_table(const App& app) {
     const Member& run = *runs[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
+    const ImVec2 row_min(ImGui::GetWindowPos().x, ImGui::GetCursorScreenPos().y);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", run.label().c_str());
     ImGui::TableNextColumn();
     if (run.status() == RunStatus::diverged)
@@ -295,6 +313,8 @@ void runs_table(const App& app) {
       else if (s && !s->values.empty()) ImGui::TextColored(kErrorColor, "%s", tr("not finite"));
       else ImGui::TextDisabled("-");
     }
+    const ImVec2 row_max(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetItemRectMax().y);
+    semantics_line("run " + run.label(), run_line(app, run), row_min, row_max, "runs", tr("runs"));
   }
   ImGui::EndTable();
 }

@@ -1,6 +1,10 @@
 #include "web/draw/semantics.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "imgui_internal.h"
@@ -73,8 +77,7 @@ uint64_t fingerprint_of(const std::vector<SemanticNode>& nodes) {
     for (const std::string& c : n.hint.choices) f.add(c);
     for (float x : {n.rect.Min.x, n.rect.Min.y, n.rect.Max.x, n.rect.Max.y}) f.add(x);
     for (bool b : {n.visible, n.checked, n.disabled, n.expanded, n.hint.selected}) f.add(b);
-    f.add(n.hint.min);
-    f.add(n.hint.max);
+    for (double x : {n.hint.min, n.hint.max, n.hint.step}) f.add(x);
   }
   return f.h;
 }
@@ -151,6 +154,7 @@ json::Value node_json(const SemanticNode& n, float k) {
   v.set("choices", choices);
   v.set("min", json::Value::make_number(n.hint.min));
   v.set("max", json::Value::make_number(n.hint.max));
+  v.set("step", json::Value::make_number(n.hint.step));
   return v;
 }
 
@@ -221,6 +225,55 @@ void semantics_item_info(ImGuiContext& ctx, ImGuiID id, const char* label, int s
     info.tab_selected = bar->VisibleTabId == id;
   }
   semantics().infos[id] = std::move(info);
+}
+
+std::optional<std::string> semantics_combo(const char* label, const std::string& value,
+                                           const std::vector<std::string>& choices) {
+  SemanticHint hint{"combo"};
+  hint.value = value;
+  hint.choices = choices;
+  semantics_next(label, std::move(hint));
+  std::optional<std::string> given = semantics_take_value(ImGui::GetID(label));
+  if (given && std::find(choices.begin(), choices.end(), *given) == choices.end()) return std::nullopt;
+  return given;
+}
+
+std::optional<double> semantics_slider(const char* label, double value, double min, double max, double step,
+                                       const std::string& shown) {
+  SemanticHint hint{"slider"};
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  hint.value = text;
+  hint.description = shown;
+  hint.min = min;
+  hint.max = max;
+  hint.step = step;
+  semantics_next(label, std::move(hint));
+  const std::optional<std::string> given = semantics_take_value(ImGui::GetID(label));
+  if (!given) return std::nullopt;
+  char* rest = nullptr;
+  const double x = std::strtod(given->c_str(), &rest);
+  if (given->empty() || *rest != '\0' || !std::isfinite(x)) return std::nullopt;
+  return std::clamp(x, min, max);
+}
+
+void semantics_radio(const char* label, bool selected) {
+  SemanticHint hint{"radio"};
+  hint.selected = selected;
+  semantics_next(label, std::move(hint));
+}
+
+void semantics_line(const std::string& key, const std::string& text, ImVec2 min, ImVec2 max, const std::string& group,
+                    const std::string& group_label) {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const ImRect bb(min, max);
+  const ImGuiID id = ImGui::GetID(key.c_str());
+  Semantics& s = semantics();
+  if (!s.added.count(id)) s.order.push_back(id);
+  s.added[id] = {bb, w->Name, w->ClipRect.Overlaps(bb), false};
+  SemanticHint hint{"line", text, group, group_label};
+  s.hints[id] = std::move(hint);
+  s.hinted_labels[id] = key;
 }
 
 std::optional<std::string> semantics_take_value(ImGuiID id) {

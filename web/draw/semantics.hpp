@@ -24,7 +24,7 @@ struct ImRect;
 
 // What a panel says of the next item, before drawing it. `role`: "button", "checkbox", "tab", "option" (an entry of a
 // list that picks one), "text" (a text field; "number" for one that takes a number; "textarea" for one of several
-// lines), "combo", "slider", "tree" (a
+// lines), "combo", "slider", "radio", "line" (text to read), "tree" (a
 // node that opens), or "" (not a control: left out of the layer, such as a spec field's name beside its value).
 struct SemanticHint {
   std::string role;
@@ -35,7 +35,7 @@ struct SemanticHint {
   std::string description;  // meaning, allowed values, default: in the page's language
   std::string problem;      // what is wrong with the value, shown under it (in the page's language); "" if nothing
   std::vector<std::string> choices;  // a combo's
-  double min = 0, max = 0;           // a slider's
+  double min = 0, max = 0, step = 0;  // a slider's (step 0: any)
   bool selected = false;             // an option that is the list's current one
 };
 
@@ -56,6 +56,21 @@ void semantics_item_info(ImGuiContext& ctx, ImGuiID id, const char* label, int s
 // taken once by the panel that draws it, which applies it as if typed or picked in ImGui.
 std::optional<std::string> semantics_take_value(ImGuiID id);
 
+// A combo box `label` (drawn next) showing `value` among `choices`: names it for the layer and returns the choice the
+// page picked for it since the last frame, if any (one of `choices`).
+std::optional<std::string> semantics_combo(const char* label, const std::string& value,
+                                           const std::vector<std::string>& choices);
+// A slider `label` (drawn next) at `value` in [min, max] by `step` (0: any), shown as `shown`: names it for the layer
+// and returns the value the page set for it since the last frame, if any (clamped to [min, max]).
+std::optional<double> semantics_slider(const char* label, double value, double min, double max, double step,
+                                       const std::string& shown);
+// A radio button `label` (drawn next), selected or not.
+void semantics_radio(const char* label, bool selected);
+// A line of a list that is read, not acted on (a row of the runs table): `text` over the rectangle [min, max] of the
+// current window, in the list `group` named `group_label`; `key` tells it from the other lines in the window.
+void semantics_line(const std::string& key, const std::string& text, ImVec2 min, ImVec2 max, const std::string& group,
+                    const std::string& group_label);
+
 // From the page (web/js_api.cpp): press `id` (a button, checkbox, tab, option, tree node), bring it into its panel's
 // view, give it a value.
 void semantics_activate(ImGuiID id);
@@ -67,5 +82,5 @@ double semantics_revision();
 // {"revision", "nodes": [{"id", "role", "label" (visible), "name", "english" (its id in every language: the label after
 // "###", as tr_label writes it, else the whole label), "window", "group", "group_label", "rect" (CSS px,
 // relative to the canvas), "visible", "checked", "selected", "disabled", "expanded", "value", "description", "problem",
-// "choices", "min", "max"}]}.
+// "choices", "min", "max", "step"}]}.
 json::Value semantics_json();

@@ -2,7 +2,8 @@
 // records them each frame from ImGui's widget tree), placed over it, in reading order, with its role, name, value and
 // state, so Tab reaches every control in the canvas and a screen reader reads and operates it, as Flutter's web engine
 // does over its canvas. Nodes are native elements where one fits (<button>, <input type=checkbox>, <input>, <select>);
-// the experiments are a listbox and the view tabs a tablist, each one Tab stop moved through with the arrow keys.
+// the experiments are a listbox and the view tabs a tablist, each one Tab stop moved through with the arrow keys; the
+// runs table's rows are a list read in order, not a Tab stop.
 //
 // Acting on a node acts on its ImGui item, the same path as a click (muplay_semantics_activate); a text field's value
 // is applied on Enter or on leaving it, and a <select>'s choice at once (muplay_semantics_set_value), so the spec
@@ -32,6 +33,16 @@ function createElement(node) {
       option.setAttribute('role', 'option');
       return option;
     }
+    case 'line': {
+      const line = document.createElement('div');
+      line.setAttribute('role', 'listitem');
+      return line;
+    }
+    case 'radio': {
+      const radio = Object.assign(document.createElement('button'), { type: 'button' });
+      radio.setAttribute('role', 'radio');
+      return radio;
+    }
     case 'tab': {
       const tab = Object.assign(document.createElement('button'), { type: 'button' });
       tab.setAttribute('role', 'tab');
@@ -45,12 +56,12 @@ const kindOf = (node) => (node.role === 'tree' ? 'button' : node.role || 'button
 // Fields the user types into: their value is applied on Enter (not in a textarea) or on leaving them.
 const TYPED = ['text', 'number', 'textarea'];
 // Nodes a click, Enter or Space presses.
-const PRESSED = ['button', 'checkbox', 'tab', 'option'];
+const PRESSED = ['button', 'checkbox', 'tab', 'option', 'radio'];
 
 // A group's container: the experiments' listbox, a tab bar's tablist.
 function createGroup(node) {
   const group = document.createElement('div');
-  group.setAttribute('role', node.role === 'tab' ? 'tablist' : node.role === 'option' ? 'listbox' : 'group');
+  group.setAttribute('role', { tab: 'tablist', option: 'listbox', line: 'list' }[node.role] ?? 'group');
   return group;
 }
 
@@ -123,9 +134,16 @@ function update(element, node, descriptions) {
     }
     case 'slider':
       setAttribute(element, 'aria-label', node.name);
-      Object.assign(element, { min: node.min, max: node.max, step: 'any' });
-      if (document.activeElement !== element) element.value = node.value;
-      setAttribute(element, 'aria-valuetext', node.value);
+      Object.assign(element, { min: node.min, max: node.max, step: node.step || 'any' });
+      element.value = node.value;
+      setAttribute(element, 'aria-valuetext', node.description || node.value);
+      break;
+    case 'radio':
+      if (element.textContent !== node.name) element.textContent = node.name;
+      setAttribute(element, 'aria-checked', node.selected ? 'true' : 'false');
+      break;
+    case 'line':
+      if (element.textContent !== node.name) element.textContent = node.name;
       break;
     case 'option':
     case 'tab':
@@ -234,7 +252,7 @@ export function startSemantics(m, canvas) {
         continue;
       }
       arrange(group, members.get(key));
-      if (group.getAttribute('role') !== 'group') rove(group);
+      if (['listbox', 'tablist'].includes(group.getAttribute('role'))) rove(group);
     }
     arrange(layer, top);
     for (const id of elements.keys()) if (!seen.has(id)) elements.delete(id);
