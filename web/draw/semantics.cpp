@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <unordered_map>
 
 #include "imgui_internal.h"
@@ -23,7 +24,7 @@ struct SemanticNode {
 // tabs in the other order), joined at the frame's end.
 struct Added {
   ImRect rect;
-  std::string window;
+  const ImGuiWindow* window = nullptr;  // alive through the frame: ImGui keeps its windows
   bool visible = false, disabled = false;
 };
 struct Info {
@@ -54,30 +55,48 @@ Semantics& semantics() {
   return s;
 }
 
-// FNV-1a over the bytes of the record, so the revision moves only when something a DOM node shows changed.
+// FNV-1a over the record (its strings by their std::hash), so the revision moves only when something a DOM node
+// shows changed.
 struct Fingerprint {
   uint64_t h = 1469598103934665603ull;
   void add(const void* data, size_t n) {
     const auto* p = static_cast<const unsigned char*>(data);
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
   }
-  void add(const std::string& s) { add(s.data(), s.size() + 1); }
+  void add(const std::string& s) {
+    const size_t hashed = std::hash<std::string>{}(s);
+    add(&hashed, sizeof hashed);
+  }
   void add(float x) { add(&x, sizeof x); }
   void add(double x) { add(&x, sizeof x); }
   void add(bool b) { add(&b, 1); }
 };
 
-uint64_t fingerprint_of(const std::vector<SemanticNode>& nodes) {
+void add_hint(Fingerprint& f, const SemanticHint& h) {
+  for (const std::string* s : {&h.role, &h.name, &h.group, &h.group_label, &h.value, &h.description, &h.problem}) f.add(*s);
+  for (const std::string& c : h.choices) f.add(c);
+  for (double x : {h.min, h.max, h.step}) f.add(x);
+  f.add(h.selected);
+}
+
+// The frame's record as the hooks and panels left it, before it is joined into nodes: joining copies every label and
+// hint, which is done only when this changes.
+uint64_t fingerprint_of(const Semantics& s) {
   Fingerprint f;
-  for (const SemanticNode& n : nodes) {
-    f.add(&n.id, sizeof n.id);
-    for (const std::string* s : {&n.role, &n.label, &n.english, &n.window, &n.hint.name, &n.hint.group,
-                                 &n.hint.group_label, &n.hint.value, &n.hint.description, &n.hint.problem})
-      f.add(*s);
-    for (const std::string& c : n.hint.choices) f.add(c);
-    for (float x : {n.rect.Min.x, n.rect.Min.y, n.rect.Max.x, n.rect.Max.y}) f.add(x);
-    for (bool b : {n.visible, n.checked, n.disabled, n.expanded, n.hint.selected}) f.add(b);
-    for (double x : {n.hint.min, n.hint.max, n.hint.step}) f.add(x);
+  for (ImGuiID id : s.order) {
+    f.add(&id, sizeof id);
+    const Added& a = s.added.at(id);
+    for (float x : {a.rect.Min.x, a.rect.Min.y, a.rect.Max.x, a.rect.Max.y}) f.add(x);
+    for (bool b : {a.visible, a.disabled}) f.add(b);
+    f.add(&a.window, sizeof a.window);
+    if (const auto info = s.infos.find(id); info != s.infos.end()) {
+      f.add(info->second.label);
+      f.add(&info->second.flags, sizeof info->second.flags);
+      f.add(info->second.tab_group);
+      f.add(info->second.tab_selected);
+    }
+    if (const auto hint = s.hints.find(id); hint != s.hints.end()) add_hint(f, hint->second);
+    if (const auto label = s.hinted_labels.find(id); label != s.hinted_labels.end()) f.add(label->second);
   }
   return f.h;
 }
@@ -104,13 +123,13 @@ bool make_node(Semantics& s, ImGuiID id, SemanticNode& n) {
   n.english = label.find("###") != std::string::npos ? label.substr(label.find("###") + 3) : label;
   if (hint == s.hints.end() && n.label.empty()) return false;  // a splitter, a plot's box, a window's scrollbar
   if (hint != s.hints.end()) {
-    n.hint = hint->second;
+    n.hint = std::move(hint->second);  // the hints are the frame's, cleared at the next
     n.role = n.hint.role;
   } else {
     n.role = role_from(info->second);
   }
   const Added& a = s.added[id];
-  n.window = a.window;
+  n.window = a.window ? a.window->Name : "";
   n.rect = a.rect;
   n.visible = a.visible;
   n.disabled = a.disabled;
@@ -169,7 +188,7 @@ void scroll_into_view(ImGuiWindow* window, const ImRect& bb) {
 void semantics_next(const char* label, SemanticHint hint) {
   const ImGuiID id = ImGui::GetID(label);
   semantics().hints[id] = std::move(hint);
-  semantics().hinted_labels[id] = label;
+  if (!semantics().infos.count(id)) semantics().hinted_labels[id] = label;  // an item drawn before has its label
 }
 void semantics_skip(const char* label) { semantics().hints[ImGui::GetID(label)] = SemanticHint{}; }
 
@@ -184,24 +203,24 @@ void semantics_begin_frame(float css_per_unit) {
 
 void semantics_end_frame() {
   Semantics& s = semantics();
-  std::vector<SemanticNode> nodes;
-  nodes.reserve(s.order.size());
+  const uint64_t fingerprint = fingerprint_of(s);
+  if (fingerprint == s.fingerprint) return;
+  s.fingerprint = fingerprint;
+  s.revision += 1;
+  s.nodes.clear();
   for (ImGuiID id : s.order) {
     SemanticNode n;
-    if (make_node(s, id, n)) nodes.push_back(std::move(n));
+    if (make_node(s, id, n)) s.nodes.push_back(std::move(n));
   }
-  const uint64_t fingerprint = fingerprint_of(nodes);
-  s.nodes = std::move(nodes);
-  if (fingerprint != s.fingerprint) s.revision += 1;
-  s.fingerprint = fingerprint;
 }
 
 void semantics_item_added(ImGuiContext& ctx, const ImRect& bb, ImGuiID id) {
   Semantics& s = semantics();
   ImGuiWindow* w = ctx.CurrentWindow;
   const bool visible = w && w->ClipRect.Overlaps(bb);
-  if (!s.added.count(id)) s.order.push_back(id);
-  s.added[id] = {bb, w ? w->Name : "", visible, (ctx.LastItemData.InFlags & ImGuiItemFlags_Disabled) != 0};
+  const auto [added, first] = s.added.try_emplace(id);
+  if (first) s.order.push_back(id);
+  added->second = {bb, w, visible, (ctx.LastItemData.InFlags & ImGuiItemFlags_Disabled) != 0};
   if (id == s.scroll_to) {
     scroll_into_view(w, bb);
     s.scroll_to = 0;
@@ -217,14 +236,20 @@ void semantics_item_added(ImGuiContext& ctx, const ImRect& bb, ImGuiID id) {
   }
 }
 
+// Called for every item drawn, every frame: the label is copied only when it changed.
 void semantics_item_info(ImGuiContext& ctx, ImGuiID id, const char* label, int status_flags) {
   if (!label) return;
-  Info info{label, status_flags, "", false};
-  if (ImGuiTabBar* bar = ctx.CurrentTabBar; bar && ImGui::TabBarFindTabByID(bar, id)) {
-    info.tab_group = "tabs " + std::to_string(bar->ID);
+  Info& info = semantics().infos[id];
+  if (info.label != label) info.label = label;
+  info.flags = status_flags;
+  ImGuiTabBar* bar = ctx.CurrentTabBar;
+  info.tab_selected = false;
+  if (bar && ImGui::TabBarFindTabByID(bar, id)) {
+    if (info.tab_group.empty()) info.tab_group = "tabs " + std::to_string(bar->ID);
     info.tab_selected = bar->VisibleTabId == id;
+  } else if (!info.tab_group.empty()) {
+    info.tab_group.clear();
   }
-  semantics().infos[id] = std::move(info);
 }
 
 std::optional<std::string> semantics_combo(const char* label, const std::string& value,
@@ -270,7 +295,7 @@ void semantics_line(const std::string& key, const std::string& text, ImVec2 min,
   const ImGuiID id = ImGui::GetID(key.c_str());
   Semantics& s = semantics();
   if (!s.added.count(id)) s.order.push_back(id);
-  s.added[id] = {bb, w->Name, w->ClipRect.Overlaps(bb), false};
+  s.added[id] = {bb, w, w->ClipRect.Overlaps(bb), false};
   SemanticHint hint{"line", text, group, group_label};
   s.hints[id] = std::move(hint);
   s.hinted_labels[id] = key;

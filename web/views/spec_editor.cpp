@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <unordered_map>
 
 #include "engine/kernels/gemm_f32.hpp"
 #include "engine/spec/spec.hpp"
@@ -109,13 +110,27 @@ std::string field_text(const SpecField& f, bool in_page_language) {
                            fallback.c_str());
 }
 
+// A field's text in the page's language, kept until the language changes: the semantics layer describes every field
+// every frame.
+const std::string& field_description(const SpecField& f) {
+  static std::unordered_map<const SpecField*, std::string> kept;
+  static int language = -1;
+  if (language != page_language_changes()) {
+    kept.clear();
+    language = page_language_changes();
+  }
+  auto it = kept.find(&f);
+  if (it == kept.end()) it = kept.emplace(&f, field_text(f, true)).first;
+  return it->second;
+}
+
 // What the semantics layer says of a field's widget: named by its path, with its value, its description and the
 // problem shown under it.
 SemanticHint field_hint(const json::Value& v, const std::string& path, const std::string& problem) {
   SemanticHint hint;
   hint.name = path;
   hint.problem = problem;
-  if (const SpecField* f = spec_field(path)) hint.description = field_text(*f, true);
+  if (const SpecField* f = spec_field(path)) hint.description = field_description(*f);
   switch (v.type) {
     case json::Type::boolean: hint.role = "checkbox"; break;
     case json::Type::number: {
