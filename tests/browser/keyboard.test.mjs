@@ -219,6 +219,14 @@ test('the accessibility tree names the experiments, the tabs, the fields and Run
     const again = (await cdp.send('Accessibility.getFullAXTree')).nodes.find((n) => n.name?.value === 'schedule.steps');
     assert.equal(again.properties.find((p) => p.name === 'invalid')?.value.value, 'true');
     assert.match(again.description.value, /schedule\.steps/);
+
+    // In Chinese the layer names the canvas' controls as it draws them.
+    await page.selectOption('#language', 'zh');
+    await page.waitForFunction(() => document.querySelector('#semantics [role=tablist][aria-label="视图"]') !== null);
+    const zh = (await cdp.send('Accessibility.getFullAXTree')).nodes;
+    const zhTabs = zh.filter((n) => n.role?.value === 'tab').map((n) => n.name.value);
+    assert.ok(zhTabs.includes('随宽度'), `the tabs in Chinese: ${zhTabs}`);
+    assert.ok(zh.some((n) => n.role?.value === 'listbox' && n.name?.value === '实验'));
     assert.deepEqual(pg.errors, []);
   } finally {
     await pg.close();
