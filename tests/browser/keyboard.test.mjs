@@ -4,7 +4,8 @@
 // change the sweep's widths in their field and run again, switch to the vs width tab, Copy link (toolbar); each
 // step's effect read back from the frame trace and the app, and the focus where a user expects it after each. The
 // same in an embed inside a host page of another origin, and in Firefox ESR. The accessibility tree (CDP) names the
-// experiments, the tabs, the fields with their values and descriptions, and Run / Step / Reset.
+// experiments, the tabs, the fields with their values and descriptions, and Run / Step / Reset, in English and Chinese;
+// a checkbox and a tree node work from the keyboard.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/static-server.mjs';
@@ -219,6 +220,16 @@ test('the accessibility tree names the experiments, the tabs, the fields and Run
     const again = (await cdp.send('Accessibility.getFullAXTree')).nodes.find((n) => n.name?.value === 'schedule.steps');
     assert.equal(again.properties.find((p) => p.name === 'invalid')?.value.value, 'true');
     assert.match(again.description.value, /schedule\.steps/);
+
+    // A checkbox toggles once per Space; a tree node folds on Enter, its fields leave the layer, the focus stays.
+    await pressUntil(page.keyboard, page, 'Tab', { name: 'model.input_bias' });
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => JSON.parse(window.muplay.muplay_get_spec()).model.input_bias === true);
+    await pressUntil(page.keyboard, page, 'Shift+Tab', { role: 'tree', english: 'model' }, 10);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#semantics [aria-label="model.widths"]') === null);
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-expanded')), 'false');
+    assert.equal(JSON.parse(await call(page, 'muplay_get_spec')).model.input_bias, true, 'toggled once');
 
     // In Chinese the layer names the canvas' controls as it draws them.
     await page.selectOption('#language', 'zh');

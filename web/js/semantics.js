@@ -153,7 +153,6 @@ function update(element, node, descriptions) {
     default:
       if (element.textContent !== node.name) element.textContent = node.name;
       setAttribute(element, 'aria-expanded', node.role === 'tree' ? String(node.expanded) : null);
-      setAttribute(element, 'aria-pressed', node.checked && node.role === 'button' ? 'true' : null);
   }
 }
 
@@ -265,6 +264,8 @@ export function startSemantics(m, canvas) {
     if (focusedId !== null && !seen.has(focusedId)) {
       lost = { id: focusedId, to: neighbour(focusedId) };
       lost.to.focus({ preventScroll: true });
+    } else if (focusedId !== null && !layer.contains(document.activeElement)) {
+      elements.get(focusedId).focus({ preventScroll: true });  // its node became another kind of element
     }
     order = nodes.map((n) => n.id);
   }
