@@ -226,6 +226,10 @@ bool edit_node(const std::string& key, json::Value& v, const std::string& path, 
   ImGui::TableNextColumn();
   ImGui::PushID(path.c_str());
   if (container) {
+    SemanticHint node{"tree"};
+    if (const SpecField* f = spec_field(path)) node.description = field_description(*f);
+    if (!problems.empty()) node.problem = errors_at(path, errors, true, true);
+    semantics_next(key.c_str(), std::move(node));
     const bool open = ImGui::TreeNodeEx(key.c_str(), ImGuiTreeNodeFlags_SpanFullWidth |
                                                          (path.find('.') == std::string::npos ? ImGuiTreeNodeFlags_DefaultOpen : 0));
     field_help(path);
