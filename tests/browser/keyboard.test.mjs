@@ -119,6 +119,15 @@ test('keyboard only, full page: pick preset 14 μP, run, change the widths, run 
     assert.ok(d.plots.some((p) => /vs width|width/.test(p.title)), `the width view draws: ${d.plots.map((p) => p.title)}`);
     assert.equal((await focusedIn(page)).english, 'vs width', 'the focus stays on the tab');
     await screenshot(page, 'keyboard-vs-width-tab-focused');
+    // Its record slider: Tab to it; Home and End pick the first and the last record, which the view then draws.
+    await pressUntil(keys, page, 'Tab', { name: 'record' }, 5);
+    await keys.press('Home');
+    await page.waitForFunction(() => document.activeElement.value === '0' && /step 0\b/.test(document.activeElement.getAttribute('aria-valuetext')));
+    await keys.press('End');
+    await page.waitForFunction(() => document.activeElement.value === document.activeElement.max &&
+      !/step 0\b/.test(document.activeElement.getAttribute('aria-valuetext')));
+    const slider = await page.evaluate(() => ({ max: document.activeElement.max, text: document.activeElement.getAttribute('aria-valuetext') }));
+    assert.equal(slider.text, `step ${STEPS}`, `the last record is the run's last step: ${JSON.stringify(slider)}`);
 
     // (f) Copy link, in the toolbar: Shift+Tab back to it, Enter.
     await pressUntil(keys, page, 'Shift+Tab', { id: 'copy-link' }, 400);
