@@ -414,7 +414,7 @@ void views(App& app) {
   for (const ViewTabName& name : view_tab_names()) {
     if (!tab_applies(app, name.tab)) continue;
     const bool select = app.tab_asked && app.tab == name.tab;
-    semantics_next(tr_label(name.label), {"tab", "", "views", tr("Views")});
+    semantics_next(tr_label(name.label), SemanticHint("tab", "", "views", tr("Views")));
     // Drawn in the page's language, with the English after "###" as the tab's id: the selected tab stays on a switch.
     if (!ImGui::BeginTabItem(tr_label(name.label), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (app.tab_asked && name.tab == app.tab) app.tab_asked = false;

@@ -15,6 +15,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/base/json.hpp"
@@ -27,6 +28,9 @@ struct ImRect;
 // lines), "combo", "slider", "radio", "line" (text to read), "tree" (a
 // node that opens), or "" (not a control: left out of the layer, such as a spec field's name beside its value).
 struct SemanticHint {
+  explicit SemanticHint(std::string role = "", std::string name = "", std::string group = "",
+                        std::string group_label = "")
+      : role(std::move(role)), name(std::move(name)), group(std::move(group)), group_label(std::move(group_label)) {}
   std::string role;
   std::string name;         // what a screen reader calls it, when the visible label says nothing ("model.widths")
   std::string group;        // the list or tab bar it belongs to (its key), "" for none

@@ -70,7 +70,7 @@ void columns_table(TablePreview& p) {
     ImGui::TableNextColumn();
     bool input = std::find(inputs.begin(), inputs.end(), k) != inputs.end();
     const std::string input_id = "##input " + t.names[size_t(k)], target_id = "##target " + t.names[size_t(k)];
-    semantics_next(input_id.c_str(), {"checkbox", trf("input: %s", t.names[size_t(k)].c_str())});
+    semantics_next(input_id.c_str(), SemanticHint("checkbox", trf("input: %s", t.names[size_t(k)].c_str())));
     if (ImGui::Checkbox(input_id.c_str(), &input)) {
       if (input) inputs.insert(std::upper_bound(inputs.begin(), inputs.end(), k), k);
       else inputs.erase(std::find(inputs.begin(), inputs.end(), k));
