@@ -73,7 +73,8 @@ struct Fingerprint {
 };
 
 void add_hint(Fingerprint& f, const SemanticHint& h) {
-  for (const std::string* s : {&h.role, &h.name, &h.group, &h.group_label, &h.value, &h.description, &h.problem}) f.add(*s);
+  for (const std::string* s : {&h.role, &h.name, &h.group, &h.group_label, &h.value, &h.description, &h.problem})
+    f.add(*s);
   for (const std::string& c : h.choices) f.add(c);
   for (double x : {h.min, h.max, h.step}) f.add(x);
   f.add(h.selected);

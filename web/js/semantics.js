@@ -259,7 +259,9 @@ export function startSemantics(m, canvas) {
       if (!seen.has(Number(holder.id.slice('semantics-d-'.length)))) holder.remove();
     }
     // A node gone for a frame (its panel drew something else once) gets the focus back if the neighbour still has it.
-    if (lost && seen.has(lost.id) && document.activeElement === lost.to) elements.get(lost.id).focus({ preventScroll: true });
+    if (lost && seen.has(lost.id) && document.activeElement === lost.to) {
+      elements.get(lost.id).focus({ preventScroll: true });
+    }
     lost = null;
     if (focusedId !== null && !seen.has(focusedId)) {
       lost = { id: focusedId, to: neighbour(focusedId) };
