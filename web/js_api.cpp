@@ -31,6 +31,7 @@
 #include "web/draw/drawn.hpp"
 #include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/views/lr_view.hpp"
 #include "web/views/max_lr_view.hpp"
 #include "web/views/step_view.hpp"
@@ -116,6 +117,18 @@ EMSCRIPTEN_KEEPALIVE const char* muplay_hovered_scroll() {
 EMSCRIPTEN_KEEPALIVE const char* muplay_drawn() {
   drawn_set_recording(true);
   return out(json::write(drawn_last_json()));
+}
+
+// The semantics layer (web/draw/semantics.hpp, web/js/semantics.js): every control the last frame drew, with its role,
+// name, rectangle, state and value, as JSON; its revision, polled each frame, changes only when that content does.
+// An item's id is ImGui's (a 32-bit number, exact in a double).
+EMSCRIPTEN_KEEPALIVE const char* muplay_semantics() { return out(json::write(semantics_json())); }
+EMSCRIPTEN_KEEPALIVE double muplay_semantics_revision() { return semantics_revision(); }
+// Presses the item (as a click would), brings it into its panel's view, gives a text field or combo its value.
+EMSCRIPTEN_KEEPALIVE void muplay_semantics_activate(double id) { semantics_activate(ImGuiID(id)); }
+EMSCRIPTEN_KEEPALIVE void muplay_semantics_scroll_to(double id) { semantics_scroll_to(ImGuiID(id)); }
+EMSCRIPTEN_KEEPALIVE void muplay_semantics_set_value(double id, const char* value) {
+  semantics_set_value(ImGuiID(id), arg(value));
 }
 
 // The editor's spec document as JSON text (possibly invalid while being edited).

@@ -23,6 +23,7 @@
 #include "web/draw/i18n.hpp"
 #include "web/draw/frame_fingerprint.hpp"
 #include "web/draw/heatmap.hpp"
+#include "web/draw/semantics.hpp"
 
 namespace {
 
@@ -229,12 +230,14 @@ void frame() {
   const double trained_ms = emscripten_get_now();
 
   drawn_begin_frame(ui_zoom(app));
+  semantics_begin_frame(ui_zoom(app));
   ImGui::NewFrame();
   if (input_this_frame(io, app)) app.input_at_ms = emscripten_get_now();
   release_deferred_keys(glfwGetCurrentContext());
   draw_ui(app);
   ImGui::Render();
   drawn_end_frame();
+  semantics_end_frame();
 
   // A frame equal to the one on the canvas is not drawn again (web/draw/frame_fingerprint.hpp); a plot capture reads the
   // drawing buffer, which the browser clears after showing it, so it always draws.

@@ -4,6 +4,7 @@
 
 #include "imgui.h"
 #include "web/draw/i18n.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/wrapped_text.hpp"
 
 namespace {
@@ -24,7 +25,13 @@ void backend_controls(App& app) {
   static const Backend kValues[] = {Backend::auto_, Backend::cpu, Backend::webgpu};
   int current = int(doc_backend(app.spec_doc));
   ImGui::SetNextItemWidth(110);
-  if (ImGui::Combo(tr_label("backend"), &current, kLabels, 3)) {
+  bool picked = false;
+  if (const std::optional<std::string> given =
+          semantics_combo(tr_label("backend"), kLabels[current], {kLabels, kLabels + 3})) {
+    current = int(std::find(kLabels, kLabels + 3, *given) - kLabels);
+    picked = true;
+  }
+  if (ImGui::Combo(tr_label("backend"), &current, kLabels, 3) || picked) {
     // The spec holds the choice (so links and files keep it); auto is the default and stays unwritten.
     if (kValues[current] == Backend::auto_) app.spec_doc.object.erase(std::remove_if(app.spec_doc.object.begin(),
         app.spec_doc.object.end(), [](const auto& kv) { return kv.first == "backend"; }), app.spec_doc.object.end());

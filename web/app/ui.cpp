@@ -20,6 +20,7 @@
 #include "web/draw/colour_maps.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/plot_legend.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/same_line.hpp"
 #include "web/draw/splitter.hpp"
 #include "web/draw/wrapped_text.hpp"
@@ -58,6 +59,10 @@ void presets_panel(App& app) {
     const std::string id = (p.name.empty() ? p.path : p.name) + (p.errors.empty() ? "" : "  [invalid]");
     const std::string label = (p.name.empty() ? p.path : tr(p.name)) + (p.errors.empty() ? "" : tr("  [invalid]")) +
                               "###" + id;
+    SemanticHint option{"option", "", "presets", tr("Experiments")};
+    option.description = tr(p.description);
+    option.selected = i == app.preset_index;
+    semantics_next(label.c_str(), std::move(option));
     if (ImGui::Selectable(label.c_str(), i == app.preset_index)) {
       load_preset(app, i);
       app.scroll_to_preset = false;  // picked here: it is in view, and the list stays under the pointer
@@ -116,6 +121,10 @@ void spec_panel(App& app) {
     if (ImGui::BeginTabItem("JSON")) {
       const float button_row = ImGui::GetFrameHeightWithSpacing();
       const float text_height = ImGui::GetContentRegionAvail().y - below - button_row;
+      if (const std::optional<std::string> given = semantics_take_value(ImGui::GetID("##json"))) app.spec_text = *given;
+      SemanticHint json_text{"textarea", "JSON"};
+      json_text.value = app.spec_text;
+      semantics_next("##json", std::move(json_text));
       ImGui::InputTextMultiline("##json", &app.spec_text, ImVec2(-1, text_height));
       if (ImGui::Button(tr_label("Apply JSON"))) load_spec_text(app, app.spec_text);
       ImGui::SameLine();
@@ -131,7 +140,8 @@ void spec_panel(App& app) {
 void controls(App& app) {
   const bool running = app.state == RunState::running;
   if (!app.view.embed) {
-    const char* label = running ? tr_label("Pause (Space)") : tr_label("Run (Space)");
+    // One id in both states, so the button keeps its place in the semantics layer (and the keyboard's focus on it).
+    const char* label = running ? tr_label("Pause (Space)###Run (Space)") : tr_label("Run (Space)");
     if (ImGui::Button(label, ImVec2(8 * ImGui::GetFontSize(), 0)))
       running ? pause(app) : run(app);
     ImGui::SameLine();
@@ -207,6 +217,14 @@ void plot_panel(App& app) {
   app.plot_metric = std::clamp(app.plot_metric, 0, std::max(0, int(names.size()) - 1));
   const std::string metric = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
   ImGui::SetNextItemWidth(220);
+  if (const std::optional<std::string> given = semantics_take_value(ImGui::GetID(tr_label("metric")))) {
+    const auto picked = std::find(names.begin(), names.end(), *given);  // picked in the page's <select>
+    if (picked != names.end()) app.plot_metric = int(picked - names.begin());
+  }
+  SemanticHint combo{"combo"};
+  combo.value = names.empty() ? "train_loss" : names[size_t(app.plot_metric)];
+  combo.choices = names;
+  semantics_next(tr_label("metric"), std::move(combo));
   drawn_name_next(tr_label("metric"));
   if (ImGui::BeginCombo(tr_label("metric"), metric.c_str())) {
     for (int i = 0; i < int(names.size()); i++)
@@ -247,6 +265,23 @@ const char* member_status(const App& app, const Member& run) {
   return run.steps_done() == 0 ? translatable("not started") : translatable("paused");
 }
 
+// A row of the runs table as one line of text, in the page's language, for the semantics layer.
+std::string run_line(const App& app, const Member& run) {
+  std::string status = tr(member_status(app, run));
+  if (run.status() == RunStatus::diverged) status = trf("diverged at step %d", run.diverged_at());
+  if (run.status() == RunStatus::failed) status = trf("failed: %s", tr_message(run.error()).c_str());
+  std::string line = run.label() + ": " + status + ", " + trf("%d steps", run.steps_done());
+  // The table's last two columns, under their headings.
+  for (const auto& [series, heading] : {std::pair{"train_loss", "train loss"}, std::pair{"test_loss", "test"}}) {
+    const Series* s = run.find_series(series);
+    if (!s || s->values.empty()) continue;
+    char value[32];
+    std::snprintf(value, sizeof value, "%.4g", s->values.back());
+    line += std::string(", ") + tr(heading) + " " + value;
+  }
+  return line;
+}
+
 // Its rows are told apart by lines, not by stripes: it is redrawn as training goes, and drawn in software (no GPU)
 // every pixel of a translucent stripe costs a texture fetch and a blend, where a line covers few pixels.
 void runs_table(const App& app) {
@@ -264,6 +299,7 @@ void runs_table(const App& app) {
     const Member& run = *runs[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
+    const ImVec2 row_min(ImGui::GetWindowPos().x, ImGui::GetCursorScreenPos().y);
     // The curve's swatch, then its name in the text's colour: readable whatever the curve's colour.
     curve_swatch(styles[i]);
     ImGui::SameLine(0, 2);
@@ -285,6 +321,8 @@ void runs_table(const App& app) {
       else if (s && !s->values.empty()) ImGui::TextColored(kErrorColor, "%s", tr("not finite"));
       else ImGui::TextDisabled("-");
     }
+    const ImVec2 row_max(ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetItemRectMax().y);
+    semantics_line("run " + run.label(), run_line(app, run), row_min, row_max, "runs", tr("runs"));
   }
   ImGui::EndTable();
 }
@@ -402,6 +440,7 @@ void views(App& app) {
   for (const ViewTabName& name : view_tab_names()) {
     if (!tab_applies(app, name.tab)) continue;
     const bool select = app.tab_asked && app.tab == name.tab;
+    semantics_next(tr_label(name.label), SemanticHint("tab", "", "views", tr("Views")));
     // Drawn in the page's language, with the English after "###" as the tab's id: the selected tab stays on a switch.
     if (!ImGui::BeginTabItem(tr_label(name.label), nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) continue;
     if (app.tab_asked && name.tab == app.tab) app.tab_asked = false;

@@ -7,6 +7,7 @@
 
 #include "imgui_internal.h"
 #include "web/draw/glyph_runs.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/wrapped_text.hpp"
 
 namespace {
@@ -153,16 +154,20 @@ void note_draw_data(DrawnFrame& f) {
 }  // namespace
 
 // Dear ImGui's test-engine hooks (declared in imgui_internal.h under IMGUI_ENABLE_TEST_ENGINE). ImGui calls them only
-// while GImGui->TestEngineHookItems is true, which drawn_begin_frame sets from the recording switch.
+// while GImGui->TestEngineHookItems is true, which drawn_begin_frame sets: always, since the semantics layer
+// (web/draw/semantics.hpp) reads every frame's items; the trace keeps them only while recording.
 void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id) {
+  semantics_item_added(*ctx, bb, id);
   Recorder& r = recorder();
+  if (!r.on) return;
   ImGuiWindow* w = ctx->CurrentWindow;
   if (!r.added.count(id)) r.order.push_back(id);
   r.added[id] = {bb, w ? w->Name : "", w && w->ClipRect.Overlaps(bb)};
 }
 
-void ImGuiTestEngineHook_ItemInfo(ImGuiContext*, ImGuiID id, const char* label, ImGuiItemStatusFlags flags) {
-  if (label) recorder().labels[id] = {label, (flags & ImGuiItemStatusFlags_Checked) != 0};
+void ImGuiTestEngineHook_ItemInfo(ImGuiContext* ctx, ImGuiID id, const char* label, ImGuiItemStatusFlags flags) {
+  semantics_item_info(*ctx, id, label, flags);
+  if (label && recorder().on) recorder().labels[id] = {label, (flags & ImGuiItemStatusFlags_Checked) != 0};
 }
 
 void ImGuiTestEngineHook_Log(ImGuiContext*, const char*, ...) {}
@@ -189,7 +194,7 @@ void drawn_begin_frame(float css_per_unit) {
   r.order.clear();
   r.labels.clear();
   r.values.clear();
-  ImGui::GetCurrentContext()->TestEngineHookItems = r.on;
+  ImGui::GetCurrentContext()->TestEngineHookItems = true;
 }
 
 void drawn_end_frame() {

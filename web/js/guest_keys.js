@@ -5,8 +5,8 @@
 // Given back: the arrow keys, Page Up/Down, Home and End (the canvas never uses them outside a text field), and Space,
 // S and R where they are not the embed's own shortcuts (run/pause, step, reset: an embed without its controls panel).
 // The embed's own: every key while one of its text fields or the figure element (data-own-keys) has the keyboard, keys
-// with Ctrl, Alt or Meta (the browser's or the field's), and on a focused toolbar button the keys the button takes
-// (Space, Enter).
+// with Ctrl, Alt or Meta (the browser's or the field's), and on a focused toolbar button or node of the semantics
+// layer the keys it takes (Space, Enter; the arrows in a listbox or tablist).
 //
 // Giving a key back: the embed does not act on it (index.html keeps it from the app), tells its host in two forms,
 //   the embed API's event  {muplay: 1, type: 'event', event: 'key', key, code, shiftKey}  (web/js/embed_api.js), and
@@ -48,6 +48,9 @@ function givesBack(m, e) {
   // An element that takes the arrows itself (the figure: web/js/audio_trace.js) keeps them.
   if (target && target.closest('input, textarea, select, [contenteditable], dialog, [data-own-keys]')) return false;
   if (target && target.closest('#bar')) return navigation;  // a focused button takes Space and Enter itself
+  // A node of the canvas' semantics layer (web/js/semantics.js) takes Space and Enter too, and in the experiments'
+  // listbox or a tablist the arrows, Home and End.
+  if (target && target.closest('#semantics')) return navigation && !target.closest('[role=listbox], [role=tablist]');
   const keyboard = JSON.parse(m.muplay_keyboard());
   if (keyboard.text_input) return false;
   return navigation || !keyboard.shortcuts;

@@ -20,6 +20,7 @@ import { startMenus } from './menus.js';
 import { startNarrow } from './narrow.js';
 import { startPresenting } from './present.js';
 import { startSavedRuns } from './saved_runs.js';
+import { startSemantics } from './semantics.js';
 import { startShare } from './share.js';
 import { fetchTable, restoreTables, startTableRequests, takeLinkData } from './tables.js';
 import { describeStorageError, openStorage } from './storage.js';
@@ -226,6 +227,7 @@ async function main() {
   }
 
   wireToolbar(m);
+  startSemantics(m, $('canvas'));  // the canvas' controls for the keyboard and screen readers
   startLanguageMenu(m, ui, options);
   const share = startShare(m, ui);
   startMenus();

@@ -10,6 +10,7 @@
 #include "web/draw/drawn.hpp"
 #include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/wrapped_text.hpp"
 #include "web/views/depth_exponents.hpp"
 
@@ -128,6 +129,10 @@ void alpha_slider(AbcExplorer& e) {
   ImGui::TextUnformatted(tr("Between NTK (\u03b1 = 0) and \u03bcP (\u03b1 = \u00bd): "
                             "a_out = \u00bd + \u03b1, c = \u22122\u03b1"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (const std::optional<double> given = semantics_slider("\u03b1", e.alpha, 0, 0.5, 0, "")) {
+    e.alpha = float(*given);
+    e.abc = ntk_to_mup(e.hidden_layers, e.alpha);
+  }
   if (ImGui::SliderFloat("\u03b1", &e.alpha, 0.0f, 0.5f, "%.3f")) e.abc = ntk_to_mup(e.hidden_layers, e.alpha);
   ImGui::SameLine();
   const Classification at = classify(ntk_to_mup(e.hidden_layers, e.alpha));
@@ -178,6 +183,11 @@ bool abc_explorer_panel(AbcExplorer& e, const ExperimentSpec* experiment) {
   wrapped_text(tr("W = n^-a w,  w ~ N(0, n^-2b),  SGD learning rate \u03b7 n^-c  (Tensor Programs IV). "
                   "Edit the exponents or start from a preset:"));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (const std::optional<double> given =
+          semantics_slider(tr_label("hidden layers"), e.hidden_layers, 1, 6, 1, std::to_string(e.hidden_layers))) {
+    e.hidden_layers = int(*given);
+    e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
+  }
   if (ImGui::SliderInt(tr_label("hidden layers"), &e.hidden_layers, 1, 6))
     e.abc.resize(size_t(e.hidden_layers) + 1, Abc{0, 0.5, 0});
   preset_buttons(e);

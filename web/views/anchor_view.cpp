@@ -13,6 +13,7 @@
 #include "web/draw/figure_text.hpp"
 #include "web/draw/heatmap.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/wrapped_text.hpp"
 
 namespace {
@@ -146,6 +147,8 @@ void heat_map(const char* id, const double* values, int rows, int cols, float ce
 void one_based_slider(const char* label, int* index, int count) {
   int shown = *index + 1;
   ImGui::SetNextItemWidth(100);
+  if (const std::optional<double> given = semantics_slider(label, shown, 1, std::max(1, count), 1, ""))
+    *index = int(*given) - 1;
   if (ImGui::SliderInt(label, &shown, 1, std::max(1, count))) *index = shown - 1;
   *index = std::clamp(*index, 0, count - 1);
   drawn_item_value(label, std::to_string(*index + 1));
@@ -153,6 +156,9 @@ void one_based_slider(const char* label, int* index, int count) {
 
 void sequence_controls(AnchorView& v, const TransformerConfig& c, const AnchorSet& set) {
   ImGui::SetNextItemWidth(200);
+  if (const std::optional<double> given =
+          semantics_slider(tr_label("sequence"), v.sequence, 0, std::max(0, set.size - 1), 1, ""))
+    v.sequence = int(*given);
   ImGui::SliderInt(tr_label("sequence"), &v.sequence, 0, std::max(0, set.size - 1));
   v.sequence = std::clamp(v.sequence, 0, std::max(0, set.size - 1));
   ImGui::SameLine();
@@ -171,6 +177,12 @@ void cut_controls(AnchorView& v, Transformer& model, const AnchorSet& set) {
   int target = int(v.cut_target);
   ImGui::SetNextItemWidth(80);
   const char* targets[] = {tr(cut_target_name(CutTarget::key)), tr(cut_target_name(CutTarget::anchor))};
+  SemanticHint cut{"combo", tr("cut target")};
+  cut.value = targets[target];
+  cut.choices = {targets[0], targets[1]};
+  semantics_next("##cut target", std::move(cut));
+  if (const std::optional<std::string> given = semantics_take_value(ImGui::GetID("##cut target")))
+    v.cut_target = *given == targets[1] ? CutTarget::anchor : CutTarget::key;
   if (ImGui::Combo("##cut target", &target, targets, 2)) v.cut_target = CutTarget(target);
   if (ImGui::Button(tr_label("measure the cut on this set"))) {
     v.measured_cut = shown_cut(v);
@@ -275,6 +287,12 @@ void anchor_panels(AnchorView& v, Runner& runner) {
   const char* run_label = tr_label("run");
   drawn_name_next(run_label);
   drawn_item_value(run_label, runs[size_t(v.run)]->label());
+  std::vector<std::string> labels;
+  for (const auto& r : runs) labels.push_back(r->label());
+  if (const std::optional<std::string> given = semantics_combo(run_label, runs[size_t(v.run)]->label(), labels)) {
+    v.run = int(std::find(labels.begin(), labels.end(), *given) - labels.begin());
+    v.picked = true;
+  }
   if (ImGui::BeginCombo(run_label, runs[size_t(v.run)]->label().c_str())) {
     for (int i = 0; i < int(runs.size()); i++)
       if (ImGui::Selectable(runs[size_t(i)]->label().c_str(), i == v.run)) v.run = i, v.picked = true;
@@ -285,8 +303,10 @@ void anchor_panels(AnchorView& v, Runner& runner) {
   const AnchorTaskKind kind = runner.spec().task.anchor.kind;
   if (data.ood.size > 0) {
     ImGui::SameLine();
+    semantics_radio(tr_label("ID test"), v.set == 0);
     ImGui::RadioButton(tr_label("ID test"), &v.set, 0);
     ImGui::SameLine();
+    semantics_radio(tr_label("OOD test"), v.set == 1);
     ImGui::RadioButton(tr_label("OOD test"), &v.set, 1);
   } else {
     v.set = 0;

@@ -7,6 +7,7 @@
 #include "web/draw/drawn.hpp"
 #include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
 #include "web/views/depth_curves.hpp"
@@ -26,6 +27,10 @@ const DepthQuantity& chosen(const std::vector<DepthQuantity>& quantities, const 
 
 void quantity_combo(DepthView& v, const std::vector<DepthQuantity>& quantities, const DepthQuantity& shown) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 20);
+  std::vector<std::string> labels;
+  for (const DepthQuantity& q : quantities) labels.push_back(q.label);
+  if (const std::optional<std::string> given = semantics_combo(tr_label("quantity##depth"), shown.label, labels))
+    v.quantity = *given;
   drawn_name_next(tr_label("quantity##depth"));
   if (ImGui::BeginCombo(tr_label("quantity##depth"), shown.shown.c_str())) {
     for (const DepthQuantity& q : quantities)
@@ -41,6 +46,8 @@ int record_slider(DepthView& v, const std::vector<int>& steps) {
   const int step = steps.empty() ? -1 : steps[size_t(record)];
   const std::string label = trf("step %d", std::max(0, step));
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+  if (const std::optional<double> given = semantics_slider(tr_label("record##depth"), record, 0, last, 1, label))
+    v.record = int(*given);
   if (ImGui::SliderInt(tr_label("record##depth"), &record, 0, last, label.c_str())) v.record = record;
   drawn_item_value(tr_label("record##depth"), label);
   return step;
@@ -141,8 +148,10 @@ void depth_view(DepthView& v, const Runner& runner, const std::vector<const Impo
     figure_hint(tr("This view needs a sweep over depths (sweep.depth with 2 or more values)."));
     return;
   }
+  semantics_radio(tr_label("quantity vs L"), !v.eta);
   if (ImGui::RadioButton(tr_label("quantity vs L"), !v.eta)) v.eta = false;
   ImGui::SameLine();
+  semantics_radio(tr_label("eta* vs L"), v.eta);
   if (ImGui::RadioButton(tr_label("eta* vs L"), v.eta)) v.eta = true;
   if (v.eta) eta_picture(sources, loss);
   else quantity_picture(v, sources);

@@ -15,6 +15,7 @@
 #include "web/draw/figure_text.hpp"
 #include "web/draw/heatmap.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/wrapped_text.hpp"
 #include "web/draw/plot.hpp"
 #include "web/views/neuron_polar.hpp"
@@ -679,6 +680,10 @@ void phenomena_panels(PhenomenaView& v, const Runner& runner) {
   const char* run_label = tr_label("run");
   drawn_name_next(run_label);
   drawn_item_value(run_label, run.label());
+  std::vector<std::string> labels;
+  for (int i = 0; i < count; i++) labels.push_back(runner.members()[size_t(i)]->label());
+  if (const std::optional<std::string> given = semantics_combo(run_label, run.label(), labels))
+    v.run = int(std::find(labels.begin(), labels.end(), *given) - labels.begin());
   if (ImGui::BeginCombo(run_label, run.label().c_str())) {
     for (int i = 0; i < count; i++)
       if (ImGui::Selectable(runner.members()[size_t(i)]->label().c_str(), i == v.run)) v.run = i;

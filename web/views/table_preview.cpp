@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 
 #include "engine/task/table_task.hpp"
@@ -10,6 +11,7 @@
 #include "web/draw/colour_maps.hpp"
 #include "web/draw/drawn.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/semantics.hpp"
 
 namespace {
 
@@ -68,12 +70,17 @@ void columns_table(TablePreview& p) {
     ImGui::TextUnformatted(p.column_values[size_t(k)].c_str());
     ImGui::TableNextColumn();
     bool input = std::find(inputs.begin(), inputs.end(), k) != inputs.end();
-    if (ImGui::Checkbox(("##input " + t.names[size_t(k)]).c_str(), &input)) {
+    const std::string input_id = "##input " + t.names[size_t(k)], target_id = "##target " + t.names[size_t(k)];
+    semantics_next(input_id.c_str(), SemanticHint("checkbox", trf("input: %s", t.names[size_t(k)].c_str())));
+    if (ImGui::Checkbox(input_id.c_str(), &input)) {
       if (input) inputs.insert(std::upper_bound(inputs.begin(), inputs.end(), k), k);
       else inputs.erase(std::find(inputs.begin(), inputs.end(), k));
     }
     ImGui::TableNextColumn();
-    if (ImGui::RadioButton(("##target " + t.names[size_t(k)]).c_str(), p.choice.targets == std::vector<int>{k})) {
+    SemanticHint target{"radio", trf("target: %s", t.names[size_t(k)].c_str())};
+    target.selected = p.choice.targets == std::vector<int>{k};
+    semantics_next(target_id.c_str(), std::move(target));
+    if (ImGui::RadioButton(target_id.c_str(), p.choice.targets == std::vector<int>{k})) {
       p.choice.targets = {k};
       inputs.erase(std::remove(inputs.begin(), inputs.end(), k), inputs.end());
     }
@@ -87,22 +94,37 @@ void choices(TablePreview& p) {
   int type = int(p.choice.type);
   ImGui::TextUnformatted(tr("The target is"));
   ImGui::SameLine();
+  semantics_radio(tr_label("a number (regression)"), type == int(TableType::regression));
   ImGui::RadioButton(tr_label("a number (regression)"), &type, int(TableType::regression));
   ImGui::SameLine();
+  semantics_radio(tr_label("a class (classification)"), type == int(TableType::classification));
   ImGui::RadioButton(tr_label("a class (classification)"), &type, int(TableType::classification));
   p.choice.type = TableType(type);
   ImGui::SetNextItemWidth(12 * ImGui::GetFontSize());
+  if (const std::optional<double> given = semantics_slider(tr_label("train rows"), p.train_size, 1,
+                                                           std::max(1, rows - 1), 1, std::to_string(p.train_size))) {
+    p.train_size = int(*given);
+    p.test_size = rows - p.train_size;
+  }
   if (ImGui::SliderInt(tr_label("train rows"), &p.train_size, 1, std::max(1, rows - 1)))
     p.test_size = rows - p.train_size;
   ImGui::SameLine();
   ImGui::Text(tr("test rows: %d"), p.test_size);
   ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
+  if (const std::optional<std::string> given = semantics_take_value(ImGui::GetID(tr_label("split seed"))))
+    p.seed = std::atoi(given->c_str());
+  SemanticHint seed{"number"};
+  seed.value = std::to_string(p.seed);
+  semantics_next(tr_label("split seed"), std::move(seed));
   ImGui::InputInt(tr_label("split seed"), &p.seed);
   p.seed = std::max(0, p.seed);
   int scale = int(p.choice.standardize);
   ImGui::SetNextItemWidth(12 * ImGui::GetFontSize());
   // In Standardize's order: none, inputs, inputs_and_targets.
   const char* const scaled[] = {tr("nothing"), tr("the inputs"), tr("the inputs and targets")};
+  if (const std::optional<std::string> given = semantics_combo(tr_label("scale to mean 0, variance 1"), scaled[scale],
+                                                               {scaled, scaled + IM_ARRAYSIZE(scaled)}))
+    scale = int(std::find(scaled, scaled + IM_ARRAYSIZE(scaled), *given) - scaled);
   ImGui::Combo(tr_label("scale to mean 0, variance 1"), &scale, scaled, IM_ARRAYSIZE(scaled));
   p.choice.standardize = Standardize(scale);
 }

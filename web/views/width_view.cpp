@@ -9,6 +9,7 @@
 #include "web/draw/drawn.hpp"
 #include "web/draw/figure_text.hpp"
 #include "web/draw/i18n.hpp"
+#include "web/draw/semantics.hpp"
 #include "web/draw/loglog_curve.hpp"
 #include "web/draw/plot.hpp"
 #include "web/draw/same_line.hpp"
@@ -203,6 +204,7 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   int record = std::clamp(v.record, 0, std::max(0, records - 1));
 
   ImGui::SetNextItemWidth(200);
+  if (const std::optional<std::string> given = semantics_combo(tr_label("quantity"), quantity, names)) v.family = *given;
   drawn_name_next(tr_label("quantity"));
   if (ImGui::BeginCombo(tr_label("quantity"), quantity.c_str())) {
     for (const std::string& name : names)
@@ -221,6 +223,9 @@ void width_view(WidthView& v, const Runner& runner, const std::vector<const Impo
   same_line_if_room(labelled_width(200, tr_label("record")));
   ImGui::SetNextItemWidth(200);
   const std::string step_label = trf("step %d", v.picture.step);
+  if (const std::optional<double> given =
+          semantics_slider(tr_label("record"), record, 0, std::max(0, records - 1), 1, step_label))
+    v.record = int(*given);
   if (ImGui::SliderInt(tr_label("record"), &record, 0, std::max(0, records - 1), step_label.c_str())) v.record = record;
   same_line_if_room(labelled_width(ImGui::GetFrameHeight(), tr_label("reference slopes")));
   ImGui::Checkbox(tr_label("reference slopes"), &v.references);
