@@ -27,7 +27,7 @@ const ENGLISH_KEPT = new Set(['μP', 'μPlayground', 'SP', 'NTK', 'NTP', 'MF', '
   'max', 'min', 'log', 'exp', 'sin', 'cos', 'tanh', 'cosh', 'argmax', 'rms', 'Transformer', 'MLP', 'IndexedDB', 'iframe',
   'HTML', 'Markdown', 'MkDocs', 'Jupyter', 'Book', 'Hugo', 'Sphinx', 'reStructuredText', 'reveal', 'js', 'URL', 'Esc',
   'Space', 'Ctrl', 'Tab', 'Enter', 'Shift', 'KB', 'MB', 'GB', 'kB', 'Chrome', 'Edge', 'Firefox', 'Safari', 'npy', 'npz',
-  'Alt', 'tsv', 'txt', 'zip', 'py', 'English', 'Language', 'torchrun', 'float', 'DDP', 'NCCL', 'CUDA', 'auto', 'Θ',
+  'Alt', 'Home', 'End', 'tsv', 'txt', 'zip', 'py', 'English', 'Language', 'torchrun', 'float', 'DDP', 'NCCL', 'CUDA', 'auto', 'Θ',
   'Worker', 'DMFT', 'MFP', 'DFT', 'Dropout', 'dropout', 'softmax', 'one-hot', 'IV', 'V', 'muplay']);
 function specNames() {
   const names = new Set();
