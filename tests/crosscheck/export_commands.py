@@ -2,12 +2,12 @@
 """The PyTorch export as a user meets it (examples/README.md, "PyTorch export"):
 
 1. the README's block of commands, run as written, line by line in one shell whose `muplay` is this build and whose
-   `python3` is Debian's (with python3-torch, as on a fresh machine): it exports preset 10, trains it in one
-   process, under torchrun with 2 processes (members split, and each member DDP: the one-process numbers to FLOAT32_TOL,
-   as the preset trains in float32 and one process uses 2 threads where torchrun's use 1 each; the exact agreement at
-   equal threads is export_torch.py's) and at widths past the page's; torchrun leaves each process's log in logs/ and
-   nothing in TMPDIR; the README's several-machines command, as two "machines" of one process on this one (c10d
-   rendezvous on 127.0.0.1), gives the one-process members;
+   `python3` is Debian's (with python3-torch, as on a fresh machine): it exports preset 10, trains it in one process,
+   under torchrun with 2 processes (members split, and each member DDP: the one-process numbers to FLOAT32_TOL and
+   DDP_TOL, as the preset trains in float32 and one process uses 2 threads where torchrun's use 1 each; the exact
+   agreement at equal threads is export_torch.py's) and at widths past the page's; torchrun leaves each process's log in
+   logs/ and nothing in TMPDIR; the README's several-machines command, as two "machines" of one process on this one
+   (c10d rendezvous on 127.0.0.1), gives the one-process members;
 2. the machine: each run's backend, precision and device; --dtype auto follows the spec's precision; --threads;
    the progress bar on a terminal;
 3. the frictions, each by its message: `muplay export SPEC`, `muplay export onnx SPEC`, files already in the output
@@ -34,6 +34,10 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 README = os.path.join(ROOT, "examples", "README.md")
 PYTHON = "/usr/bin/python3"  # Debian's, with python3-torch
 FLOAT32_TOL = 1e-5
+# Each member DDP over 2 processes sums two half-batch gradients and halves them (the allreduce) where one process sums
+# the whole batch: another order of float32 additions, every step, whose drift over the run depends on the BLAS kernels
+# the CPU selects. So DDP gets a bound of its own, five times the others' and still far below any real error.
+DDP_TOL = 5e-5
 MARKER = "<!-- the block below is run line by line, as written, by tests/crosscheck/export_commands.py -->"
 
 
@@ -91,7 +95,7 @@ def check_readme_block(muplay, work, checks):
     split = max_relative(one, load(os.path.join(folder, "split.json")))
     ddp = max_relative(one, load(os.path.join(folder, "ddp.json")))
     checks.expect(split <= FLOAT32_TOL, f"members split over 2 processes: difference {split:.2e} ≤ {FLOAT32_TOL:g}")
-    checks.expect(ddp <= FLOAT32_TOL, f"each member DDP over 2 processes: difference {ddp:.2e} ≤ {FLOAT32_TOL:g}")
+    checks.expect(ddp <= DDP_TOL, f"each member DDP over 2 processes: difference {ddp:.2e} ≤ {DDP_TOL:g}")
     large = sorted({run["width"] for run in load(os.path.join(folder, "large.json"))["runs"]})
     checks.expect(large == [4096, 8192], f"--widths 4096,8192 trained widths {large}")
     logs = glob.glob(os.path.join(folder, "logs", "**", "stderr.log"), recursive=True)
